@@ -1,0 +1,140 @@
+//! Declare the tools an LLM agent may call as plain Rust structs, and get a
+//! complete, checked contract from each: name, description, input schema,
+//! execution policy, version, an OpenAI strict-mode schema and a parser that
+//! reads the model's JSON straight into the struct.
+//!
+//! ```
+//! use serde::Deserialize;
+//! use schemars::JsonSchema;
+//! use tool_contract::{Money, Session, Tool};
+//!
+//! #[derive(Clone, Debug, PartialEq)]
+//! pub struct CustomerId(pub String);
+//!
+//! /// Why the customer wants a refund.
+//! #[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+//! #[serde(rename_all = "snake_case")]
+//! pub enum RefundReason { Damaged, Late, Other }
+//!
+//! /// Create a refund draft for an order that the signed-in user may refund.
+//! /// It does not submit the refund. Returns the draft id.
+//! #[derive(Debug, Tool)]
+//! #[tool(version = "2.0.0", effect = "write", idempotent)]
+//! pub struct CreateRefundDraft {
+//!     /// Order reference exactly as the app shows it to the user, e.g. "A-10293".
+//!     #[tool(min_length = 1)]
+//!     pub order_ref: String,
+//!     /// Why the customer wants the refund.
+//!     pub reason: RefundReason,
+//!     /// Amount to refund; null refunds the whole order.
+//!     pub amount: Option<Money>,
+//!     /// Signed-in customer; taken from the trusted session, never from the model.
+//!     #[tool(inject)]
+//!     pub customer: CustomerId,
+//! }
+//!
+//! let contract = CreateRefundDraft::contract();
+//! assert_eq!(contract.name(), "create_refund_draft");
+//! assert_eq!(contract.version().to_string(), "2.0.0");
+//!
+//! let session = Session::new().with(CustomerId("c-42".into()));
+//! let call = CreateRefundDraft::from_arguments(
+//!     r#"{"order_ref": "A-10293", "reason": "damaged", "amount": null}"#,
+//!     &session,
+//! )?;
+//! assert_eq!(call.customer, CustomerId("c-42".into()));
+//! assert_eq!(call.amount, None);
+//!
+//! let strict = tool_contract::openai::strict_schema::<CreateRefundDraft>()?;
+//! assert_eq!(strict["required"], serde_json::json!(["order_ref", "reason", "amount"]));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # `#[tool(...)]` on the struct
+//!
+//! | key | meaning | default |
+//! | --- | --- | --- |
+//! | `description = "..."` | what the tool does and when to use it | the doc comment |
+//! | `name = "..."` | the name the model calls (`^[a-zA-Z0-9_-]{1,64}$`) | the struct name in snake_case |
+//! | `version = "MAJOR.MINOR.PATCH"` | the contract version | `"1.0.0"` |
+//! | `effect = "read" \| "write" \| "destructive"` | what the tool does to the world | `"read"` |
+//! | `idempotent`, `idempotent = false` | whether a repeated call is safe | unstated |
+//! | `approval = "required" \| "none"` | whether a call needs an approval first | `"none"` |
+//! | `timeout_ms = N` | the longest a call may run | the runtime's default |
+//! | `open_world` | the tool reaches systems outside the application | `false` |
+//! | `data = "public" \| "internal" \| "confidential" \| "restricted"` | the most sensitive data it touches | `"internal"` |
+//! | `output = Type` | what a successful call returns (`Serialize + JsonSchema`) | `String` |
+//! | `errors(CODE = "meaning", CODE(meaning = "...", category = "...", recovery = "..."))` | the error codes it may answer with | none |
+//! | `allow(rule = "reason")` | waive a naming rule for the tool and its fields | none |
+//! | `crate = "path"` | where `tool_contract` is, for crates that re-export it | `::tool_contract` |
+//!
+//! # `#[tool(...)]` on a field
+//!
+//! | key | meaning |
+//! | --- | --- |
+//! | `description = "..."` | what goes in the field (else the doc comment) |
+//! | `rename = "..."` | the JSON property name |
+//! | `inject` | taken from the [`Session`] by type; absent from the schema; a model-supplied value is rejected |
+//! | `default`, `default = path` | null or absent gives `Default::default()` or `path()` |
+//! | `min_length`, `max_length`, `pattern`, `format` | string constraints, enforced by the parser and stated in the schema |
+//! | `minimum`, `maximum` | number constraints |
+//! | `min_items`, `max_items` | list constraints |
+//! | `unit = "..."` | the unit of a quantity, stated in the description |
+//! | `idempotency_key` | the field that makes repeated calls of a write tool safe |
+//! | `allow(rule = "reason")` | waive a naming rule for this field |
+//!
+//! Supported formats: `date-time`, `date`, `time`, `duration`, `email`,
+//! `hostname`, `ipv4`, `ipv6`, `uuid`, `uri`.
+//!
+//! # Rules checked at compile time
+//!
+//! Each is a compile error at the offending token that says what to write
+//! instead; all are reported at once.
+//!
+//! 1. The tool and every field have a description that is not empty and does
+//!    not only repeat the name.
+//! 2. `untyped_amount`: a money-like field (`amount`, `price`, `fee`,
+//!    `total`, ...) is [`Money`], or an integer `*_minor` field next to a
+//!    `currency` field; never a float, string or bare integer.
+//! 3. `untyped_quantity`: a duration-like number (`timeout`, `delay`, `ttl`,
+//!    ...) has a unit in its name (`_ms`, `_secs`) or `unit = "..."`.
+//! 4. `model_identity`: identity fields (`user_id`, `tenant_id`, `role`,
+//!    `is_admin`, `permissions`, ...) are `#[tool(inject)]`.
+//! 5. `boolean_pair`: no two booleans for one state (`show_x` / `hide_x`).
+//! 6. `vague_name`: the tool name is a specific `verb_object` in snake_case.
+//! 7. A destructive tool requires approval; a write or destructive tool
+//!    states its idempotency.
+//! 8. No `Option<Option<T>>`, maps or `serde_json::Value` as argument types.
+//! 9. Unknown, duplicate or malformed keys; tuple and unit structs, enums,
+//!    unions and generics are refused.
+//!
+//! Rules 2–6 judge names, so each can be waived on one field or the whole
+//! tool with a reason, which goes into the contract:
+//! `#[tool(allow(model_identity = "support agents look up any customer"))]`.
+#![deny(missing_docs)]
+
+pub use tool_core::{
+    Approval, ArgumentError, ArgumentErrorKind, Bound, Constraint, Currency,
+    DEFAULT_MAX_ARGUMENT_BYTES, DataClass, DeclaredError, Effect, ErrorCategory, FieldContract,
+    Idempotency, IdempotencyKey, Money, OutputContract, Policy, Presence, Recovery, Rule, SchemaFn,
+    Session, ToolContract, Version, Waiver, constraint, field_path, formats, schema_settings,
+};
+
+pub use tool_core::Tool;
+/// Derives [`Tool`] for a struct with named fields; see the crate docs for
+/// its attributes and rules.
+pub use tool_macros::Tool;
+
+/// The OpenAI adapter: strict-mode schemas and tool definitions.
+pub mod openai {
+    pub use tool_openai::*;
+}
+
+pub use schemars;
+pub use serde_json;
+
+/// What the code that `#[derive(Tool)]` generates refers to. Not a public API.
+#[doc(hidden)]
+pub mod __private {
+    pub use tool_core::__private::*;
+}

@@ -1,0 +1,323 @@
+//! The string `format`s a field may declare with `#[tool(format = "...")]`,
+//! and their validators.
+
+use std::net::{Ipv4Addr, Ipv6Addr};
+
+/// The formats `#[tool(format = "...")]` accepts, each enforced by the parser.
+pub const SUPPORTED: &[&str] = &[
+    "date-time",
+    "date",
+    "time",
+    "duration",
+    "email",
+    "hostname",
+    "ipv4",
+    "ipv6",
+    "uuid",
+    "uri",
+];
+
+/// Whether `value` is a valid `format`; `None` when the format is unknown.
+pub fn is_valid(format: &str, value: &str) -> Option<bool> {
+    Some(match format {
+        "date-time" => date_time(value),
+        "date" => date(value),
+        "time" => time(value),
+        "duration" => duration(value),
+        "email" => email(value),
+        "hostname" => hostname(value),
+        "ipv4" => value.parse::<Ipv4Addr>().is_ok(),
+        "ipv6" => value.parse::<Ipv6Addr>().is_ok(),
+        "uuid" => uuid(value),
+        "uri" => uri(value),
+        _ => return None,
+    })
+}
+
+/// A short description of a format, for error messages.
+pub fn describe(format: &str) -> &'static str {
+    match format {
+        "date-time" => "an RFC 3339 date-time such as \"2026-11-29T18:30:00Z\"",
+        "date" => "an RFC 3339 date such as \"2026-11-29\"",
+        "time" => "an RFC 3339 time with offset such as \"18:30:00Z\"",
+        "duration" => "an ISO 8601 duration such as \"PT15M\"",
+        "email" => "an email address such as \"ana@example.com\"",
+        "hostname" => "a host name such as \"api.example.com\"",
+        "ipv4" => "an IPv4 address such as \"192.0.2.1\"",
+        "ipv6" => "an IPv6 address such as \"2001:db8::1\"",
+        "uuid" => "a UUID such as \"123e4567-e89b-12d3-a456-426614174000\"",
+        "uri" => "an absolute URI such as \"https://example.com/path\"",
+        _ => "a value of the declared format",
+    }
+}
+
+fn digits(s: &str, n: usize) -> Option<u32> {
+    (s.len() == n && s.bytes().all(|b| b.is_ascii_digit())).then(|| s.parse().ok())?
+}
+
+fn date(s: &str) -> bool {
+    let b = s.as_bytes();
+    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
+        return false;
+    }
+    let (Some(y), Some(m), Some(d)) = (
+        digits(&s[0..4], 4),
+        digits(&s[5..7], 2),
+        digits(&s[8..10], 2),
+    ) else {
+        return false;
+    };
+    let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    let days = match m {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return false,
+    };
+    (1..=days).contains(&d)
+}
+
+fn time(s: &str) -> bool {
+    let b = s.as_bytes();
+    if b.len() < 9 || b[2] != b':' || b[5] != b':' {
+        return false;
+    }
+    let (Some(h), Some(m), Some(sec)) = (
+        digits(&s[0..2], 2),
+        digits(&s[3..5], 2),
+        digits(&s[6..8], 2),
+    ) else {
+        return false;
+    };
+    if h > 23 || m > 59 || sec > 60 {
+        return false;
+    }
+    let mut rest = &s[8..];
+    if let Some(frac) = rest.strip_prefix('.') {
+        let n = frac.bytes().take_while(u8::is_ascii_digit).count();
+        if n == 0 {
+            return false;
+        }
+        rest = &frac[n..];
+    }
+    match rest {
+        "Z" | "z" => true,
+        offset => {
+            let o = offset.as_bytes();
+            o.len() == 6
+                && (o[0] == b'+' || o[0] == b'-')
+                && o[3] == b':'
+                && digits(&offset[1..3], 2).is_some_and(|h| h <= 23)
+                && digits(&offset[4..6], 2).is_some_and(|m| m <= 59)
+        }
+    }
+}
+
+fn date_time(s: &str) -> bool {
+    s.len() > 11
+        && s.is_char_boundary(10)
+        && matches!(s.as_bytes()[10], b'T' | b't')
+        && date(&s[..10])
+        && time(&s[11..])
+}
+
+fn duration(s: &str) -> bool {
+    let Some(rest) = s.strip_prefix('P') else {
+        return false;
+    };
+    if rest.is_empty() {
+        return false;
+    }
+    let (date_part, time_part) = match rest.split_once('T') {
+        Some((d, t)) if !t.is_empty() => (d, Some(t)),
+        Some(_) => return false,
+        None => (rest, None),
+    };
+    units(date_part, "YMWD", false) && time_part.is_none_or(|t| units(t, "HMS", true))
+}
+
+/// `1Y2M` style runs: each number followed by one of `order`, in order, once.
+fn units(mut s: &str, order: &str, fraction_on_last: bool) -> bool {
+    let mut allowed = order;
+    while !s.is_empty() {
+        let n = s
+            .bytes()
+            .take_while(|b| b.is_ascii_digit() || *b == b'.')
+            .count();
+        let number = &s[..n];
+        let Some(unit) = s[n..].chars().next() else {
+            return false;
+        };
+        let Some(pos) = allowed.find(unit) else {
+            return false;
+        };
+        let fraction_ok = fraction_on_last && unit == 'S';
+        let valid_number = !number.is_empty()
+            && !number.starts_with('.')
+            && !number.ends_with('.')
+            && number.matches('.').count() <= usize::from(fraction_ok);
+        if !valid_number {
+            return false;
+        }
+        allowed = &allowed[pos + 1..];
+        s = &s[n + 1..];
+    }
+    true
+}
+
+fn hostname(s: &str) -> bool {
+    let s = s.strip_suffix('.').unwrap_or(s);
+    !s.is_empty()
+        && s.len() <= 253
+        && s.split('.').all(|label| {
+            !label.is_empty()
+                && label.len() <= 63
+                && !label.starts_with('-')
+                && !label.ends_with('-')
+                && label
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-')
+        })
+}
+
+fn email(s: &str) -> bool {
+    let Some((local, domain)) = s.rsplit_once('@') else {
+        return false;
+    };
+    !local.is_empty()
+        && local.len() <= 64
+        && !local.starts_with('.')
+        && !local.ends_with('.')
+        && !local.contains("..")
+        && local
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-/=?^_`{|}~.".contains(&b))
+        && hostname(domain)
+        && domain.contains('.')
+}
+
+fn uuid(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 36
+        && b.iter().enumerate().all(|(i, c)| match i {
+            8 | 13 | 18 | 23 => *c == b'-',
+            _ => c.is_ascii_hexdigit(),
+        })
+}
+
+fn uri(s: &str) -> bool {
+    let Some((scheme, rest)) = s.split_once(':') else {
+        return false;
+    };
+    scheme
+        .bytes()
+        .next()
+        .is_some_and(|b| b.is_ascii_alphabetic())
+        && scheme
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'+' || b == b'-' || b == b'.')
+        && !rest.is_empty()
+        && rest.bytes().all(|b| b.is_ascii_graphic())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(format: &str, good: &[&str], bad: &[&str]) {
+        for v in good {
+            assert_eq!(
+                is_valid(format, v),
+                Some(true),
+                "{format} should accept {v:?}"
+            );
+        }
+        for v in bad {
+            assert_eq!(
+                is_valid(format, v),
+                Some(false),
+                "{format} should reject {v:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn dates_and_times() {
+        check(
+            "date",
+            &["2026-11-29", "2024-02-29"],
+            &[
+                "2023-02-29",
+                "2026-13-01",
+                "2026-1-01",
+                "26-11-29",
+                "2026-11-00",
+            ],
+        );
+        check(
+            "time",
+            &["18:30:00Z", "23:59:60.123+05:30", "00:00:00-00:00"],
+            &["18:30:00", "24:00:00Z", "18:30Z", "18:30:00.Z"],
+        );
+        check(
+            "date-time",
+            &["2026-11-29T18:30:00Z", "2026-11-29t18:30:00.5+01:00"],
+            &[
+                "2026-11-29 18:30:00Z",
+                "2026-11-29T18:30:00",
+                "2026-11-29",
+                "2026-11-2é18:30:00Z",
+            ],
+        );
+        check(
+            "duration",
+            &["PT15M", "P1Y2M3DT4H5M6.5S", "P2W", "P1D"],
+            &["P", "PT", "15M", "P1.5Y", "PT1S2M", "P1DT"],
+        );
+    }
+
+    #[test]
+    fn network_names() {
+        check(
+            "email",
+            &["ana@example.com", "a.b+c@sub.example.org"],
+            &[
+                "ana",
+                "@example.com",
+                "ana@localhost",
+                "a..b@example.com",
+                "a b@example.com",
+            ],
+        );
+        check(
+            "hostname",
+            &["example.com", "a-b.example.com", "localhost"],
+            &["-a.com", "a_b.com", "", "a..b"],
+        );
+        check("ipv4", &["192.0.2.1"], &["256.0.0.1", "1.2.3", "01.2.3.4"]);
+        check(
+            "ipv6",
+            &["2001:db8::1", "::1"],
+            &["2001:db8:::1", "192.0.2.1"],
+        );
+        check(
+            "uuid",
+            &["123e4567-e89b-12d3-a456-426614174000"],
+            &[
+                "123e4567e89b12d3a456426614174000",
+                "123e4567-e89b-12d3-a456-42661417400g",
+            ],
+        );
+        check(
+            "uri",
+            &[
+                "https://example.com/a?b=c",
+                "mailto:ana@example.com",
+                "urn:isbn:123",
+            ],
+            &["example.com", "https://exa mple.com", "1http://x", "https:"],
+        );
+        assert_eq!(is_valid("uint32", "1"), None);
+    }
+}

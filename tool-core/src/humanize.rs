@@ -1,0 +1,392 @@
+//! Rewrites serde and serde_json error messages into sentences a model can act
+//! on: what was expected, what was given, and the allowed values.
+
+/// The longest quoted input a message repeats back.
+const MAX_ECHO_CHARS: usize = 64;
+
+/// What a serde error says, rewritten. `message` is the error text without
+/// serde_json's ` at line L column C` suffix.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Humanized {
+    /// A field is missing: the path should name it.
+    MissingField { field: String, message: String },
+    /// Anything else, said plainly.
+    Message(String),
+}
+
+pub(crate) fn data_error(message: &str) -> Humanized {
+    if let Some(rest) = message.strip_prefix("missing field ") {
+        let field = unquote_backticks(rest).to_owned();
+        let message = format!("missing required field \"{field}\"");
+        return Humanized::MissingField { field, message };
+    }
+    Humanized::Message(rewrite(message))
+}
+
+fn rewrite(message: &str) -> String {
+    if let Some(rest) = message.strip_prefix("invalid type: ") {
+        if let Some((got, expected)) = split_expected(rest) {
+            return format!(
+                "expected {}, got {}",
+                expected_text(expected),
+                got_text(got)
+            );
+        }
+    }
+    if let Some(rest) = message.strip_prefix("invalid value: ") {
+        if let Some((got, expected)) = split_expected(rest) {
+            return format!(
+                "expected {}, got {}",
+                expected_text(expected),
+                got_text(got)
+            );
+        }
+    }
+    if let Some(rest) = message.strip_prefix("invalid length ") {
+        if let Some((got, expected)) = rest.split_once(", expected ") {
+            return format!("expected {}, got {} items", expected_text(expected), got);
+        }
+    }
+    if let Some(rest) = message.strip_prefix("unknown variant ") {
+        return unknown_value(rest);
+    }
+    if let Some(rest) = message.strip_prefix("unknown field ") {
+        return unknown_field(rest);
+    }
+    if let Some(rest) = message.strip_prefix("duplicate field ") {
+        return format!(
+            "field \"{}\" is given more than once; give each field once",
+            unquote_backticks(rest)
+        );
+    }
+    truncate(message)
+}
+
+/// Rewrites a JSON syntax error; `line` and `column` locate it.
+pub(crate) fn syntax_error(message: &str, line: usize, column: usize) -> String {
+    let what = match message {
+        "expected value" => {
+            "expected a JSON value (NaN, Infinity, comments and unquoted words are not JSON)"
+        }
+        "number out of range" => "a number is out of range",
+        "recursion limit exceeded" => "the JSON is nested more than 128 levels deep",
+        "trailing characters" => "unexpected text after the end of the JSON object",
+        "trailing comma" => "a trailing comma is not allowed in JSON",
+        "key must be a string" => "object keys must be strings in double quotes",
+        "control character (\\u0000-\\u001F) found while parsing a string" => {
+            "a string contains a raw control character; escape it (\\n, \\t, \\u0000)"
+        }
+        "invalid escape" => "a string contains an invalid escape sequence",
+        "invalid number" => "a number is not written as JSON allows",
+        "invalid unicode code point" | "unexpected end of hex escape" => {
+            "a string contains an invalid \\u escape"
+        }
+        "lone leading surrogate in hex escape" => {
+            "a string contains a lone UTF-16 surrogate escape (\\ud800-\\udfff)"
+        }
+        other => {
+            if let Some(rest) = other.strip_prefix("EOF while parsing ") {
+                return format!(
+                    "the JSON text ends in the middle of {rest} (at line {line}, column {column})"
+                );
+            }
+            return format!("invalid JSON: {other} (at line {line}, column {column})");
+        }
+    };
+    format!("invalid JSON: {what} (at line {line}, column {column})")
+}
+
+fn split_expected(rest: &str) -> Option<(&str, &str)> {
+    // The value part may itself contain ", expected " only inside a quoted
+    // string, which ends before the last occurrence.
+    rest.rsplit_once(", expected ")
+}
+
+fn got_text(got: &str) -> String {
+    if let Some(rest) = got.strip_prefix("integer ") {
+        return format!("the integer {}", unquote_backticks(rest));
+    }
+    if let Some(rest) = got.strip_prefix("floating point ") {
+        return format!("the number {}", unquote_backticks(rest));
+    }
+    if let Some(rest) = got.strip_prefix("boolean ") {
+        return unquote_backticks(rest).to_owned();
+    }
+    if let Some(rest) = got.strip_prefix("string ") {
+        return format!("the string {}", truncate(rest));
+    }
+    if let Some(rest) = got.strip_prefix("character ") {
+        return format!("the string \"{}\"", unquote_backticks(rest));
+    }
+    match got {
+        "null" | "unit value" => "null".to_owned(),
+        "sequence" => "an array".to_owned(),
+        "map" => "an object".to_owned(),
+        other => truncate(other),
+    }
+}
+
+fn expected_text(expected: &str) -> String {
+    let range = |min: &str, max: &str| format!("an integer from {min} to {max}");
+    match expected {
+        "u8" => range("0", "255"),
+        "u16" => range("0", "65535"),
+        "u32" => range("0", "4294967295"),
+        "u64" | "usize" => range("0", "18446744073709551615"),
+        "u128" => "a non-negative integer".to_owned(),
+        "i8" => range("-128", "127"),
+        "i16" => range("-32768", "32767"),
+        "i32" => range("-2147483648", "2147483647"),
+        "i64" | "isize" => range("-9223372036854775808", "9223372036854775807"),
+        "i128" => "an integer".to_owned(),
+        "f32" | "f64" => "a number".to_owned(),
+        "a sequence" => "an array".to_owned(),
+        "a map" => "an object".to_owned(),
+        "unit" => "null".to_owned(),
+        other => {
+            if let Some(name) = other.strip_prefix("struct ") {
+                return format!("an object ({name})");
+            }
+            if let Some(size) = other.strip_prefix("a tuple of size ") {
+                return format!("an array of {size} items");
+            }
+            truncate(other)
+        }
+    }
+}
+
+/// `unknown variant `X`, expected one of `a`, `b``, and its other forms.
+fn unknown_value(rest: &str) -> String {
+    let (given, allowed) = match rest.split_once(", ") {
+        Some((given, tail)) => (unquote_backticks(given), allowed_list(tail)),
+        None => (unquote_backticks(rest), Vec::new()),
+    };
+    let shown = truncate(&format!("{given:?}"));
+    if allowed.is_empty() {
+        return format!("{shown} is not an allowed value");
+    }
+    let list = quoted_list(&allowed);
+    match suggest(given, &allowed) {
+        Some(best) => {
+            format!(
+                "{shown} is not an allowed value; expected one of {list} (did you mean \"{best}\"?)"
+            )
+        }
+        None => format!("{shown} is not an allowed value; expected one of {list}"),
+    }
+}
+
+fn unknown_field(rest: &str) -> String {
+    let (given, allowed) = match rest.split_once(", ") {
+        Some((given, tail)) => (unquote_backticks(given), allowed_list(tail)),
+        None => (unquote_backticks(rest), Vec::new()),
+    };
+    unknown_field_message(given, &allowed)
+}
+
+/// The message for a key that the object does not have.
+pub(crate) fn unknown_field_message(given: &str, allowed: &[&str]) -> String {
+    let shown = truncate(&format!("{given:?}"));
+    if allowed.is_empty() {
+        return format!("unknown field {shown}; this object takes no fields");
+    }
+    let list = quoted_list(allowed);
+    match suggest(given, allowed) {
+        Some(best) => {
+            format!("unknown field {shown}; expected one of {list} (did you mean \"{best}\"?)")
+        }
+        None => format!("unknown field {shown}; expected one of {list}"),
+    }
+}
+
+/// Parses serde's `expected one of `a`, `b``, `expected `a` or `b``,
+/// `expected `a``, and `there are no variants/fields`.
+fn allowed_list(tail: &str) -> Vec<&str> {
+    let Some(list) = tail
+        .strip_prefix("expected one of ")
+        .or_else(|| tail.strip_prefix("expected "))
+    else {
+        return Vec::new();
+    };
+    list.split(", ")
+        .flat_map(|part| part.split(" or "))
+        .map(unquote_backticks)
+        .collect()
+}
+
+fn quoted_list(items: &[&str]) -> String {
+    let mut out = String::new();
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(&format!("{item:?}"));
+    }
+    out
+}
+
+fn unquote_backticks(text: &str) -> &str {
+    text.strip_prefix('`')
+        .and_then(|t| t.strip_suffix('`'))
+        .unwrap_or(text)
+}
+
+/// Shortens what the model sent so a message never repeats a huge input.
+pub(crate) fn truncate(text: &str) -> String {
+    match text.char_indices().nth(MAX_ECHO_CHARS) {
+        Some((cut, _)) => format!("{}… ({} bytes)", &text[..cut], text.len()),
+        None => text.to_owned(),
+    }
+}
+
+/// The allowed value the model most likely meant: one that differs only in
+/// case or surrounding space, else one within a small edit distance.
+pub(crate) fn suggest<'a>(given: &str, allowed: &[&'a str]) -> Option<&'a str> {
+    let normal = given.trim().to_lowercase();
+    if let Some(hit) = allowed.iter().find(|a| a.to_lowercase() == normal) {
+        return Some(hit);
+    }
+    if given.chars().count() > MAX_ECHO_CHARS {
+        return None;
+    }
+    let limit = |s: &str| (s.chars().count() / 3).clamp(1, 2);
+    allowed
+        .iter()
+        .map(|a| (edit_distance(&normal, &a.to_lowercase()), *a))
+        .filter(|(d, a)| *d <= limit(a))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, a)| a)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = if ca == *cb {
+                prev
+            } else {
+                1 + prev.min(row[j]).min(row[j + 1])
+            };
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn msg(message: &str) -> String {
+        match data_error(message) {
+            Humanized::Message(m) => m,
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+
+    #[test]
+    fn type_errors_say_expected_then_got() {
+        assert_eq!(
+            msg("invalid type: null, expected a string"),
+            "expected a string, got null"
+        );
+        assert_eq!(
+            msg("invalid type: string \"5\", expected u32"),
+            "expected an integer from 0 to 4294967295, got the string \"5\""
+        );
+        assert_eq!(
+            msg("invalid value: integer `-1`, expected u32"),
+            "expected an integer from 0 to 4294967295, got the integer -1"
+        );
+        assert_eq!(
+            msg("invalid type: floating point `1.5`, expected i64"),
+            "expected an integer from -9223372036854775808 to 9223372036854775807, got the number 1.5"
+        );
+        assert_eq!(
+            msg("invalid type: map, expected a sequence"),
+            "expected an array, got an object"
+        );
+        assert_eq!(
+            msg("invalid type: sequence, expected struct Item"),
+            "expected an object (Item), got an array"
+        );
+        assert_eq!(
+            msg("invalid type: boolean `true`, expected f64"),
+            "expected a number, got true"
+        );
+        assert_eq!(
+            msg("invalid length 1, expected a tuple of size 2"),
+            "expected an array of 2 items, got 1 items"
+        );
+    }
+
+    #[test]
+    fn enum_values_list_the_allowed_ones_and_suggest() {
+        assert_eq!(
+            msg("unknown variant `Damaged`, expected one of `damaged`, `late`, `other`"),
+            "\"Damaged\" is not an allowed value; expected one of \"damaged\", \"late\", \"other\" (did you mean \"damaged\"?)"
+        );
+        assert_eq!(
+            msg("unknown variant `lat`, expected `a` or `late`"),
+            "\"lat\" is not an allowed value; expected one of \"a\", \"late\" (did you mean \"late\"?)"
+        );
+        assert_eq!(
+            msg("unknown variant `zzz`, expected `a`"),
+            "\"zzz\" is not an allowed value; expected one of \"a\""
+        );
+        assert_eq!(
+            msg("unknown variant `x`, there are no variants"),
+            "\"x\" is not an allowed value"
+        );
+    }
+
+    #[test]
+    fn fields() {
+        assert_eq!(
+            data_error("missing field `qty`"),
+            Humanized::MissingField {
+                field: "qty".into(),
+                message: "missing required field \"qty\"".into()
+            }
+        );
+        assert_eq!(
+            msg("unknown field `skuu`, expected `sku` or `qty`"),
+            "unknown field \"skuu\"; expected one of \"sku\", \"qty\" (did you mean \"sku\"?)"
+        );
+        assert_eq!(
+            msg("duplicate field `sku`"),
+            "field \"sku\" is given more than once; give each field once"
+        );
+    }
+
+    #[test]
+    fn long_echoes_are_cut() {
+        let long = format!(
+            "invalid type: string \"{}\", expected u8",
+            "a".repeat(10_000)
+        );
+        let out = msg(&long);
+        assert!(out.len() < 200, "{out}");
+        assert!(out.ends_with("… (10002 bytes)"), "{out}");
+    }
+
+    #[test]
+    fn syntax_errors_keep_their_position() {
+        assert_eq!(
+            syntax_error("trailing comma", 1, 12),
+            "invalid JSON: a trailing comma is not allowed in JSON (at line 1, column 12)"
+        );
+        assert_eq!(
+            syntax_error("EOF while parsing an object", 1, 10),
+            "the JSON text ends in the middle of an object (at line 1, column 10)"
+        );
+        assert_eq!(
+            syntax_error("something new", 2, 3),
+            "invalid JSON: something new (at line 2, column 3)"
+        );
+    }
+}

@@ -1,0 +1,50 @@
+//! Provider-neutral runtime of [tool-contract]: the [`Tool`] trait, tool
+//! contracts, the trusted [`Session`], argument parsing support and errors,
+//! [`Money`], and the JSON Schemas of a tool's input and output.
+//!
+//! Applications use it through the `tool-contract` facade crate, which
+//! re-exports everything here together with `#[derive(Tool)]`.
+//!
+//! [tool-contract]: https://github.com/tool-contract/tool-contract
+#![deny(missing_docs)]
+
+pub mod constraint;
+mod contract;
+mod error;
+pub mod formats;
+mod humanize;
+mod money;
+mod parse;
+mod path;
+mod schema;
+mod session;
+mod tool;
+
+pub use contract::{
+    Approval, Bound, Constraint, DataClass, DeclaredError, Effect, ErrorCategory, FieldContract,
+    Idempotency, OutputContract, Policy, Presence, Recovery, Rule, ToolContract, Version, Waiver,
+};
+pub use error::{ArgumentError, ArgumentErrorKind};
+pub use money::{Currency, Money};
+pub use path::field_path;
+pub use schema::{SchemaFn, schema_settings};
+pub use session::{DEFAULT_MAX_ARGUMENT_BYTES, Session};
+pub use tool::{IdempotencyKey, Tool};
+
+/// What the code that `#[derive(Tool)]` generates refers to. Not a public API.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::constraint::{
+        Pattern, format, max_items, max_length, maximum, min_items, min_length, minimum, pattern,
+    };
+    pub use crate::contract::ContractParts;
+    pub use crate::parse::{ParseState, inject, inject_optional, next_key, next_value, parse_map};
+    pub use crate::schema::{root_schema_of, schema_of};
+    pub use crate::{
+        Approval, ArgumentError, Bound, Constraint, DataClass, DeclaredError, Effect,
+        ErrorCategory, FieldContract, Idempotency, IdempotencyKey, OutputContract, Policy,
+        Presence, Recovery, Rule, Session, Tool, ToolContract, Version, Waiver,
+    };
+    pub use serde::de;
+    pub use serde_json::Value;
+}

@@ -1,0 +1,164 @@
+//! The tool as data: the struct, its fields and their parsed attributes.
+
+use proc_macro2::TokenStream;
+use quote::ToTokens;
+use syn::{Data, DeriveInput, Fields, Ident, Type};
+
+use crate::attr::{self, FieldAttrs, ToolAttrs};
+use crate::ctxt::Ctxt;
+use crate::ty;
+use crate::words::snake_case;
+
+pub struct Input<'a> {
+    pub ident: &'a Ident,
+    pub attrs: ToolAttrs,
+    pub fields: Vec<Field<'a>>,
+    /// The tool name the model sees.
+    pub name: String,
+    /// Where errors about the name point: the `name = "..."` literal or the struct name.
+    pub name_tokens: TokenStream,
+}
+
+pub struct Field<'a> {
+    pub ident: &'a Ident,
+    pub ty: &'a Type,
+    pub attrs: FieldAttrs,
+    /// The JSON property name.
+    pub name: String,
+    pub presence: Presence,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Presence {
+    Required,
+    /// `Option<T>`.
+    Optional,
+    /// `#[tool(default)]`.
+    Defaulted,
+}
+
+impl<'a> Input<'a> {
+    /// The tool, or `None` when the item is not a struct with named fields
+    /// (after recording why).
+    pub fn from_syn(cx: &Ctxt, node: &'a DeriveInput) -> Option<Self> {
+        let attrs = attr::tool_attrs(cx, &node.attrs);
+        if !node.generics.params.is_empty() || node.generics.where_clause.is_some() {
+            cx.error_spanned_by(
+                &node.generics,
+                "`#[derive(Tool)]` does not support generic parameters or lifetimes; a tool's contract is one fixed schema, so declare a concrete struct with owned field types",
+            );
+        }
+        let fields = match &node.data {
+            Data::Struct(data) => match &data.fields {
+                Fields::Named(named) => &named.named,
+                Fields::Unnamed(unnamed) => {
+                    cx.error_spanned_by(
+                        unnamed,
+                        "`#[derive(Tool)]` needs a struct with named fields; tuple fields have no names for the model, so write `struct Name { field: Type }`",
+                    );
+                    return None;
+                }
+                Fields::Unit => {
+                    cx.error_spanned_by(
+                        &node.ident,
+                        format!(
+                            "`#[derive(Tool)]` needs a struct with named fields; a tool without arguments is written `struct {} {{}}`",
+                            node.ident
+                        ),
+                    );
+                    return None;
+                }
+            },
+            Data::Enum(data) => {
+                cx.error_spanned_by(
+                    data.enum_token,
+                    "`#[derive(Tool)]` does not support enums; declare the tool as a struct with named fields, and use the enum as a field's type",
+                );
+                return None;
+            }
+            Data::Union(data) => {
+                cx.error_spanned_by(
+                    data.union_token,
+                    "`#[derive(Tool)]` does not support unions",
+                );
+                return None;
+            }
+        };
+        let fields = fields
+            .iter()
+            .filter_map(|field| Field::from_syn(cx, field))
+            .collect();
+        let (name, name_tokens) = match &attrs.name {
+            Some(lit) => (lit.value(), lit.to_token_stream()),
+            None => (
+                snake_case(&node.ident.to_string()),
+                node.ident.to_token_stream(),
+            ),
+        };
+        Some(Input {
+            ident: &node.ident,
+            attrs,
+            fields,
+            name,
+            name_tokens,
+        })
+    }
+
+    /// The tool's description: `description = "..."` or the doc comment.
+    pub fn description(&self) -> Option<(String, TokenStream)> {
+        description(&self.attrs.description, &self.attrs.doc)
+    }
+
+    /// The fields the model supplies.
+    pub fn model_fields(&self) -> impl Iterator<Item = (usize, &Field<'a>)> {
+        self.fields
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| !f.is_injected())
+    }
+}
+
+impl<'a> Field<'a> {
+    fn from_syn(cx: &Ctxt, original: &'a syn::Field) -> Option<Self> {
+        let ident = original.ident.as_ref()?;
+        let attrs = attr::field_attrs(cx, &original.attrs);
+        let name = match &attrs.rename {
+            Some(lit) => lit.value(),
+            None => ident.to_string().trim_start_matches("r#").to_owned(),
+        };
+        let presence = if attrs.default.is_some() {
+            Presence::Defaulted
+        } else if ty::option_inner(&original.ty).is_some() {
+            Presence::Optional
+        } else {
+            Presence::Required
+        };
+        Some(Field {
+            ident,
+            ty: &original.ty,
+            attrs,
+            name,
+            presence,
+        })
+    }
+
+    pub fn is_injected(&self) -> bool {
+        self.attrs.inject.is_some()
+    }
+
+    /// The field's description: `description = "..."` or the doc comment.
+    pub fn description(&self) -> Option<(String, TokenStream)> {
+        description(&self.attrs.description, &self.attrs.doc)
+    }
+}
+
+fn description(
+    explicit: &Option<syn::LitStr>,
+    doc: &Option<attr::Doc>,
+) -> Option<(String, TokenStream)> {
+    match (explicit, doc) {
+        (Some(lit), _) => Some((lit.value().trim().to_owned(), lit.to_token_stream())),
+        (None, Some(doc)) => Some((doc.text.clone(), doc.tokens.clone())),
+        (None, None) => None,
+    }
+}

@@ -1,0 +1,959 @@
+//! Parses `#[tool(...)]` and doc comments on the struct and its fields.
+//!
+//! Every key is parsed by hand with `parse_nested_meta`; a bad key or value is
+//! recorded in the [`Ctxt`] and parsing goes on with the next key.
+
+use proc_macro2::{TokenStream, TokenTree};
+use quote::ToTokens;
+use syn::meta::ParseNestedMeta;
+use syn::{
+    Attribute, Expr, ExprLit, ExprUnary, Lit, LitBool, LitInt, LitStr, Meta, Path, Token, Type,
+    UnOp,
+};
+
+use crate::ctxt::Ctxt;
+use crate::symbol::*;
+
+/// Collected doc comment text and the tokens it came from.
+pub struct Doc {
+    pub text: String,
+    pub tokens: TokenStream,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Effect {
+    Read,
+    Write,
+    Destructive,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Approval {
+    None,
+    Required,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum DataClass {
+    Public,
+    Internal,
+    Confidential,
+    Restricted,
+}
+
+pub const CATEGORIES: &[&str] = &[
+    "invalid_arguments",
+    "not_found",
+    "permission",
+    "approval",
+    "conflict",
+    "rate_limit",
+    "timeout",
+    "aborted",
+    "upstream",
+    "internal",
+];
+
+pub const RECOVERIES: &[&str] = &[
+    "fix_arguments",
+    "retry",
+    "retry_later",
+    "request_approval",
+    "ask_user",
+    "none",
+];
+
+pub const RULES: &[&str] = &[
+    "untyped_amount",
+    "untyped_quantity",
+    "model_identity",
+    "boolean_pair",
+    "vague_name",
+];
+
+/// `errors(CODE = "meaning")` or `errors(CODE(meaning = "...", category = "...", recovery = "..."))`.
+pub struct ErrorDecl {
+    pub code: syn::Ident,
+    pub meaning: LitStr,
+    pub category: Option<String>,
+    pub recovery: Option<String>,
+}
+
+/// `allow(rule = "reason")`.
+pub struct Allow {
+    pub rule: String,
+    pub rule_tokens: TokenStream,
+    pub reason: LitStr,
+}
+
+/// The keys on the struct.
+#[derive(Default)]
+pub struct ToolAttrs {
+    pub doc: Option<Doc>,
+    pub description: Option<LitStr>,
+    pub name: Option<LitStr>,
+    pub version: Option<((u64, u64, u64), LitStr)>,
+    pub effect: Option<(Effect, LitStr)>,
+    pub idempotent: Option<(bool, TokenStream)>,
+    pub approval: Option<(Approval, LitStr)>,
+    pub timeout_ms: Option<(u64, LitInt)>,
+    pub open_world: Option<(bool, TokenStream)>,
+    pub data: Option<(DataClass, LitStr)>,
+    pub output: Option<Type>,
+    pub errors: Vec<ErrorDecl>,
+    pub crate_path: Option<Path>,
+    pub allows: Vec<Allow>,
+}
+
+/// A numeric bound as written.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub enum Number {
+    Int(i64),
+    UInt(u64),
+    Float(f64),
+}
+
+impl Number {
+    pub fn as_f64(self) -> f64 {
+        match self {
+            Number::Int(n) => n as f64,
+            Number::UInt(n) => n as f64,
+            Number::Float(n) => n,
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum ConstraintKind {
+    MinLength,
+    MaxLength,
+    Pattern,
+    Minimum,
+    Maximum,
+    MinItems,
+    MaxItems,
+    Format,
+}
+
+impl ConstraintKind {
+    pub fn key(self) -> &'static str {
+        match self {
+            ConstraintKind::MinLength => "min_length",
+            ConstraintKind::MaxLength => "max_length",
+            ConstraintKind::Pattern => "pattern",
+            ConstraintKind::Minimum => "minimum",
+            ConstraintKind::Maximum => "maximum",
+            ConstraintKind::MinItems => "min_items",
+            ConstraintKind::MaxItems => "max_items",
+            ConstraintKind::Format => "format",
+        }
+    }
+}
+
+pub enum ConstraintValue {
+    Count(u64),
+    Text(LitStr),
+    Number(Number),
+}
+
+pub struct ConstraintAttr {
+    pub kind: ConstraintKind,
+    pub value: ConstraintValue,
+    /// The key and value, for errors about the constraint.
+    pub tokens: TokenStream,
+}
+
+pub enum DefaultKind {
+    /// `#[tool(default)]`: `Default::default()`.
+    Trait,
+    /// `#[tool(default = path)]`: a function returning the value.
+    Path(Path),
+}
+
+/// The keys on a field.
+#[derive(Default)]
+pub struct FieldAttrs {
+    pub doc: Option<Doc>,
+    pub description: Option<LitStr>,
+    pub rename: Option<LitStr>,
+    pub inject: Option<TokenStream>,
+    pub constraints: Vec<ConstraintAttr>,
+    pub default: Option<(DefaultKind, TokenStream)>,
+    pub unit: Option<LitStr>,
+    pub idempotency_key: Option<TokenStream>,
+    pub allows: Vec<Allow>,
+}
+
+/// One key, set at most once.
+struct Attr<'c, T> {
+    cx: &'c Ctxt,
+    name: Symbol,
+    value: Option<T>,
+}
+
+impl<'c, T> Attr<'c, T> {
+    fn none(cx: &'c Ctxt, name: Symbol) -> Self {
+        Attr {
+            cx,
+            name,
+            value: None,
+        }
+    }
+
+    fn set<A: ToTokens>(&mut self, obj: A, value: T) {
+        if self.value.is_some() {
+            self.cx
+                .error_spanned_by(obj, format!("duplicate tool attribute `{}`", self.name));
+        } else {
+            self.value = Some(value);
+        }
+    }
+}
+
+/// Parses the struct's attributes.
+pub fn tool_attrs(cx: &Ctxt, attrs: &[Attribute]) -> ToolAttrs {
+    let mut description = Attr::none(cx, DESCRIPTION);
+    let mut name = Attr::none(cx, NAME);
+    let mut version = Attr::none(cx, VERSION);
+    let mut effect = Attr::none(cx, EFFECT);
+    let mut idempotent = Attr::none(cx, IDEMPOTENT);
+    let mut approval = Attr::none(cx, APPROVAL);
+    let mut timeout_ms = Attr::none(cx, TIMEOUT_MS);
+    let mut open_world = Attr::none(cx, OPEN_WORLD);
+    let mut data = Attr::none(cx, DATA);
+    let mut output = Attr::none(cx, OUTPUT);
+    let mut crate_path = Attr::none(cx, CRATE);
+    let mut errors = Vec::new();
+    let mut allows = Vec::new();
+
+    for attr in tool_attributes(cx, attrs) {
+        let result = attr.parse_nested_meta(|meta| {
+            if meta.path == DESCRIPTION {
+                if let Some(s) = lit_str(cx, &meta, DESCRIPTION)? {
+                    description.set(&meta.path, s);
+                }
+            } else if meta.path == NAME {
+                if let Some(s) = lit_str(cx, &meta, NAME)? {
+                    name.set(&meta.path, s);
+                }
+            } else if meta.path == VERSION {
+                if let Some(s) = lit_str(cx, &meta, VERSION)? {
+                    match parse_version(&s.value()) {
+                        Some(v) => version.set(&meta.path, (v, s)),
+                        None => cx.error_spanned_by(
+                            &s,
+                            format!(
+                                "malformed version `{}`; write `MAJOR.MINOR.PATCH` with unsigned integers, e.g. `version = \"1.2.0\"`",
+                                s.value()
+                            ),
+                        ),
+                    }
+                }
+            } else if meta.path == EFFECT {
+                if let Some(s) = lit_str(cx, &meta, EFFECT)? {
+                    let value = match s.value().as_str() {
+                        "read" => Some(Effect::Read),
+                        "write" => Some(Effect::Write),
+                        "destructive" => Some(Effect::Destructive),
+                        _ => None,
+                    };
+                    match value {
+                        Some(v) => effect.set(&meta.path, (v, s)),
+                        None => unknown_value(cx, &s, EFFECT, &["read", "write", "destructive"]),
+                    }
+                }
+            } else if meta.path == IDEMPOTENT {
+                if let Some(flag) = flag(cx, &meta, IDEMPOTENT)? {
+                    idempotent.set(&meta.path, flag);
+                }
+            } else if meta.path == APPROVAL {
+                if let Some(s) = lit_str(cx, &meta, APPROVAL)? {
+                    match s.value().as_str() {
+                        "required" => approval.set(&meta.path, (Approval::Required, s)),
+                        "none" => approval.set(&meta.path, (Approval::None, s)),
+                        _ => unknown_value(cx, &s, APPROVAL, &["required", "none"]),
+                    }
+                }
+            } else if meta.path == TIMEOUT_MS {
+                if let Some((n, lit)) = lit_count(cx, &meta, TIMEOUT_MS)? {
+                    if n == 0 {
+                        cx.error_spanned_by(
+                            &lit,
+                            "`timeout_ms = 0` would stop every call at once; give the longest a call may run in milliseconds, e.g. `timeout_ms = 30_000`",
+                        );
+                    } else {
+                        timeout_ms.set(&meta.path, (n, lit));
+                    }
+                }
+            } else if meta.path == OPEN_WORLD {
+                if let Some(flag) = flag(cx, &meta, OPEN_WORLD)? {
+                    open_world.set(&meta.path, flag);
+                }
+            } else if meta.path == DATA {
+                if let Some(s) = lit_str(cx, &meta, DATA)? {
+                    let value = match s.value().as_str() {
+                        "public" => Some(DataClass::Public),
+                        "internal" => Some(DataClass::Internal),
+                        "confidential" => Some(DataClass::Confidential),
+                        "restricted" => Some(DataClass::Restricted),
+                        _ => None,
+                    };
+                    match value {
+                        Some(v) => data.set(&meta.path, (v, s)),
+                        None => unknown_value(cx, &s, DATA, &["public", "internal", "confidential", "restricted"]),
+                    }
+                }
+            } else if meta.path == OUTPUT {
+                let ty: Type = meta.value()?.parse()?;
+                output.set(&meta.path, ty);
+            } else if meta.path == ERRORS {
+                meta.parse_nested_meta(|entry| parse_error_decl(cx, entry, &mut errors))?;
+            } else if meta.path == CRATE {
+                if let Some(s) = lit_str(cx, &meta, CRATE)? {
+                    match s.parse::<Path>() {
+                        Ok(path) => crate_path.set(&meta.path, path),
+                        Err(_) => cx.error_spanned_by(
+                            &s,
+                            "`crate` must be a path to the tool-contract crate, e.g. `crate = \"my_app::tool_contract\"`",
+                        ),
+                    }
+                }
+            } else if meta.path == ALLOW {
+                parse_allows(cx, &meta, &mut allows)?;
+            } else {
+                misplaced_or_unknown(cx, &meta, FIELD_KEYS, "a field")?;
+            }
+            Ok(())
+        });
+        if let Err(err) = result {
+            cx.syn_error(err);
+        }
+    }
+
+    ToolAttrs {
+        doc: doc(attrs),
+        description: description.value,
+        name: name.value,
+        version: version.value,
+        effect: effect.value,
+        idempotent: idempotent.value,
+        approval: approval.value,
+        timeout_ms: timeout_ms.value,
+        open_world: open_world.value,
+        data: data.value,
+        output: output.value,
+        errors,
+        crate_path: crate_path.value,
+        allows,
+    }
+}
+
+/// Parses a field's attributes.
+pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
+    let mut description = Attr::none(cx, DESCRIPTION);
+    let mut rename = Attr::none(cx, RENAME);
+    let mut inject = Attr::none(cx, INJECT);
+    let mut default = Attr::none(cx, DEFAULT);
+    let mut unit = Attr::none(cx, UNIT);
+    let mut idempotency_key = Attr::none(cx, IDEMPOTENCY_KEY);
+    let mut constraints: Vec<ConstraintAttr> = Vec::new();
+    let mut allows = Vec::new();
+
+    for attr in tool_attributes(cx, attrs) {
+        let result = attr.parse_nested_meta(|meta| {
+            if meta.path == DESCRIPTION {
+                if let Some(s) = lit_str(cx, &meta, DESCRIPTION)? {
+                    description.set(&meta.path, s);
+                }
+            } else if meta.path == RENAME {
+                if let Some(s) = lit_str(cx, &meta, RENAME)? {
+                    if s.value().is_empty() {
+                        cx.error_spanned_by(&s, "`rename` needs a non-empty JSON property name");
+                    } else {
+                        rename.set(&meta.path, s);
+                    }
+                }
+            } else if meta.path == INJECT {
+                no_value(cx, &meta, INJECT)?;
+                inject.set(&meta.path, meta.path.to_token_stream());
+            } else if meta.path == IDEMPOTENCY_KEY {
+                no_value(cx, &meta, IDEMPOTENCY_KEY)?;
+                idempotency_key.set(&meta.path, meta.path.to_token_stream());
+            } else if meta.path == UNIT {
+                if let Some(s) = lit_str(cx, &meta, UNIT)? {
+                    if s.value().trim().is_empty() {
+                        cx.error_spanned_by(&s, "`unit` needs the unit's name, e.g. `unit = \"milliseconds\"`");
+                    } else {
+                        unit.set(&meta.path, s);
+                    }
+                }
+            } else if meta.path == DEFAULT {
+                let tokens = meta.path.to_token_stream();
+                if meta.input.peek(Token![=]) {
+                    let value = meta.value()?;
+                    let path = if value.peek(LitStr) {
+                        let s: LitStr = value.parse()?;
+                        match s.parse::<Path>() {
+                            Ok(p) => Some(p),
+                            Err(_) => {
+                                cx.error_spanned_by(&s, "`default = ...` takes the path of a function that returns the value, e.g. `default = default_limit`");
+                                None
+                            }
+                        }
+                    } else {
+                        Some(value.parse::<Path>()?)
+                    };
+                    if let Some(path) = path {
+                        default.set(tokens, (DefaultKind::Path(path.clone()), path.to_token_stream()));
+                    }
+                } else {
+                    default.set(&meta.path, (DefaultKind::Trait, tokens));
+                }
+            } else if let Some(kind) = constraint_kind(&meta.path) {
+                let key_tokens = meta.path.to_token_stream();
+                let value = match kind {
+                    ConstraintKind::MinLength | ConstraintKind::MaxLength | ConstraintKind::MinItems | ConstraintKind::MaxItems => {
+                        lit_count(cx, &meta, Symbol(kind.key()))?.map(|(n, _)| ConstraintValue::Count(n))
+                    }
+                    ConstraintKind::Pattern | ConstraintKind::Format => {
+                        lit_str(cx, &meta, Symbol(kind.key()))?.map(ConstraintValue::Text)
+                    }
+                    ConstraintKind::Minimum | ConstraintKind::Maximum => {
+                        lit_number(cx, &meta, Symbol(kind.key()))?.map(ConstraintValue::Number)
+                    }
+                };
+                if let Some(value) = value {
+                    if constraints.iter().any(|c| c.kind == kind) {
+                        cx.error_spanned_by(&meta.path, format!("duplicate tool attribute `{}`", kind.key()));
+                    } else {
+                        constraints.push(ConstraintAttr { kind, value, tokens: key_tokens });
+                    }
+                }
+            } else if meta.path == ALLOW {
+                parse_allows(cx, &meta, &mut allows)?;
+            } else {
+                misplaced_or_unknown(cx, &meta, STRUCT_KEYS, "the struct")?;
+            }
+            Ok(())
+        });
+        if let Err(err) = result {
+            cx.syn_error(err);
+        }
+    }
+
+    FieldAttrs {
+        doc: doc(attrs),
+        description: description.value,
+        rename: rename.value,
+        inject: inject.value,
+        constraints,
+        default: default.value,
+        unit: unit.value,
+        idempotency_key: idempotency_key.value,
+        allows,
+    }
+}
+
+/// The `#[tool(...)]` attributes; a `#[tool]` or `#[tool = ...]` is an error.
+fn tool_attributes<'a>(
+    cx: &'a Ctxt,
+    attrs: &'a [Attribute],
+) -> impl Iterator<Item = &'a Attribute> + 'a {
+    attrs.iter().filter(|attr| attr.path() == TOOL).filter(move |attr| {
+        let is_list = matches!(attr.meta, Meta::List(_));
+        if !is_list {
+            cx.error_spanned_by(attr, "expected `#[tool(...)]` with keys inside the parentheses, e.g. `#[tool(inject)]`");
+        }
+        is_list
+    })
+}
+
+/// The doc comment text: lines of a paragraph joined with spaces, paragraphs
+/// (separated by a blank `///` line) joined with a blank line.
+pub fn doc(attrs: &[Attribute]) -> Option<Doc> {
+    let mut lines = Vec::new();
+    let mut tokens = TokenStream::new();
+    for attr in attrs {
+        if attr.path() != DOC {
+            continue;
+        }
+        let Meta::NameValue(nv) = &attr.meta else {
+            continue;
+        };
+        let Expr::Lit(ExprLit {
+            lit: Lit::Str(s), ..
+        }) = &nv.value
+        else {
+            continue;
+        };
+        if tokens.is_empty() {
+            attr.to_tokens(&mut tokens);
+        }
+        lines.extend(s.value().split('\n').map(|l| l.trim().to_owned()));
+    }
+    if tokens.is_empty() {
+        return None;
+    }
+    let mut paragraphs: Vec<String> = Vec::new();
+    let mut current = String::new();
+    for line in lines {
+        if line.is_empty() {
+            if !current.is_empty() {
+                paragraphs.push(std::mem::take(&mut current));
+            }
+        } else {
+            if !current.is_empty() {
+                current.push(' ');
+            }
+            current.push_str(&line);
+        }
+    }
+    if !current.is_empty() {
+        paragraphs.push(current);
+    }
+    Some(Doc {
+        text: paragraphs.join("\n\n"),
+        tokens,
+    })
+}
+
+fn parse_error_decl(
+    cx: &Ctxt,
+    entry: ParseNestedMeta,
+    errors: &mut Vec<ErrorDecl>,
+) -> syn::Result<()> {
+    let Some(code) = entry.path.get_ident().cloned() else {
+        cx.error_spanned_by(
+            &entry.path,
+            "expected an error code such as `ORDER_NOT_FOUND`",
+        );
+        return skip_value(&entry);
+    };
+    let name = code.to_string();
+    if !is_screaming_snake(&name) {
+        cx.error_spanned_by(
+            &code,
+            format!(
+                "error code `{name}` is not SCREAMING_SNAKE_CASE; write `{}`",
+                crate::words::snake_case(&name).to_uppercase()
+            ),
+        );
+    }
+    let mut meaning = None;
+    let mut category = None;
+    let mut recovery = None;
+    if entry.input.peek(Token![=]) {
+        meaning = lit_str(cx, &entry, MEANING)?;
+    } else if entry.input.peek(syn::token::Paren) {
+        entry.parse_nested_meta(|m| {
+            if m.path == MEANING {
+                meaning = lit_str(cx, &m, MEANING)?;
+            } else if m.path == CATEGORY {
+                if let Some(s) = lit_str(cx, &m, CATEGORY)? {
+                    if CATEGORIES.contains(&s.value().as_str()) {
+                        category = Some(s.value());
+                    } else {
+                        unknown_value(cx, &s, CATEGORY, CATEGORIES);
+                    }
+                }
+            } else if m.path == RECOVERY {
+                if let Some(s) = lit_str(cx, &m, RECOVERY)? {
+                    if RECOVERIES.contains(&s.value().as_str()) {
+                        recovery = Some(s.value());
+                    } else {
+                        unknown_value(cx, &s, RECOVERY, RECOVERIES);
+                    }
+                }
+            } else {
+                cx.error_spanned_by(
+                    &m.path,
+                    format!(
+                        "unknown key `{}` in error code `{name}`; use `meaning`, `category` or `recovery`",
+                        path_to_string(&m.path)
+                    ),
+                );
+                skip_value(&m)?;
+            }
+            Ok(())
+        })?;
+        if meaning.is_none() {
+            cx.error_spanned_by(&code, format!("error code `{name}` needs a meaning: `{name}(meaning = \"what it means and what to do\")`"));
+        }
+    } else {
+        cx.error_spanned_by(
+            &code,
+            format!(
+                "error code `{name}` needs a meaning: `{name} = \"what it means and what to do\"`"
+            ),
+        );
+        return Ok(());
+    }
+    let Some(meaning) = meaning else {
+        return Ok(());
+    };
+    if meaning.value().trim().is_empty() {
+        cx.error_spanned_by(
+            &meaning,
+            format!(
+                "the meaning of `{name}` is empty; say what it means and what the model should do"
+            ),
+        );
+    }
+    if errors.iter().any(|e| e.code == code) {
+        cx.error_spanned_by(&code, format!("duplicate error code `{name}`"));
+        return Ok(());
+    }
+    errors.push(ErrorDecl {
+        code,
+        meaning,
+        category,
+        recovery,
+    });
+    Ok(())
+}
+
+fn parse_allows(cx: &Ctxt, meta: &ParseNestedMeta, allows: &mut Vec<Allow>) -> syn::Result<()> {
+    meta.parse_nested_meta(|m| {
+        let rule = path_to_string(&m.path);
+        if !RULES.contains(&rule.as_str()) {
+            cx.error_spanned_by(
+                &m.path,
+                format!(
+                    "unknown rule `{rule}` in `allow`; the rules that can be waived are {}",
+                    RULES.iter().map(|r| format!("`{r}`")).collect::<Vec<_>>().join(", ")
+                ),
+            );
+            return skip_value(&m);
+        }
+        if !m.input.peek(Token![=]) {
+            cx.error_spanned_by(&m.path, format!("waiving `{rule}` needs a reason: `allow({rule} = \"why this rule does not apply here\")`"));
+            return skip_value(&m);
+        }
+        let Some(reason) = lit_str(cx, &m, Symbol("allow"))? else {
+            return Ok(());
+        };
+        if reason.value().trim().is_empty() {
+            cx.error_spanned_by(&reason, format!("the reason for waiving `{rule}` is empty; say why the rule does not apply here"));
+        } else if allows.iter().any(|a| a.rule == rule) {
+            cx.error_spanned_by(&m.path, format!("duplicate waiver `{rule}`"));
+        } else {
+            allows.push(Allow { rule, rule_tokens: m.path.to_token_stream(), reason });
+        }
+        Ok(())
+    })
+}
+
+fn misplaced_or_unknown(
+    cx: &Ctxt,
+    meta: &ParseNestedMeta,
+    elsewhere: &[Symbol],
+    place: &str,
+) -> syn::Result<()> {
+    let key = path_to_string(&meta.path);
+    if elsewhere.iter().any(|s| meta.path == *s) {
+        cx.error_spanned_by(
+            &meta.path,
+            format!("`#[tool({key})]` is not expected here; it belongs on {place}"),
+        );
+    } else {
+        cx.error_spanned_by(&meta.path, format!("unknown tool attribute `{key}`"));
+    }
+    skip_value(meta)
+}
+
+/// Consumes whatever follows a key up to the next comma.
+fn skip_value(meta: &ParseNestedMeta) -> syn::Result<()> {
+    while !meta.input.is_empty() && !meta.input.peek(Token![,]) {
+        meta.input.parse::<TokenTree>()?;
+    }
+    Ok(())
+}
+
+fn no_value(cx: &Ctxt, meta: &ParseNestedMeta, key: Symbol) -> syn::Result<()> {
+    if !meta.input.is_empty() && !meta.input.peek(Token![,]) {
+        cx.error_spanned_by(
+            &meta.path,
+            format!("`{key}` takes no value; write `#[tool({key})]`"),
+        );
+        skip_value(meta)?;
+    }
+    Ok(())
+}
+
+fn value_expr(meta: &ParseNestedMeta) -> syn::Result<Expr> {
+    meta.value()?.parse()
+}
+
+fn lit_str(cx: &Ctxt, meta: &ParseNestedMeta, key: Symbol) -> syn::Result<Option<LitStr>> {
+    if !meta.input.peek(Token![=]) {
+        cx.error_spanned_by(
+            &meta.path,
+            format!("`{key}` needs a value: `{key} = \"...\"`"),
+        );
+        skip_value(meta)?;
+        return Ok(None);
+    }
+    let expr = value_expr(meta)?;
+    match expr {
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(s), ..
+        }) => Ok(Some(s)),
+        other => {
+            cx.error_spanned_by(
+                &other,
+                format!("expected a string literal: `{key} = \"...\"`"),
+            );
+            Ok(None)
+        }
+    }
+}
+
+fn lit_count(cx: &Ctxt, meta: &ParseNestedMeta, key: Symbol) -> syn::Result<Option<(u64, LitInt)>> {
+    if !meta.input.peek(Token![=]) {
+        cx.error_spanned_by(&meta.path, format!("`{key}` needs a value: `{key} = 1`"));
+        skip_value(meta)?;
+        return Ok(None);
+    }
+    let expr = value_expr(meta)?;
+    if let Expr::Lit(ExprLit {
+        lit: Lit::Int(i), ..
+    }) = &expr
+    {
+        if let Ok(n) = i.base10_parse::<u64>() {
+            return Ok(Some((n, i.clone())));
+        }
+    }
+    cx.error_spanned_by(
+        &expr,
+        format!("expected a non-negative integer: `{key} = 1`"),
+    );
+    Ok(None)
+}
+
+fn lit_number(cx: &Ctxt, meta: &ParseNestedMeta, key: Symbol) -> syn::Result<Option<Number>> {
+    if !meta.input.peek(Token![=]) {
+        cx.error_spanned_by(&meta.path, format!("`{key}` needs a value: `{key} = 0`"));
+        skip_value(meta)?;
+        return Ok(None);
+    }
+    let expr = value_expr(meta)?;
+    let (negative, lit) = match &expr {
+        Expr::Lit(ExprLit { lit, .. }) => (false, Some(lit)),
+        Expr::Unary(ExprUnary {
+            op: UnOp::Neg(_),
+            expr: inner,
+            ..
+        }) => match &**inner {
+            Expr::Lit(ExprLit { lit, .. }) => (true, Some(lit)),
+            _ => (false, None),
+        },
+        _ => (false, None),
+    };
+    let number = match lit {
+        Some(Lit::Int(i)) if negative => i
+            .base10_parse::<u64>()
+            .ok()
+            .and_then(|n| {
+                i64::try_from(n)
+                    .ok()
+                    .map(|n| -n)
+                    .or((n == 1u64 << 63).then_some(i64::MIN))
+            })
+            .map(|n| {
+                if n == 0 {
+                    Number::UInt(0)
+                } else {
+                    Number::Int(n)
+                }
+            }),
+        Some(Lit::Int(i)) => i.base10_parse::<u64>().ok().map(Number::UInt),
+        Some(Lit::Float(f)) => f
+            .base10_parse::<f64>()
+            .ok()
+            .filter(|n| n.is_finite())
+            .map(|n| Number::Float(if negative { -n } else { n })),
+        _ => None,
+    };
+    if number.is_none() {
+        cx.error_spanned_by(
+            &expr,
+            format!("expected a number: `{key} = 0`, `{key} = -1` or `{key} = 0.5`"),
+        );
+    }
+    Ok(number)
+}
+
+fn flag(
+    cx: &Ctxt,
+    meta: &ParseNestedMeta,
+    key: Symbol,
+) -> syn::Result<Option<(bool, TokenStream)>> {
+    if meta.input.is_empty() || meta.input.peek(Token![,]) {
+        return Ok(Some((true, meta.path.to_token_stream())));
+    }
+    let expr = value_expr(meta)?;
+    match &expr {
+        Expr::Lit(ExprLit {
+            lit: Lit::Bool(LitBool { value, .. }),
+            ..
+        }) => Ok(Some((*value, expr.to_token_stream()))),
+        _ => {
+            cx.error_spanned_by(
+                &expr,
+                format!("expected `{key}`, `{key} = true` or `{key} = false`"),
+            );
+            Ok(None)
+        }
+    }
+}
+
+fn unknown_value(cx: &Ctxt, lit: &LitStr, key: Symbol, allowed: &[&str]) {
+    let list: Vec<String> = allowed
+        .iter()
+        .map(|a| format!("`{key} = \"{a}\"`"))
+        .collect();
+    let (init, last) = list.split_at(list.len() - 1);
+    let choices = if init.is_empty() {
+        last[0].clone()
+    } else {
+        format!("{} or {}", init.join(", "), last[0])
+    };
+    cx.error_spanned_by(
+        lit,
+        format!("unknown {key} `{}`; write {choices}", lit.value()),
+    );
+}
+
+fn constraint_kind(path: &Path) -> Option<ConstraintKind> {
+    [
+        (MIN_LENGTH, ConstraintKind::MinLength),
+        (MAX_LENGTH, ConstraintKind::MaxLength),
+        (PATTERN, ConstraintKind::Pattern),
+        (MINIMUM, ConstraintKind::Minimum),
+        (MAXIMUM, ConstraintKind::Maximum),
+        (MIN_ITEMS, ConstraintKind::MinItems),
+        (MAX_ITEMS, ConstraintKind::MaxItems),
+        (FORMAT, ConstraintKind::Format),
+    ]
+    .into_iter()
+    .find(|(symbol, _)| path == *symbol)
+    .map(|(_, kind)| kind)
+}
+
+fn parse_version(text: &str) -> Option<(u64, u64, u64)> {
+    let mut parts = text.split('.');
+    let mut next = || -> Option<u64> {
+        let part = parts.next()?;
+        let valid = !part.is_empty()
+            && part.bytes().all(|b| b.is_ascii_digit())
+            && (part == "0" || !part.starts_with('0'));
+        if valid { part.parse().ok() } else { None }
+    };
+    let version = (next()?, next()?, next()?);
+    parts.next().is_none().then_some(version)
+}
+
+fn is_screaming_snake(code: &str) -> bool {
+    !code.is_empty()
+        && code.starts_with(|c: char| c.is_ascii_uppercase())
+        && !code.ends_with('_')
+        && !code.contains("__")
+        && code
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+}
+
+pub fn path_to_string(path: &Path) -> String {
+    path.segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect::<Vec<_>>()
+        .join("::")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use syn::parse_quote;
+
+    fn errors_of(f: impl FnOnce(&Ctxt)) -> Vec<String> {
+        let cx = Ctxt::new();
+        f(&cx);
+        match cx.check() {
+            Ok(()) => Vec::new(),
+            Err(e) => e.into_iter().map(|e| e.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn doc_lines_join_into_paragraphs() {
+        let attrs: Vec<Attribute> = vec![
+            parse_quote!(#[doc = " First line"]),
+            parse_quote!(#[allow(dead_code)]),
+            parse_quote!(#[doc = " goes on."]),
+            parse_quote!(#[doc = ""]),
+            parse_quote!(#[doc = " Second paragraph."]),
+        ];
+        assert_eq!(
+            doc(&attrs).unwrap().text,
+            "First line goes on.\n\nSecond paragraph."
+        );
+    }
+
+    #[test]
+    fn every_bad_key_is_reported_not_only_the_first() {
+        let attrs: Vec<Attribute> = vec![parse_quote!(
+            #[tool(bogus = 1, effect = "delete", version = "1.0", inject, name = "ok_name", name = "again")]
+        )];
+        let errors = errors_of(|cx| {
+            tool_attrs(cx, &attrs);
+        });
+        assert_eq!(
+            errors,
+            vec![
+                "unknown tool attribute `bogus`",
+                "unknown effect `delete`; write `effect = \"read\"`, `effect = \"write\"` or `effect = \"destructive\"`",
+                "malformed version `1.0`; write `MAJOR.MINOR.PATCH` with unsigned integers, e.g. `version = \"1.2.0\"`",
+                "`#[tool(inject)]` is not expected here; it belongs on a field",
+                "duplicate tool attribute `name`",
+            ]
+        );
+    }
+
+    #[test]
+    fn field_constraints_and_numbers() {
+        let attrs: Vec<Attribute> = vec![parse_quote!(
+            #[tool(minimum = -5, maximum = 2.5, min_length = 1, pattern = "^a", default = crate::x)]
+        )];
+        let cx = Ctxt::new();
+        let parsed = field_attrs(&cx, &attrs);
+        cx.check().unwrap();
+        let numbers: Vec<Number> = parsed
+            .constraints
+            .iter()
+            .filter_map(|c| match c.value {
+                ConstraintValue::Number(n) => Some(n),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(numbers, vec![Number::Int(-5), Number::Float(2.5)]);
+        assert!(matches!(parsed.default, Some((DefaultKind::Path(_), _))));
+    }
+
+    #[test]
+    fn error_declarations() {
+        let attrs: Vec<Attribute> = vec![parse_quote!(
+            #[tool(errors(NOT_FOUND = "no such order", rate_limited = "slow down", LATE(category = "timeout")))]
+        )];
+        let errors = errors_of(|cx| {
+            tool_attrs(cx, &attrs);
+        });
+        assert_eq!(
+            errors,
+            vec![
+                "error code `rate_limited` is not SCREAMING_SNAKE_CASE; write `RATE_LIMITED`",
+                "error code `LATE` needs a meaning: `LATE(meaning = \"what it means and what to do\")`",
+            ]
+        );
+    }
+}

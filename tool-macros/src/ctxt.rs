@@ -1,0 +1,60 @@
+//! Collects every error of one expansion, so a user sees all of them at once.
+
+use std::cell::RefCell;
+use std::fmt::Display;
+use std::thread;
+
+use quote::ToTokens;
+
+/// The errors found so far. It must be [`check`](Ctxt::check)ed before it is
+/// dropped; dropping it unchecked is a bug in this crate and panics.
+pub struct Ctxt {
+    errors: RefCell<Option<Vec<syn::Error>>>,
+}
+
+impl Ctxt {
+    pub fn new() -> Self {
+        Ctxt {
+            errors: RefCell::new(Some(Vec::new())),
+        }
+    }
+
+    /// Records an error spanning the tokens of `obj`.
+    pub fn error_spanned_by<A: ToTokens, T: Display>(&self, obj: A, msg: T) {
+        self.syn_error(syn::Error::new_spanned(obj.into_token_stream(), msg));
+    }
+
+    /// Records a parse error.
+    pub fn syn_error(&self, err: syn::Error) {
+        self.errors
+            .borrow_mut()
+            .as_mut()
+            .expect("Ctxt used after check")
+            .push(err);
+    }
+
+    /// All recorded errors combined into one, or `Ok` if there were none.
+    pub fn check(self) -> syn::Result<()> {
+        let mut errors = self
+            .errors
+            .borrow_mut()
+            .take()
+            .expect("Ctxt checked twice")
+            .into_iter();
+        let Some(mut combined) = errors.next() else {
+            return Ok(());
+        };
+        for rest in errors {
+            combined.combine(rest);
+        }
+        Err(combined)
+    }
+}
+
+impl Drop for Ctxt {
+    fn drop(&mut self) {
+        if !thread::panicking() && self.errors.borrow().is_some() {
+            panic!("forgot to check for errors");
+        }
+    }
+}

@@ -1,0 +1,32 @@
+//! `#[derive(Tool)]` for [tool-contract](https://docs.rs/tool-contract).
+//!
+//! Use it through the `tool-contract` crate, which re-exports the derive
+//! together with the `Tool` trait under one name; its documentation lists
+//! every `#[tool(...)]` key and contract rule.
+//!
+//! The expansion runs in four stages, one file each: `attr` parses
+//! `#[tool(...)]` and doc comments, `ast` builds the tool as data, `valid`
+//! checks the contract rules (collecting every error at its token), and
+//! `expand` writes the impl.
+
+mod ast;
+mod attr;
+mod ctxt;
+mod expand;
+mod fallback;
+mod symbol;
+mod ty;
+mod valid;
+mod words;
+
+use proc_macro::TokenStream;
+use syn::{DeriveInput, parse_macro_input};
+
+/// Derives `tool_contract::Tool` for a struct with named fields.
+///
+/// See the `tool-contract` crate for the attributes and the rules.
+#[proc_macro_derive(Tool, attributes(tool))]
+pub fn derive_tool(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    expand::derive(&input).into()
+}

@@ -1,0 +1,697 @@
+//! The contract rules: every violation is recorded at its token, with what
+//! to write instead. Rules that judge names (amounts, quantities, identity,
+//! boolean pairs, vague names) can be waived with a reason.
+
+use std::cell::Cell;
+
+use quote::ToTokens;
+
+use crate::ast::{Field, Input};
+use crate::attr::{Allow, Approval, ConstraintKind, ConstraintValue, Effect, Number};
+use crate::ctxt::Ctxt;
+use crate::ty::{self, Kind, Unsupported};
+use crate::words::{self, words};
+
+/// The formats `#[tool(format = "...")]` accepts; the runtime enforces each.
+pub const FORMATS: &[&str] = &[
+    "date-time",
+    "date",
+    "time",
+    "duration",
+    "email",
+    "hostname",
+    "ipv4",
+    "ipv6",
+    "uuid",
+    "uri",
+];
+
+pub fn check(cx: &Ctxt, input: &Input) {
+    let waivers = Waivers::new(input);
+    check_tool_description(cx, input);
+    check_field_descriptions(cx, input);
+    check_tool_name(cx, input, &waivers);
+    check_untyped_amounts(cx, input, &waivers);
+    check_untyped_quantities(cx, input, &waivers);
+    check_model_identity(cx, input, &waivers);
+    check_boolean_pairs(cx, input, &waivers);
+    check_policy(cx, input);
+    check_field_types(cx, input);
+    check_field_attrs(cx, input);
+    check_json_names(cx, input);
+    waivers.check_unused(cx);
+}
+
+/// `allow(rule = "reason")` on the struct (for the tool and every field) or
+/// on one field, and whether a rule ever needed it.
+struct Waivers<'i> {
+    tool: Vec<(&'i Allow, Cell<bool>)>,
+    fields: Vec<Vec<(&'i Allow, Cell<bool>)>>,
+}
+
+impl<'i> Waivers<'i> {
+    fn new(input: &'i Input) -> Self {
+        let mark = |allows: &'i [Allow]| allows.iter().map(|a| (a, Cell::new(false))).collect();
+        Waivers {
+            tool: mark(&input.attrs.allows),
+            fields: input.fields.iter().map(|f| mark(&f.attrs.allows)).collect(),
+        }
+    }
+
+    /// Whether `rule` is waived for the tool (`field` = None) or one field.
+    fn waived(&self, rule: &str, field: Option<usize>) -> bool {
+        let on_field = field.into_iter().flat_map(|i| self.fields[i].iter());
+        for (allow, used) in on_field.chain(self.tool.iter()) {
+            if allow.rule == rule {
+                used.set(true);
+                return true;
+            }
+        }
+        false
+    }
+
+    // Rule: a waiver that waives nothing is stale and must go.
+    //   #[tool(allow(model_identity = "..."))] order_ref: String
+    fn check_unused(&self, cx: &Ctxt) {
+        for (allow, used) in self.tool.iter().chain(self.fields.iter().flatten()) {
+            if !used.get() {
+                cx.error_spanned_by(
+                    &allow.rule_tokens,
+                    format!(
+                        "`allow({})` waives nothing here: nothing breaks that rule; remove it",
+                        allow.rule
+                    ),
+                );
+            }
+        }
+    }
+}
+
+fn waiver_hint(rule: &str) -> String {
+    format!(
+        "; if the rule is wrong here, waive it with a reason: `#[tool(allow({rule} = \"why\"))]`"
+    )
+}
+
+// Rule: a tool has a description that says what it does.
+//   #[derive(Tool)] struct GetWeather { .. }            // no doc comment
+//   /// Get weather.  #[derive(Tool)] struct GetWeather  // only repeats the name
+fn check_tool_description(cx: &Ctxt, input: &Input) {
+    match input.description() {
+        None => cx.error_spanned_by(
+            input.ident,
+            format!(
+                "tool `{}` has no description; add a `///` doc comment that says what the tool does and when to use it (the model reads it to choose the tool), or `#[tool(description = \"...\")]`",
+                input.name
+            ),
+        ),
+        Some((text, tokens)) if text.is_empty() => cx.error_spanned_by(
+            tokens,
+            format!("the description of tool `{}` is empty; say what the tool does and when to use it", input.name),
+        ),
+        Some((text, tokens)) if words::repeats_name(&text, &input.name) => cx.error_spanned_by(
+            tokens,
+            format!(
+                "the description of tool `{}` only repeats its name; say what the tool does, when to use it and what it returns",
+                input.name
+            ),
+        ),
+        Some(_) => {}
+    }
+}
+
+// Rule: every field has a description that says what goes in it.
+//   pub order_ref: String,           // no doc comment
+//   /// Order ref.  pub order_ref     // only repeats the name
+fn check_field_descriptions(cx: &Ctxt, input: &Input) {
+    for field in &input.fields {
+        let name = &field.name;
+        match field.description() {
+            None if field.is_injected() => cx.error_spanned_by(
+                field.ident,
+                format!("field `{name}` has no description; add a `///` doc comment that says what the session supplies here (it appears in the tool's docs)"),
+            ),
+            None => cx.error_spanned_by(
+                field.ident,
+                format!(
+                    "field `{name}` has no description; add a `///` doc comment that tells the model what to put here (meaning, format, an example), or `#[tool(description = \"...\")]`"
+                ),
+            ),
+            Some((text, tokens)) if text.is_empty() => cx.error_spanned_by(
+                tokens,
+                format!("the description of field `{name}` is empty; say what goes in it"),
+            ),
+            Some((text, tokens)) if words::repeats_name(&text, name) => cx.error_spanned_by(
+                tokens,
+                format!(
+                    "the description of field `{name}` only repeats its name; say what goes in it: its meaning, format, where it comes from, an example"
+                ),
+            ),
+            Some(_) => {}
+        }
+    }
+}
+
+// Rule: the name is a valid provider name, and a specific verb_object.
+//   #[tool(name = "process")]   #[tool(name = "get weather")]
+fn check_tool_name(cx: &Ctxt, input: &Input, waivers: &Waivers) {
+    let name = &input.name;
+    let legal = !name.is_empty()
+        && name.len() <= 64
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    if !legal {
+        cx.error_spanned_by(
+            &input.name_tokens,
+            format!(
+                "tool name `{name}` is not valid: providers accept 1 to 64 ASCII letters, digits, `_` and `-`; write a verb_object name such as `{}`",
+                fallback_name(name)
+            ),
+        );
+        return;
+    }
+    if let Some(why) = words::vague_name(name) {
+        if !waivers.waived("vague_name", None) {
+            cx.error_spanned_by(
+                &input.name_tokens,
+                format!("{why}{}", waiver_hint("vague_name")),
+            );
+        }
+    }
+}
+
+fn fallback_name(name: &str) -> String {
+    let cleaned: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let joined = cleaned
+        .split('_')
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join("_");
+    let cut: String = joined.chars().take(64).collect();
+    if cut.is_empty() {
+        "get_order_status".to_owned()
+    } else {
+        cut
+    }
+}
+
+/// The money word a field name ends with, and whether it says minor units
+/// (`refund_minor`, `price_cents`).
+fn money_name(words: &[String]) -> Option<bool> {
+    let mut end = words.len();
+    let mut minor = false;
+    while end > 0 {
+        let w = words[end - 1].as_str();
+        if words::MINOR_UNIT.contains(&w) {
+            minor = true;
+        } else if !words::CURRENCY_SUFFIX.contains(&w) {
+            break;
+        }
+        end -= 1;
+    }
+    let head = words[..end].last()?;
+    words::MONEY.contains(&head.as_str()).then_some(minor)
+}
+
+fn has_currency_field(input: &Input) -> bool {
+    input.fields.iter().any(|f| {
+        let w = words(&f.name);
+        w.last().is_some_and(|last| last == "currency")
+    })
+}
+
+// Rule: money is `Money`, or integer minor units next to a currency.
+//   refund_amount: f64        amount: String        price: i64 (cents? dollars?)
+fn check_untyped_amounts(cx: &Ctxt, input: &Input, waivers: &Waivers) {
+    for (index, field) in input.model_fields() {
+        let Some(minor) = money_name(&words(&field.name)) else {
+            continue;
+        };
+        let ty_text = ty::display(field.ty);
+        let name = &field.name;
+        let problem = match ty::kind(ty::peel(field.ty)) {
+            Kind::Float => format!(
+                "`{name}` is an amount of money typed `{ty_text}`: a float cannot hold cents exactly and says nothing of the currency"
+            ),
+            Kind::Text => format!(
+                "`{name}` is an amount of money typed `{ty_text}`: the model can write any text (\"$12\", \"12,50\") and the currency is unstated"
+            ),
+            Kind::Integer if minor && has_currency_field(input) => continue,
+            Kind::Integer if minor => format!(
+                "`{name}` counts minor units but the struct has no `currency` field, so the currency is unstated"
+            ),
+            Kind::Integer => format!(
+                "`{name}` is an amount of money typed as a bare `{ty_text}`: it states neither the unit (cents or whole units?) nor the currency"
+            ),
+            Kind::Bool | Kind::Other => continue,
+        };
+        if waivers.waived("untyped_amount", Some(index)) {
+            continue;
+        }
+        cx.error_spanned_by(
+            field.ty,
+            format!(
+                "{problem}; use `Money` (integer minor units + ISO 4217 currency), or an integer `{}_minor` field next to a `currency` field{}",
+                base_name(name),
+                waiver_hint("untyped_amount")
+            ),
+        );
+    }
+}
+
+fn base_name(name: &str) -> String {
+    let mut w = words(name);
+    while w
+        .last()
+        .is_some_and(|l| words::MINOR_UNIT.contains(&l.as_str()))
+    {
+        w.pop();
+    }
+    w.join("_")
+}
+
+// Rule: a number named for a duration states its unit.
+//   timeout: u64        retry_delay: f32
+fn check_untyped_quantities(cx: &Ctxt, input: &Input, waivers: &Waivers) {
+    for (index, field) in input.model_fields() {
+        if field.attrs.unit.is_some() {
+            continue;
+        }
+        let w = words(&field.name);
+        let is_duration = w
+            .iter()
+            .any(|word| words::DURATION.contains(&word.as_str()));
+        let has_unit = w
+            .last()
+            .is_some_and(|l| words::TIME_UNIT.contains(&l.as_str()));
+        let numeric = matches!(ty::kind(ty::peel(field.ty)), Kind::Float | Kind::Integer);
+        if !is_duration || has_unit || !numeric || waivers.waived("untyped_quantity", Some(index)) {
+            continue;
+        }
+        let name = &field.name;
+        cx.error_spanned_by(
+            field.ident,
+            format!(
+                "`{name}` is a duration without a unit: is 30 seconds or milliseconds? put the unit in the name (`{name}_ms`, `{name}_secs`) or add `#[tool(unit = \"milliseconds\")]`{}",
+                waiver_hint("untyped_quantity")
+            ),
+        );
+    }
+}
+
+const IDENTITY_OWNERS: &[&str] = &[
+    "user",
+    "tenant",
+    "account",
+    "customer",
+    "org",
+    "organization",
+    "organisation",
+    "workspace",
+    "owner",
+    "caller",
+    "principal",
+    "actor",
+    "requester",
+    "subject",
+];
+
+fn is_identity(field: &Field) -> bool {
+    let w = words(&field.name);
+    let joined = w.join("_");
+    let by_name = words::IDENTITY_NAMES.contains(&joined.as_str())
+        || matches!(w.as_slice(), [.., owner, id] if id == "id" && IDENTITY_OWNERS.contains(&owner.as_str()))
+        || w.last().is_some_and(|l| {
+            matches!(
+                l.as_str(),
+                "role" | "roles" | "permissions" | "scopes" | "privileges"
+            )
+        })
+        || joined.starts_with("is_admin");
+    let by_type = ty::last_ident(ty::peel(field.ty))
+        .is_some_and(|i| words::IDENTITY_TYPES.contains(&i.to_string().as_str()));
+    by_name || by_type
+}
+
+// Rule: who is acting (user, tenant, role, permissions) comes from the
+// session, never from the model.
+//   user_id: String        role: Role        is_admin: bool
+fn check_model_identity(cx: &Ctxt, input: &Input, waivers: &Waivers) {
+    for (index, field) in input.model_fields() {
+        if !is_identity(field) || waivers.waived("model_identity", Some(index)) {
+            continue;
+        }
+        cx.error_spanned_by(
+            field.ident,
+            format!(
+                "`{}` identifies who is acting or what they may do, so the model must not choose it (a prompt injection could set it); mark it `#[tool(inject)]` to take it from the trusted `Session`{}",
+                field.name,
+                waiver_hint("model_identity")
+            ),
+        );
+    }
+}
+
+// Rule: one state is one field, not two booleans that can contradict.
+//   show_details: bool, hide_details: bool
+fn check_boolean_pairs(cx: &Ctxt, input: &Input, waivers: &Waivers) {
+    let bools: Vec<(usize, &Field, Vec<String>)> = input
+        .model_fields()
+        .filter(|(_, f)| ty::kind(ty::option_inner(f.ty).unwrap_or(f.ty)) == Kind::Bool)
+        .map(|(i, f)| (i, f, words(&f.name)))
+        .collect();
+    for (later, (index, field, w)) in bools.iter().enumerate() {
+        for (other_index, other, ow) in &bools[..later] {
+            if !words::boolean_pair(ow, w) {
+                continue;
+            }
+            if waivers.waived("boolean_pair", Some(*index))
+                || waivers.waived("boolean_pair", Some(*other_index))
+            {
+                continue;
+            }
+            cx.error_spanned_by(
+                field.ident,
+                format!(
+                    "`{}` and `{}` are two booleans for one state: they can contradict each other and double the cases; use one enum field with a variant per state{}",
+                    other.name,
+                    field.name,
+                    waiver_hint("boolean_pair")
+                ),
+            );
+        }
+    }
+}
+
+// Rule: effects are safe to run: destructive needs approval, and a write
+// states whether repeating it is safe.
+//   #[tool(effect = "destructive")]          // no approval = "required"
+//   #[tool(effect = "write")]                // no idempotent / idempotency_key
+fn check_policy(cx: &Ctxt, input: &Input) {
+    let attrs = &input.attrs;
+    let keyed: Vec<&Field> = input
+        .fields
+        .iter()
+        .filter(|f| f.attrs.idempotency_key.is_some())
+        .collect();
+    for extra in keyed.iter().skip(1) {
+        cx.error_spanned_by(
+            extra.attrs.idempotency_key.as_ref(),
+            "only one field can be the `idempotency_key`; combine the parts into one key field",
+        );
+    }
+    if let (Some((false, tokens)), Some(_)) = (&attrs.idempotent, keyed.first()) {
+        cx.error_spanned_by(
+            tokens,
+            "`idempotent = false` contradicts the `#[tool(idempotency_key)]` field, which makes repeated calls safe; remove one of them",
+        );
+    }
+    let Some((effect, lit)) = &attrs.effect else {
+        return;
+    };
+    if *effect == Effect::Destructive && !matches!(attrs.approval, Some((Approval::Required, _))) {
+        cx.error_spanned_by(
+            lit,
+            "a destructive tool must require approval, so no model deletes or overwrites on its own; add `approval = \"required\"`",
+        );
+    }
+    if *effect != Effect::Read && attrs.idempotent.is_none() && keyed.is_empty() {
+        cx.error_spanned_by(
+            lit,
+            format!(
+                "a `{}` tool must state whether a repeated call is safe, because models and networks retry: add `idempotent` (repeats change nothing more), `idempotent = false` (each call acts again), or mark the field that makes repeats safe with `#[tool(idempotency_key)]`",
+                lit.value()
+            ),
+        );
+    }
+}
+
+// Rule: argument types have a strict schema: no `Option<Option<T>>`, no
+// maps, no `serde_json::Value`.
+//   filters: HashMap<String, String>     extra: serde_json::Value
+fn check_field_types(cx: &Ctxt, input: &Input) {
+    for (_, field) in input.model_fields() {
+        let Some(found) = ty::find_unsupported(field.ty) else {
+            continue;
+        };
+        match found {
+            Unsupported::DoubleOption(t) => cx.error_spanned_by(
+                t,
+                "`Option<Option<T>>` cannot be told apart in JSON: null and a missing key both mean `None` here; use `Option<T>`, or an enum if \"clear the value\" is a choice of its own",
+            ),
+            Unsupported::Map(t, name) => cx.error_spanned_by(
+                t,
+                format!(
+                    "`{name}` is an open set of keys, which strict tool schemas cannot express; use a `Vec` of a struct with `key` and `value` fields, or a struct with the known keys"
+                ),
+            ),
+            Unsupported::AnyValue(t) => cx.error_spanned_by(
+                t,
+                "`serde_json::Value` accepts any JSON, so the model gets no schema and the parser checks nothing; declare a struct or enum for what the field holds (if `Value` is your own type, write its path, e.g. `crate::Value`)",
+            ),
+        }
+    }
+}
+
+// Rule: field attributes make sense together.
+//   #[tool(inject, min_length = 1)]   #[tool(default)] x: Option<u8>
+//   #[tool(min_length = 5, max_length = 2)]   #[tool(format = "url")]
+fn check_field_attrs(cx: &Ctxt, input: &Input) {
+    for field in &input.fields {
+        let attrs = &field.attrs;
+        if let Some((_, tokens)) = &attrs.default {
+            if field.is_injected() {
+                cx.error_spanned_by(
+                    tokens,
+                    "`default` does nothing on an injected field: its value always comes from the session; use `Option<T>` if the session may not hold it",
+                );
+            } else if ty::option_inner(field.ty).is_some() {
+                cx.error_spanned_by(
+                    tokens,
+                    "`default` is redundant on `Option<T>`: null and a missing key already give `None`; remove it",
+                );
+            }
+        }
+        if field.is_injected() {
+            for constraint in &attrs.constraints {
+                cx.error_spanned_by(
+                    &constraint.tokens,
+                    format!(
+                        "`{}` checks what the model sends, but `{}` is injected from the session; remove it",
+                        constraint.kind.key(),
+                        field.name
+                    ),
+                );
+            }
+            continue;
+        }
+        check_bounds(cx, field);
+        for constraint in &attrs.constraints {
+            match (&constraint.kind, &constraint.value) {
+                (ConstraintKind::Format, ConstraintValue::Text(lit))
+                    if !FORMATS.contains(&lit.value().as_str()) =>
+                {
+                    cx.error_spanned_by(
+                        lit,
+                        format!(
+                            "unknown format `{}`; write one of {}",
+                            lit.value(),
+                            FORMATS
+                                .iter()
+                                .map(|f| format!("`{f}`"))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                    );
+                }
+                (ConstraintKind::Pattern, ConstraintValue::Text(lit)) if lit.value().is_empty() => {
+                    cx.error_spanned_by(
+                        lit,
+                        "an empty `pattern` matches every string; remove it or write the pattern",
+                    );
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// `min_* <= max_*` for lengths, items and numbers.
+fn check_bounds(cx: &Ctxt, field: &Field) {
+    let find = |kind: ConstraintKind| field.attrs.constraints.iter().find(|c| c.kind == kind);
+    let pairs = [
+        (ConstraintKind::MinLength, ConstraintKind::MaxLength),
+        (ConstraintKind::MinItems, ConstraintKind::MaxItems),
+        (ConstraintKind::Minimum, ConstraintKind::Maximum),
+    ];
+    for (low, high) in pairs {
+        let (Some(min), Some(max)) = (find(low), find(high)) else {
+            continue;
+        };
+        let as_f64 = |v: &ConstraintValue| match v {
+            ConstraintValue::Count(n) => Some(*n as f64),
+            ConstraintValue::Number(n) => Some(n.as_f64()),
+            ConstraintValue::Text(_) => None,
+        };
+        if let (Some(a), Some(b)) = (as_f64(&min.value), as_f64(&max.value)) {
+            if a > b {
+                cx.error_spanned_by(
+                    &max.tokens,
+                    format!(
+                        "`{} = {}` is less than `{} = {}`, so no value can pass; swap or fix the bounds",
+                        high.key(),
+                        show(&max.value),
+                        low.key(),
+                        show(&min.value)
+                    ),
+                );
+            }
+        }
+    }
+}
+
+fn show(value: &ConstraintValue) -> String {
+    match value {
+        ConstraintValue::Count(n) => n.to_string(),
+        ConstraintValue::Number(Number::Int(n)) => n.to_string(),
+        ConstraintValue::Number(Number::UInt(n)) => n.to_string(),
+        ConstraintValue::Number(Number::Float(n)) => n.to_string(),
+        ConstraintValue::Text(lit) => lit.value(),
+    }
+}
+
+// Rule: JSON property names are unique.
+//   a: u8, #[tool(rename = "a")] b: u8
+fn check_json_names(cx: &Ctxt, input: &Input) {
+    for (i, field) in input.fields.iter().enumerate() {
+        if let Some(first) = input.fields[..i].iter().find(|f| f.name == field.name) {
+            let at = field
+                .attrs
+                .rename
+                .as_ref()
+                .map_or_else(|| field.ident.to_token_stream(), |r| r.to_token_stream());
+            cx.error_spanned_by(
+                at,
+                format!(
+                    "field `{}` has the JSON name `{}` that field `{}` already has; give it another `rename`",
+                    field.ident, field.name, first.ident
+                ),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use syn::{DeriveInput, parse_quote};
+
+    fn errors(input: DeriveInput) -> Vec<String> {
+        let cx = Ctxt::new();
+        if let Some(parsed) = Input::from_syn(&cx, &input) {
+            check(&cx, &parsed);
+        }
+        match cx.check() {
+            Ok(()) => Vec::new(),
+            Err(e) => e.into_iter().map(|e| e.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn a_legal_tool_passes() {
+        let input: DeriveInput = parse_quote! {
+            /// Reserve stock for an order line until checkout completes.
+            #[tool(effect = "write", idempotent, approval = "required")]
+            struct ReserveInventory {
+                /// Stock keeping unit, e.g. "SKU-1".
+                #[tool(min_length = 1, max_length = 64)]
+                sku: String,
+                /// How many units to hold.
+                #[tool(minimum = 1, maximum = 100)]
+                quantity: u32,
+                /// How long to hold the stock.
+                hold_secs: Option<u32>,
+                /// The signed-in user.
+                #[tool(inject)]
+                user_id: UserId,
+            }
+        };
+        assert_eq!(errors(input), Vec::<String>::new());
+    }
+
+    #[test]
+    fn all_rule_violations_are_collected() {
+        let input: DeriveInput = parse_quote! {
+            /// Adjusts a balance on the ledger.
+            #[tool(effect = "destructive", name = "adjust")]
+            struct Adjust {
+                /// How much to move, e.g. 12.5.
+                amount: f64,
+                /// How long to wait first.
+                delay: u64,
+                /// Whose ledger.
+                tenant_id: String,
+                /// Whether to notify.
+                notify: bool,
+                /// Whether to stay quiet.
+                no_notify: bool,
+            }
+        };
+        let found = errors(input);
+        assert_eq!(found.len(), 7, "{found:#?}");
+        assert!(found[0].starts_with("tool name `adjust` is one word"));
+        assert!(found[1].starts_with("`amount` is an amount of money typed `f64`"));
+        assert!(found[2].starts_with("`delay` is a duration without a unit"));
+        assert!(found[3].starts_with("`tenant_id` identifies who is acting"));
+        assert!(found[4].starts_with("`notify` and `no_notify` are two booleans for one state"));
+        assert!(found[5].starts_with("a destructive tool must require approval"));
+        assert!(
+            found[6].starts_with("a `destructive` tool must state whether a repeated call is safe")
+        );
+    }
+
+    #[test]
+    fn waivers_need_a_use() {
+        let input: DeriveInput = parse_quote! {
+            /// Look up any customer's open tickets for a support agent.
+            #[tool(allow(vague_name = "kept for compatibility"))]
+            struct ListTickets {
+                /// The customer whose tickets to list.
+                #[tool(allow(model_identity = "support agents look up any customer by id"))]
+                customer_id: String,
+            }
+        };
+        assert_eq!(
+            errors(input),
+            vec!["`allow(vague_name)` waives nothing here: nothing breaks that rule; remove it"]
+        );
+    }
+
+    #[test]
+    fn minor_units_need_a_currency() {
+        let input: DeriveInput = parse_quote! {
+            /// Quote a shipping price for a parcel.
+            struct QuoteShipping {
+                /// Declared value in cents.
+                declared_value_minor: i64,
+                /// The quoted price in cents.
+                price_cents: i64,
+            }
+        };
+        let found = errors(input);
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert!(found[0].starts_with(
+            "`price_cents` counts minor units but the struct has no `currency` field"
+        ));
+    }
+}
