@@ -120,6 +120,10 @@ pub use tool_core::{
     Session, ToolContract, Version, Waiver, constraint, field_path, formats, schema_settings,
 };
 
+// --- re-exports of outputs, errors and dispatch (issue 4) go here ---
+
+// --- re-exports of docs, catalog, fingerprints and lock files (issue 5) go here ---
+
 pub use tool_core::Tool;
 /// Derives [`Tool`] for a struct with named fields; see the crate docs for
 /// its attributes and rules.

@@ -31,6 +31,10 @@ pub use schema::{SchemaFn, schema_settings};
 pub use session::{DEFAULT_MAX_ARGUMENT_BYTES, Session};
 pub use tool::{IdempotencyKey, Tool};
 
+// --- outputs, errors and dispatch (issue 4): modules and re-exports go here ---
+
+// --- docs, catalog, fingerprints and lock files (issue 5): modules and re-exports go here ---
+
 /// What the code that `#[derive(Tool)]` generates refers to. Not a public API.
 #[doc(hidden)]
 pub mod __private {
