@@ -20,7 +20,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("timeout_ms:  {:?}", contract.timeout_ms());
     println!("data class:  {:?}", contract.data_class());
     println!("description: {}", contract.description());
-    println!("input schema:\n{}", serde_json::to_string_pretty(CreateRefundDraft::input_schema())?);
+    println!(
+        "input schema:\n{}",
+        serde_json::to_string_pretty(CreateRefundDraft::input_schema())?
+    );
 
     println!("\n== OpenAI Chat Completions tool (strict)");
     let tool = openai::chat_completions_tool::<CreateRefundDraft>()?;

@@ -121,6 +121,7 @@ pub use tool_core::{
 };
 
 // --- re-exports of outputs, errors and dispatch (issue 4) go here ---
+pub use tool_core::{ToolError, ToolOutput};
 
 // --- re-exports of docs, catalog, fingerprints and lock files (issue 5) go here ---
 

@@ -32,6 +32,8 @@ pub use session::{DEFAULT_MAX_ARGUMENT_BYTES, Session};
 pub use tool::{IdempotencyKey, Tool};
 
 // --- outputs, errors and dispatch (issue 4): modules and re-exports go here ---
+mod output;
+pub use output::{ToolError, ToolOutput};
 
 // --- docs, catalog, fingerprints and lock files (issue 5): modules and re-exports go here ---
 
