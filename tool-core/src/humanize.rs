@@ -150,7 +150,7 @@ fn expected_text(expected: &str) -> String {
             if let Some(size) = other.strip_prefix("a tuple of size ") {
                 return format!("an array of {size} items");
             }
-            truncate(other)
+            other.to_owned()
         }
     }
 }

@@ -54,7 +54,8 @@ fn memchr(needle: u8, haystack: &[u8]) -> Option<usize> {
 pub(crate) struct Location {
     /// The value being read at the offset (`$.items[2].sku`).
     pub value: String,
-    /// The innermost object or array that is open at the offset (`$.items[2]`).
+    /// The innermost object or array that is open at the offset (`$.items[2]`),
+    /// or the object that was closed just before it.
     pub container: String,
 }
 
@@ -73,8 +74,12 @@ pub(crate) fn locate(input: &str, offset: usize) -> Location {
     let bytes = input.as_bytes();
     let end = offset.min(bytes.len());
     let mut stack: Vec<Frame> = Vec::new();
+    let mut closed_object = false;
     let mut i = 0;
     while i < end {
+        if !bytes[i].is_ascii_whitespace() {
+            closed_object = bytes[i] == b'}';
+        }
         match bytes[i] {
             b'{' => {
                 stack.push(Frame::Object { key: None });
@@ -123,6 +128,11 @@ pub(crate) fn locate(input: &str, offset: usize) -> Location {
             Frame::Array { index } => push_index(&mut value, *index),
         }
     }
+    if closed_object {
+        // Stopped just after an object's `}` (serde reports a missing field
+        // there): that object is the container.
+        container = value.clone();
+    }
     Location { value, container }
 }
 
@@ -168,11 +178,12 @@ mod tests {
     }
 
     #[test]
-    fn missing_fields_report_the_open_object() {
-        let input = r#"{"items": [{"sku": "a"}]}"#;
-        let offset = input.find("}]").unwrap();
-        let loc = locate(input, offset);
-        assert_eq!(loc.container, "$.items[0]");
+    fn missing_fields_report_the_open_or_just_closed_object() {
+        let input = r#"{"items": [{"sku": "a"}, {"qty": 1}]}"#;
+        let open = locate(input, input.find("}, {").unwrap());
+        assert_eq!(open.container, "$.items[0]");
+        let closed = locate(input, input.find("}]").unwrap() + 1);
+        assert_eq!(closed.container, "$.items[1]");
     }
 
     #[test]
