@@ -10,6 +10,7 @@ use crate::attr::{
     self, Approval, ConstraintKind, ConstraintValue, DataClass, DefaultKind, Effect, Number,
 };
 use crate::ctxt::Ctxt;
+use crate::doc_section::doc_section;
 use crate::{fallback, ty, valid};
 
 /// Expands `#[derive(Tool)]`: the impl, or every error found plus a stub impl.
@@ -50,12 +51,14 @@ fn impl_tool(input: &Input) -> TokenStream {
         Some(ty) => quote_spanned!(ty.span()=> #ty),
         None => quote!(::std::string::String),
     };
+    let doc = doc_section(input);
     quote! {
         #[doc(hidden)]
         #[allow(non_upper_case_globals, unused_attributes, unused_qualifications, clippy::all)]
         const _: () = {
             #use_private
 
+            #[doc = #doc]
             #[automatically_derived]
             impl _tool::Tool for #ident {
                 type Output = #output_ty;

@@ -12,11 +12,16 @@
 mod ast;
 mod attr;
 mod ctxt;
+mod doc_comment;
+mod doc_section;
 mod expand;
 mod fallback;
+mod naming;
+mod nested;
 mod symbol;
 mod ty;
 mod valid;
+mod value;
 mod words;
 
 use proc_macro::TokenStream;

@@ -128,10 +128,10 @@ pub enum Unsupported<'a> {
 }
 
 pub fn find_unsupported(ty: &Type) -> Option<Unsupported<'_>> {
-    if let Some(inner) = option_inner(ty) {
-        if option_inner(inner).is_some() {
-            return Some(Unsupported::DoubleOption(ty));
-        }
+    if let Some(inner) = option_inner(ty)
+        && option_inner(inner).is_some()
+    {
+        return Some(Unsupported::DoubleOption(ty));
     }
     if let Some(path) = plain_path(ty) {
         let segments: Vec<String> = path
@@ -154,10 +154,10 @@ pub fn find_unsupported(ty: &Type) -> Option<Unsupported<'_>> {
         for segment in &path.path.segments {
             if let PathArguments::AngleBracketed(args) = &segment.arguments {
                 for arg in &args.args {
-                    if let GenericArgument::Type(inner) = arg {
-                        if let Some(found) = find_unsupported(inner) {
-                            return Some(found);
-                        }
+                    if let GenericArgument::Type(inner) = arg
+                        && let Some(found) = find_unsupported(inner)
+                    {
+                        return Some(found);
                     }
                 }
             }

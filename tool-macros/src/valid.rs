@@ -9,8 +9,9 @@ use quote::ToTokens;
 use crate::ast::{Field, Input};
 use crate::attr::{Allow, Approval, ConstraintKind, ConstraintValue, Effect, Number};
 use crate::ctxt::Ctxt;
-use crate::ty::{self, Kind, Unsupported};
-use crate::words::{self, words};
+use crate::naming;
+use crate::ty::{self, Unsupported};
+use crate::words;
 
 /// The formats `#[tool(format = "...")]` accepts; the runtime enforces each.
 pub const FORMATS: &[&str] = &[
@@ -30,11 +31,11 @@ pub fn check(cx: &Ctxt, input: &Input) {
     let waivers = Waivers::new(input);
     check_tool_description(cx, input);
     check_field_descriptions(cx, input);
-    check_tool_name(cx, input, &waivers);
-    check_untyped_amounts(cx, input, &waivers);
-    check_untyped_quantities(cx, input, &waivers);
-    check_model_identity(cx, input, &waivers);
-    check_boolean_pairs(cx, input, &waivers);
+    naming::check_tool_name(cx, input, &waivers);
+    naming::check_untyped_amounts(cx, input, &waivers);
+    naming::check_untyped_quantities(cx, input, &waivers);
+    naming::check_model_identity(cx, input, &waivers);
+    naming::check_boolean_pairs(cx, input, &waivers);
     check_policy(cx, input);
     check_field_types(cx, input);
     check_field_attrs(cx, input);
@@ -44,7 +45,7 @@ pub fn check(cx: &Ctxt, input: &Input) {
 
 /// `allow(rule = "reason")` on the struct (for the tool and every field) or
 /// on one field, and whether a rule ever needed it.
-struct Waivers<'i> {
+pub(crate) struct Waivers<'i> {
     tool: Vec<(&'i Allow, Cell<bool>)>,
     fields: Vec<Vec<(&'i Allow, Cell<bool>)>>,
 }
@@ -59,7 +60,7 @@ impl<'i> Waivers<'i> {
     }
 
     /// Whether `rule` is waived for the tool (`field` = None) or one field.
-    fn waived(&self, rule: &str, field: Option<usize>) -> bool {
+    pub(crate) fn waived(&self, rule: &str, field: Option<usize>) -> bool {
         let on_field = field.into_iter().flat_map(|i| self.fields[i].iter());
         for (allow, used) in on_field.chain(self.tool.iter()) {
             if allow.rule == rule {
@@ -85,12 +86,6 @@ impl<'i> Waivers<'i> {
             }
         }
     }
-}
-
-fn waiver_hint(rule: &str) -> String {
-    format!(
-        "; if the rule is wrong here, waive it with a reason: `#[tool(allow({rule} = \"why\"))]`"
-    )
 }
 
 // Rule: a tool has a description that says what it does.
@@ -148,247 +143,6 @@ fn check_field_descriptions(cx: &Ctxt, input: &Input) {
                 ),
             ),
             Some(_) => {}
-        }
-    }
-}
-
-// Rule: the name is a valid provider name, and a specific verb_object.
-//   #[tool(name = "process")]   #[tool(name = "get weather")]
-fn check_tool_name(cx: &Ctxt, input: &Input, waivers: &Waivers) {
-    let name = &input.name;
-    let legal = !name.is_empty()
-        && name.len() <= 64
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
-    if !legal {
-        cx.error_spanned_by(
-            &input.name_tokens,
-            format!(
-                "tool name `{name}` is not valid: providers accept 1 to 64 ASCII letters, digits, `_` and `-`; write a verb_object name such as `{}`",
-                fallback_name(name)
-            ),
-        );
-        return;
-    }
-    if let Some(why) = words::vague_name(name) {
-        if !waivers.waived("vague_name", None) {
-            cx.error_spanned_by(
-                &input.name_tokens,
-                format!("{why}{}", waiver_hint("vague_name")),
-            );
-        }
-    }
-}
-
-fn fallback_name(name: &str) -> String {
-    let cleaned: String = name
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() {
-                c.to_ascii_lowercase()
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    let joined = cleaned
-        .split('_')
-        .filter(|w| !w.is_empty())
-        .collect::<Vec<_>>()
-        .join("_");
-    let cut: String = joined.chars().take(64).collect();
-    if cut.is_empty() {
-        "get_order_status".to_owned()
-    } else {
-        cut
-    }
-}
-
-/// The money word a field name ends with, and whether it says minor units
-/// (`refund_minor`, `price_cents`).
-fn money_name(words: &[String]) -> Option<bool> {
-    let mut end = words.len();
-    let mut minor = false;
-    while end > 0 {
-        let w = words[end - 1].as_str();
-        if words::MINOR_UNIT.contains(&w) {
-            minor = true;
-        } else if !words::CURRENCY_SUFFIX.contains(&w) {
-            break;
-        }
-        end -= 1;
-    }
-    let head = words[..end].last()?;
-    words::MONEY.contains(&head.as_str()).then_some(minor)
-}
-
-fn has_currency_field(input: &Input) -> bool {
-    input.fields.iter().any(|f| {
-        let w = words(&f.name);
-        w.last().is_some_and(|last| last == "currency")
-    })
-}
-
-// Rule: money is `Money`, or integer minor units next to a currency.
-//   refund_amount: f64        amount: String        price: i64 (cents? dollars?)
-fn check_untyped_amounts(cx: &Ctxt, input: &Input, waivers: &Waivers) {
-    for (index, field) in input.model_fields() {
-        let Some(minor) = money_name(&words(&field.name)) else {
-            continue;
-        };
-        let ty_text = ty::display(field.ty);
-        let name = &field.name;
-        let problem = match ty::kind(ty::peel(field.ty)) {
-            Kind::Float => format!(
-                "`{name}` is an amount of money typed `{ty_text}`: a float cannot hold cents exactly and says nothing of the currency"
-            ),
-            Kind::Text => format!(
-                "`{name}` is an amount of money typed `{ty_text}`: the model can write any text (\"$12\", \"12,50\") and the currency is unstated"
-            ),
-            Kind::Integer if minor && has_currency_field(input) => continue,
-            Kind::Integer if minor => format!(
-                "`{name}` counts minor units but the struct has no `currency` field, so the currency is unstated"
-            ),
-            Kind::Integer => format!(
-                "`{name}` is an amount of money typed as a bare `{ty_text}`: it states neither the unit (cents or whole units?) nor the currency"
-            ),
-            Kind::Bool | Kind::Other => continue,
-        };
-        if waivers.waived("untyped_amount", Some(index)) {
-            continue;
-        }
-        cx.error_spanned_by(
-            field.ty,
-            format!(
-                "{problem}; use `Money` (integer minor units + ISO 4217 currency), or an integer `{}_minor` field next to a `currency` field{}",
-                base_name(name),
-                waiver_hint("untyped_amount")
-            ),
-        );
-    }
-}
-
-fn base_name(name: &str) -> String {
-    let mut w = words(name);
-    while w
-        .last()
-        .is_some_and(|l| words::MINOR_UNIT.contains(&l.as_str()))
-    {
-        w.pop();
-    }
-    w.join("_")
-}
-
-// Rule: a number named for a duration states its unit.
-//   timeout: u64        retry_delay: f32
-fn check_untyped_quantities(cx: &Ctxt, input: &Input, waivers: &Waivers) {
-    for (index, field) in input.model_fields() {
-        if field.attrs.unit.is_some() {
-            continue;
-        }
-        let w = words(&field.name);
-        let is_duration = w
-            .iter()
-            .any(|word| words::DURATION.contains(&word.as_str()));
-        let has_unit = w
-            .last()
-            .is_some_and(|l| words::TIME_UNIT.contains(&l.as_str()));
-        let numeric = matches!(ty::kind(ty::peel(field.ty)), Kind::Float | Kind::Integer);
-        if !is_duration || has_unit || !numeric || waivers.waived("untyped_quantity", Some(index)) {
-            continue;
-        }
-        let name = &field.name;
-        cx.error_spanned_by(
-            field.ident,
-            format!(
-                "`{name}` is a duration without a unit: is 30 seconds or milliseconds? put the unit in the name (`{name}_ms`, `{name}_secs`) or add `#[tool(unit = \"milliseconds\")]`{}",
-                waiver_hint("untyped_quantity")
-            ),
-        );
-    }
-}
-
-const IDENTITY_OWNERS: &[&str] = &[
-    "user",
-    "tenant",
-    "account",
-    "customer",
-    "org",
-    "organization",
-    "organisation",
-    "workspace",
-    "owner",
-    "caller",
-    "principal",
-    "actor",
-    "requester",
-    "subject",
-];
-
-fn is_identity(field: &Field) -> bool {
-    let w = words(&field.name);
-    let joined = w.join("_");
-    let by_name = words::IDENTITY_NAMES.contains(&joined.as_str())
-        || matches!(w.as_slice(), [.., owner, id] if id == "id" && IDENTITY_OWNERS.contains(&owner.as_str()))
-        || w.last().is_some_and(|l| {
-            matches!(
-                l.as_str(),
-                "role" | "roles" | "permissions" | "scopes" | "privileges"
-            )
-        })
-        || joined.starts_with("is_admin");
-    let by_type = ty::last_ident(ty::peel(field.ty))
-        .is_some_and(|i| words::IDENTITY_TYPES.contains(&i.to_string().as_str()));
-    by_name || by_type
-}
-
-// Rule: who is acting (user, tenant, role, permissions) comes from the
-// session, never from the model.
-//   user_id: String        role: Role        is_admin: bool
-fn check_model_identity(cx: &Ctxt, input: &Input, waivers: &Waivers) {
-    for (index, field) in input.model_fields() {
-        if !is_identity(field) || waivers.waived("model_identity", Some(index)) {
-            continue;
-        }
-        cx.error_spanned_by(
-            field.ident,
-            format!(
-                "`{}` identifies who is acting or what they may do, so the model must not choose it (a prompt injection could set it); mark it `#[tool(inject)]` to take it from the trusted `Session`{}",
-                field.name,
-                waiver_hint("model_identity")
-            ),
-        );
-    }
-}
-
-// Rule: one state is one field, not two booleans that can contradict.
-//   show_details: bool, hide_details: bool
-fn check_boolean_pairs(cx: &Ctxt, input: &Input, waivers: &Waivers) {
-    let bools: Vec<(usize, &Field, Vec<String>)> = input
-        .model_fields()
-        .filter(|(_, f)| ty::kind(ty::option_inner(f.ty).unwrap_or(f.ty)) == Kind::Bool)
-        .map(|(i, f)| (i, f, words(&f.name)))
-        .collect();
-    for (later, (index, field, w)) in bools.iter().enumerate() {
-        for (other_index, other, ow) in &bools[..later] {
-            if !words::boolean_pair(ow, w) {
-                continue;
-            }
-            if waivers.waived("boolean_pair", Some(*index))
-                || waivers.waived("boolean_pair", Some(*other_index))
-            {
-                continue;
-            }
-            cx.error_spanned_by(
-                field.ident,
-                format!(
-                    "`{}` and `{}` are two booleans for one state: they can contradict each other and double the cases; use one enum field with a variant per state{}",
-                    other.name,
-                    field.name,
-                    waiver_hint("boolean_pair")
-                ),
-            );
         }
     }
 }
@@ -543,9 +297,10 @@ fn check_bounds(cx: &Ctxt, field: &Field) {
             ConstraintValue::Number(n) => Some(n.as_f64()),
             ConstraintValue::Text(_) => None,
         };
-        if let (Some(a), Some(b)) = (as_f64(&min.value), as_f64(&max.value)) {
-            if a > b {
-                cx.error_spanned_by(
+        if let (Some(a), Some(b)) = (as_f64(&min.value), as_f64(&max.value))
+            && a > b
+        {
+            cx.error_spanned_by(
                     &max.tokens,
                     format!(
                         "`{} = {}` is less than `{} = {}`, so no value can pass; swap or fix the bounds",
@@ -555,7 +310,6 @@ fn check_bounds(cx: &Ctxt, field: &Field) {
                         show(&min.value)
                     ),
                 );
-            }
         }
     }
 }

@@ -27,7 +27,7 @@ pub fn snake_case(ident: &str) -> String {
 /// The lowercase words of a snake_case or camelCase name.
 pub fn words(name: &str) -> Vec<String> {
     snake_case(name)
-        .split(|c: char| c == '_' || c == '-' || c == ' ')
+        .split(['_', '-', ' '])
         .filter(|w| !w.is_empty())
         .map(str::to_lowercase)
         .collect()

@@ -1,0 +1,256 @@
+//! The contract rules that judge names: vague tool names, untyped amounts
+//! and quantities, identities the model could choose, and boolean pairs.
+//! Each can be waived on a field or the tool with a reason.
+
+use crate::ast::{Field, Input};
+use crate::ctxt::Ctxt;
+use crate::ty::{self, Kind};
+use crate::valid::Waivers;
+use crate::words::{self, words};
+
+pub(crate) fn waiver_hint(rule: &str) -> String {
+    format!(
+        "; if the rule is wrong here, waive it with a reason: `#[tool(allow({rule} = \"why\"))]`"
+    )
+}
+
+// Rule: the name is a valid provider name, and a specific verb_object.
+//   #[tool(name = "process")]   #[tool(name = "get weather")]
+pub(crate) fn check_tool_name(cx: &Ctxt, input: &Input, waivers: &Waivers) {
+    let name = &input.name;
+    let legal = !name.is_empty()
+        && name.len() <= 64
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    if !legal {
+        cx.error_spanned_by(
+            &input.name_tokens,
+            format!(
+                "tool name `{name}` is not valid: providers accept 1 to 64 ASCII letters, digits, `_` and `-`; write a verb_object name such as `{}`",
+                fallback_name(name)
+            ),
+        );
+        return;
+    }
+    if let Some(why) = words::vague_name(name)
+        && !waivers.waived("vague_name", None)
+    {
+        cx.error_spanned_by(
+            &input.name_tokens,
+            format!("{why}{}", waiver_hint("vague_name")),
+        );
+    }
+}
+
+fn fallback_name(name: &str) -> String {
+    let cleaned: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let joined = cleaned
+        .split('_')
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join("_");
+    let cut: String = joined.chars().take(64).collect();
+    if cut.is_empty() {
+        "get_order_status".to_owned()
+    } else {
+        cut
+    }
+}
+
+/// The money word a field name ends with, and whether it says minor units
+/// (`refund_minor`, `price_cents`).
+fn money_name(words: &[String]) -> Option<bool> {
+    let mut end = words.len();
+    let mut minor = false;
+    while end > 0 {
+        let w = words[end - 1].as_str();
+        if words::MINOR_UNIT.contains(&w) {
+            minor = true;
+        } else if !words::CURRENCY_SUFFIX.contains(&w) {
+            break;
+        }
+        end -= 1;
+    }
+    let head = words[..end].last()?;
+    words::MONEY.contains(&head.as_str()).then_some(minor)
+}
+
+fn has_currency_field(input: &Input) -> bool {
+    input.fields.iter().any(|f| {
+        let w = words(&f.name);
+        w.last().is_some_and(|last| last == "currency")
+    })
+}
+
+// Rule: money is `Money`, or integer minor units next to a currency.
+//   refund_amount: f64        amount: String        price: i64 (cents? dollars?)
+pub(crate) fn check_untyped_amounts(cx: &Ctxt, input: &Input, waivers: &Waivers) {
+    for (index, field) in input.model_fields() {
+        let Some(minor) = money_name(&words(&field.name)) else {
+            continue;
+        };
+        let ty_text = ty::display(field.ty);
+        let name = &field.name;
+        let problem = match ty::kind(ty::peel(field.ty)) {
+            Kind::Float => format!(
+                "`{name}` is an amount of money typed `{ty_text}`: a float cannot hold cents exactly and says nothing of the currency"
+            ),
+            Kind::Text => format!(
+                "`{name}` is an amount of money typed `{ty_text}`: the model can write any text (\"$12\", \"12,50\") and the currency is unstated"
+            ),
+            Kind::Integer if minor && has_currency_field(input) => continue,
+            Kind::Integer if minor => format!(
+                "`{name}` counts minor units but the struct has no `currency` field, so the currency is unstated"
+            ),
+            Kind::Integer => format!(
+                "`{name}` is an amount of money typed as a bare `{ty_text}`: it states neither the unit (cents or whole units?) nor the currency"
+            ),
+            Kind::Bool | Kind::Other => continue,
+        };
+        if waivers.waived("untyped_amount", Some(index)) {
+            continue;
+        }
+        cx.error_spanned_by(
+            field.ty,
+            format!(
+                "{problem}; use `Money` (integer minor units + ISO 4217 currency), or an integer `{}_minor` field next to a `currency` field{}",
+                base_name(name),
+                waiver_hint("untyped_amount")
+            ),
+        );
+    }
+}
+
+fn base_name(name: &str) -> String {
+    let mut w = words(name);
+    while w
+        .last()
+        .is_some_and(|l| words::MINOR_UNIT.contains(&l.as_str()))
+    {
+        w.pop();
+    }
+    w.join("_")
+}
+
+// Rule: a number named for a duration states its unit.
+//   timeout: u64        retry_delay: f32
+pub(crate) fn check_untyped_quantities(cx: &Ctxt, input: &Input, waivers: &Waivers) {
+    for (index, field) in input.model_fields() {
+        if field.attrs.unit.is_some() {
+            continue;
+        }
+        let w = words(&field.name);
+        let is_duration = w
+            .iter()
+            .any(|word| words::DURATION.contains(&word.as_str()));
+        let has_unit = w
+            .last()
+            .is_some_and(|l| words::TIME_UNIT.contains(&l.as_str()));
+        let numeric = matches!(ty::kind(ty::peel(field.ty)), Kind::Float | Kind::Integer);
+        if !is_duration || has_unit || !numeric || waivers.waived("untyped_quantity", Some(index)) {
+            continue;
+        }
+        let name = &field.name;
+        cx.error_spanned_by(
+            field.ident,
+            format!(
+                "`{name}` is a duration without a unit: is 30 seconds or milliseconds? put the unit in the name (`{name}_ms`, `{name}_secs`) or add `#[tool(unit = \"milliseconds\")]`{}",
+                waiver_hint("untyped_quantity")
+            ),
+        );
+    }
+}
+
+const IDENTITY_OWNERS: &[&str] = &[
+    "user",
+    "tenant",
+    "account",
+    "customer",
+    "org",
+    "organization",
+    "organisation",
+    "workspace",
+    "owner",
+    "caller",
+    "principal",
+    "actor",
+    "requester",
+    "subject",
+];
+
+fn is_identity(field: &Field) -> bool {
+    let w = words(&field.name);
+    let joined = w.join("_");
+    let by_name = words::IDENTITY_NAMES.contains(&joined.as_str())
+        || matches!(w.as_slice(), [.., owner, id] if id == "id" && IDENTITY_OWNERS.contains(&owner.as_str()))
+        || w.last().is_some_and(|l| {
+            matches!(
+                l.as_str(),
+                "role" | "roles" | "permissions" | "scopes" | "privileges"
+            )
+        })
+        || joined.starts_with("is_admin");
+    let by_type = ty::last_ident(ty::peel(field.ty))
+        .is_some_and(|i| words::IDENTITY_TYPES.contains(&i.to_string().as_str()));
+    by_name || by_type
+}
+
+// Rule: who is acting (user, tenant, role, permissions) comes from the
+// session, never from the model.
+//   user_id: String        role: Role        is_admin: bool
+pub(crate) fn check_model_identity(cx: &Ctxt, input: &Input, waivers: &Waivers) {
+    for (index, field) in input.model_fields() {
+        if !is_identity(field) || waivers.waived("model_identity", Some(index)) {
+            continue;
+        }
+        cx.error_spanned_by(
+            field.ident,
+            format!(
+                "`{}` identifies who is acting or what they may do, so the model must not choose it (a prompt injection could set it); mark it `#[tool(inject)]` to take it from the trusted `Session`{}",
+                field.name,
+                waiver_hint("model_identity")
+            ),
+        );
+    }
+}
+
+// Rule: one state is one field, not two booleans that can contradict.
+//   show_details: bool, hide_details: bool
+pub(crate) fn check_boolean_pairs(cx: &Ctxt, input: &Input, waivers: &Waivers) {
+    let bools: Vec<(usize, &Field, Vec<String>)> = input
+        .model_fields()
+        .filter(|(_, f)| ty::kind(ty::option_inner(f.ty).unwrap_or(f.ty)) == Kind::Bool)
+        .map(|(i, f)| (i, f, words(&f.name)))
+        .collect();
+    for (later, (index, field, w)) in bools.iter().enumerate() {
+        for (other_index, other, ow) in &bools[..later] {
+            if !words::boolean_pair(ow, w) {
+                continue;
+            }
+            if waivers.waived("boolean_pair", Some(*index))
+                || waivers.waived("boolean_pair", Some(*other_index))
+            {
+                continue;
+            }
+            cx.error_spanned_by(
+                field.ident,
+                format!(
+                    "`{}` and `{}` are two booleans for one state: they can contradict each other and double the cases; use one enum field with a variant per state{}",
+                    other.name,
+                    field.name,
+                    waiver_hint("boolean_pair")
+                ),
+            );
+        }
+    }
+}

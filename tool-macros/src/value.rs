@@ -1,0 +1,208 @@
+//! Reading the values of `#[tool(...)]` keys: string, integer, number and
+//! flag literals, each reported at its token when it is malformed.
+
+use proc_macro2::{TokenStream, TokenTree};
+use quote::ToTokens;
+use syn::meta::ParseNestedMeta;
+use syn::{Expr, ExprLit, ExprUnary, Lit, LitBool, LitInt, LitStr, Path, Token, UnOp};
+
+use crate::attr::Number;
+use crate::ctxt::Ctxt;
+use crate::symbol::Symbol;
+
+/// Consumes whatever follows a key up to the next comma.
+pub fn skip_value(meta: &ParseNestedMeta) -> syn::Result<()> {
+    while !meta.input.is_empty() && !meta.input.peek(Token![,]) {
+        meta.input.parse::<TokenTree>()?;
+    }
+    Ok(())
+}
+
+pub fn no_value(cx: &Ctxt, meta: &ParseNestedMeta, key: Symbol) -> syn::Result<()> {
+    if !meta.input.is_empty() && !meta.input.peek(Token![,]) {
+        cx.error_spanned_by(
+            &meta.path,
+            format!("`{key}` takes no value; write `#[tool({key})]`"),
+        );
+        skip_value(meta)?;
+    }
+    Ok(())
+}
+
+pub fn value_expr(meta: &ParseNestedMeta) -> syn::Result<Expr> {
+    meta.value()?.parse()
+}
+
+pub fn lit_str(cx: &Ctxt, meta: &ParseNestedMeta, key: Symbol) -> syn::Result<Option<LitStr>> {
+    if !meta.input.peek(Token![=]) {
+        cx.error_spanned_by(
+            &meta.path,
+            format!("`{key}` needs a value: `{key} = \"...\"`"),
+        );
+        skip_value(meta)?;
+        return Ok(None);
+    }
+    let expr = value_expr(meta)?;
+    match expr {
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(s), ..
+        }) => Ok(Some(s)),
+        other => {
+            cx.error_spanned_by(
+                &other,
+                format!("expected a string literal: `{key} = \"...\"`"),
+            );
+            Ok(None)
+        }
+    }
+}
+
+pub fn lit_count(
+    cx: &Ctxt,
+    meta: &ParseNestedMeta,
+    key: Symbol,
+) -> syn::Result<Option<(u64, LitInt)>> {
+    if !meta.input.peek(Token![=]) {
+        cx.error_spanned_by(&meta.path, format!("`{key}` needs a value: `{key} = 1`"));
+        skip_value(meta)?;
+        return Ok(None);
+    }
+    let expr = value_expr(meta)?;
+    if let Expr::Lit(ExprLit {
+        lit: Lit::Int(i), ..
+    }) = &expr
+        && let Ok(n) = i.base10_parse::<u64>()
+    {
+        return Ok(Some((n, i.clone())));
+    }
+    cx.error_spanned_by(
+        &expr,
+        format!("expected a non-negative integer: `{key} = 1`"),
+    );
+    Ok(None)
+}
+
+pub fn lit_number(cx: &Ctxt, meta: &ParseNestedMeta, key: Symbol) -> syn::Result<Option<Number>> {
+    if !meta.input.peek(Token![=]) {
+        cx.error_spanned_by(&meta.path, format!("`{key}` needs a value: `{key} = 0`"));
+        skip_value(meta)?;
+        return Ok(None);
+    }
+    let expr = value_expr(meta)?;
+    let (negative, lit) = match &expr {
+        Expr::Lit(ExprLit { lit, .. }) => (false, Some(lit)),
+        Expr::Unary(ExprUnary {
+            op: UnOp::Neg(_),
+            expr: inner,
+            ..
+        }) => match &**inner {
+            Expr::Lit(ExprLit { lit, .. }) => (true, Some(lit)),
+            _ => (false, None),
+        },
+        _ => (false, None),
+    };
+    let number = match lit {
+        Some(Lit::Int(i)) if negative => i
+            .base10_parse::<u64>()
+            .ok()
+            .and_then(|n| {
+                i64::try_from(n)
+                    .ok()
+                    .map(|n| -n)
+                    .or((n == 1u64 << 63).then_some(i64::MIN))
+            })
+            .map(|n| {
+                if n == 0 {
+                    Number::UInt(0)
+                } else {
+                    Number::Int(n)
+                }
+            }),
+        Some(Lit::Int(i)) => i.base10_parse::<u64>().ok().map(Number::UInt),
+        Some(Lit::Float(f)) => f
+            .base10_parse::<f64>()
+            .ok()
+            .filter(|n| n.is_finite())
+            .map(|n| Number::Float(if negative { -n } else { n })),
+        _ => None,
+    };
+    if number.is_none() {
+        cx.error_spanned_by(
+            &expr,
+            format!("expected a number: `{key} = 0`, `{key} = -1` or `{key} = 0.5`"),
+        );
+    }
+    Ok(number)
+}
+
+pub fn flag(
+    cx: &Ctxt,
+    meta: &ParseNestedMeta,
+    key: Symbol,
+) -> syn::Result<Option<(bool, TokenStream)>> {
+    if meta.input.is_empty() || meta.input.peek(Token![,]) {
+        return Ok(Some((true, meta.path.to_token_stream())));
+    }
+    let expr = value_expr(meta)?;
+    match &expr {
+        Expr::Lit(ExprLit {
+            lit: Lit::Bool(LitBool { value, .. }),
+            ..
+        }) => Ok(Some((*value, expr.to_token_stream()))),
+        _ => {
+            cx.error_spanned_by(
+                &expr,
+                format!("expected `{key}`, `{key} = true` or `{key} = false`"),
+            );
+            Ok(None)
+        }
+    }
+}
+
+pub fn unknown_value(cx: &Ctxt, lit: &LitStr, key: Symbol, allowed: &[&str]) {
+    let list: Vec<String> = allowed
+        .iter()
+        .map(|a| format!("`{key} = \"{a}\"`"))
+        .collect();
+    let (init, last) = list.split_at(list.len() - 1);
+    let choices = if init.is_empty() {
+        last[0].clone()
+    } else {
+        format!("{} or {}", init.join(", "), last[0])
+    };
+    cx.error_spanned_by(
+        lit,
+        format!("unknown {key} `{}`; write {choices}", lit.value()),
+    );
+}
+
+pub fn parse_version(text: &str) -> Option<(u64, u64, u64)> {
+    let mut parts = text.split('.');
+    let mut next = || -> Option<u64> {
+        let part = parts.next()?;
+        let valid = !part.is_empty()
+            && part.bytes().all(|b| b.is_ascii_digit())
+            && (part == "0" || !part.starts_with('0'));
+        if valid { part.parse().ok() } else { None }
+    };
+    let version = (next()?, next()?, next()?);
+    parts.next().is_none().then_some(version)
+}
+
+pub fn is_screaming_snake(code: &str) -> bool {
+    !code.is_empty()
+        && code.starts_with(|c: char| c.is_ascii_uppercase())
+        && !code.ends_with('_')
+        && !code.contains("__")
+        && code
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+}
+
+pub fn path_to_string(path: &Path) -> String {
+    path.segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect::<Vec<_>>()
+        .join("::")
+}
