@@ -138,6 +138,11 @@ pub mod openai {
 pub use schemars;
 pub use serde_json;
 
+/// The README's quick start, compiled and run as a doc test.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 /// What the code that `#[derive(Tool)]` generates refers to. Not a public API.
 #[doc(hidden)]
 pub mod __private {
