@@ -74,3 +74,66 @@ fn waivers_and_explicit_descriptions_land_in_the_contract() {
     assert_eq!(call.r#type.as_deref(), Some("billing"));
     assert_eq!(call.agent.0, "agent_7");
 }
+
+/// Record how to reach a contact, one field per supported string format.
+#[derive(Debug, Tool)]
+#[tool(effect = "write", idempotent)]
+pub struct RecordContactDetails {
+    /// When the contact was made, e.g. "2026-11-29T18:30:00Z".
+    #[tool(format = "date-time")]
+    pub at: String,
+    /// The day of the next call, e.g. "2026-12-01".
+    #[tool(format = "date")]
+    pub day: String,
+    /// The time of the next call, e.g. "09:30:00+01:00".
+    #[tool(format = "time")]
+    pub time: String,
+    /// How long the call may take, e.g. "PT15M".
+    #[tool(format = "duration")]
+    pub length: String,
+    /// Email address, e.g. "ana@example.com".
+    #[tool(format = "email")]
+    pub email: String,
+    /// Mail server host, e.g. "mx.example.com".
+    #[tool(format = "hostname")]
+    pub host: String,
+    /// IPv4 address of the device, e.g. "192.0.2.1".
+    #[tool(format = "ipv4")]
+    pub v4: String,
+    /// IPv6 address of the device, e.g. "2001:db8::1".
+    #[tool(format = "ipv6")]
+    pub v6: String,
+    /// The contact's id in the CRM, a UUID.
+    #[tool(format = "uuid")]
+    pub crm_ref: String,
+    /// The contact's web page, e.g. "https://example.com".
+    #[tool(format = "uri")]
+    pub homepage: String,
+}
+
+#[test]
+fn every_runtime_format_is_accepted_by_the_derive() {
+    let declared: Vec<&str> = RecordContactDetails::contract()
+        .fields()
+        .iter()
+        .flat_map(|f| f.constraints.iter())
+        .filter_map(|c| match c {
+            tool_contract::Constraint::Format(f) => Some(*f),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(declared, tool_contract::formats::SUPPORTED);
+    let arguments = r#"{"at": "2026-11-29T18:30:00Z", "day": "2026-12-01", "time": "09:30:00+01:00",
+        "length": "PT15M", "email": "ana@example.com", "host": "mx.example.com", "v4": "192.0.2.1",
+        "v6": "2001:db8::1", "crm_ref": "123e4567-e89b-12d3-a456-426614174000", "homepage": "https://example.com"}"#;
+    RecordContactDetails::from_arguments(arguments, &Session::new()).unwrap();
+    let error = RecordContactDetails::from_arguments(
+        &arguments.replace("PT15M", "15 minutes"),
+        &Session::new(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "$.length: expected an ISO 8601 duration such as \"PT15M\", got \"15 minutes\""
+    );
+}
