@@ -74,7 +74,7 @@
 //! | --- | --- |
 //! | `description = "..."` | what goes in the field (else the doc comment) |
 //! | `rename = "..."` | the JSON property name |
-//! | `inject` | taken from the [`Session`] by type; absent from the schema; a model-supplied value is rejected |
+//! | `inject` | taken from the [`Session`] by type (`Option<T>`: `Some` when the session holds a `T`); absent from the schema; a model-supplied value is rejected |
 //! | `default`, `default = path` | null or absent gives `Default::default()` or `path()` |
 //! | `min_length`, `max_length`, `pattern`, `format` | string constraints, enforced by the parser and stated in the schema |
 //! | `minimum`, `maximum` | number constraints |

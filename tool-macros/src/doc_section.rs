@@ -85,6 +85,24 @@ pub fn doc_section(input: &Input) -> String {
             );
         }
     }
+    let waivers: Vec<String> = attrs
+        .allows
+        .iter()
+        .map(|a| format!("- `{}` for the tool: {}", a.rule, a.reason.value()))
+        .chain(input.fields.iter().flat_map(|f| {
+            f.attrs
+                .allows
+                .iter()
+                .map(move |a| format!("- `{}` for `{}`: {}", a.rule, f.name, a.reason.value()))
+        }))
+        .collect();
+    if !waivers.is_empty() {
+        out.push_str("\nWaived rules:\n\n");
+        for waiver in waivers {
+            out.push_str(&waiver.replace('\n', " "));
+            out.push('\n');
+        }
+    }
     if !attrs.errors.is_empty() {
         out.push_str("\nError codes:\n\n");
         for error in &attrs.errors {
@@ -162,6 +180,9 @@ mod tests {
                 /// The shop.
                 #[tool(inject)]
                 tenant: TenantId,
+                /// The customer to reserve for.
+                #[tool(allow(model_identity = "staff reserve for any customer"))]
+                customer_id: String,
             }
         };
         let cx = Ctxt::new();
@@ -182,7 +203,10 @@ mod tests {
              | `sku` | `String` | required | min_length = 1 | Stock keeping unit \\| as printed. |\n\
              | `hold` | `Option<u32>` | optional (null or absent) | maximum = 60, unit: minutes | How long to hold. |\n\
              | `request_id` | `String` | required |  | Repeated on retries. |\n\
-             | `tenant` | `TenantId` | injected from the session |  | The shop. |\n\n\
+             | `tenant` | `TenantId` | injected from the session |  | The shop. |\n\
+             | `customer_id` | `String` | required |  | The customer to reserve for. |\n\n\
+             Waived rules:\n\n\
+             - `model_identity` for `customer_id`: staff reserve for any customer\n\n\
              Error codes:\n\n\
              - `OUT_OF_STOCK`: Not enough units; tell the customer how many are.\n"
         );
