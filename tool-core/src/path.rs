@@ -59,6 +59,10 @@ pub(crate) struct Location {
     pub container: String,
 }
 
+/// The deepest path an error names; deeper levels are shown as `…`, so a
+/// hostile document cannot make an error message as large as itself.
+const MAX_PATH_DEPTH: usize = 64;
+
 enum Frame {
     Object { key: Option<String> },
     Array { index: usize },
@@ -119,6 +123,11 @@ pub(crate) fn locate(input: &str, offset: usize) -> Location {
     let mut container = String::from("$");
     let last = stack.len().saturating_sub(1);
     for (depth, frame) in stack.iter().enumerate() {
+        if depth == MAX_PATH_DEPTH {
+            value.push('…');
+            container = value.clone();
+            break;
+        }
         if depth == last {
             container = value.clone();
         }
@@ -201,10 +210,10 @@ mod tests {
     }
 
     #[test]
-    fn deep_nesting_is_scanned_without_recursion() {
+    fn deep_nesting_is_scanned_without_recursion_and_the_path_is_capped() {
         let input = "[".repeat(200_000);
         let loc = locate(&input, input.len());
-        assert!(loc.value.ends_with("[0]"));
-        assert_eq!(loc.value.len(), 1 + 3 * 200_000);
+        assert_eq!(loc.value, format!("${}…", "[0]".repeat(MAX_PATH_DEPTH)));
+        assert_eq!(loc.container, loc.value);
     }
 }
