@@ -205,11 +205,39 @@ fn wrong_types_say_what_was_expected_and_given() {
 }
 
 #[test]
+fn a_struct_is_read_from_an_object_only_never_from_a_positional_array() {
+    assert_error(
+        &with("items", Some(r#"[["SKU-1", 2]]"#)),
+        "$.items[0]",
+        "expected an object (LineItem), got an array",
+    );
+    assert_error(
+        &with("budget", Some(r#"[5000, "EUR"]"#)),
+        "$.budget",
+        "expected an object (Money), got an array",
+    );
+}
+
+#[test]
 fn null_for_a_required_field_is_a_type_error() {
     assert_error(
         &with("reference", Some("null")),
         "$.reference",
         "expected a string, got null",
+    );
+}
+
+#[test]
+fn enum_values_of_another_kind_are_type_errors() {
+    assert_error(
+        &with("priority", Some("2")),
+        "$.priority",
+        "expected one of the allowed values (a string), got a number",
+    );
+    assert_error(
+        &with("priority", Some("null")),
+        "$.priority",
+        "expected one of the allowed values (a string), got null",
     );
 }
 
@@ -435,7 +463,7 @@ fn deep_nesting_stops_at_the_first_value_of_the_wrong_shape() {
     // Typed fields never descend into nesting they do not expect, and an
     // unknown key is refused before its value is read.
     let deep = format!("{{\"items\": {}", "[".repeat(100_000));
-    assert_error(&deep, "$.items[0][0]", "expected a string, got an array");
+    assert_error(&deep, "$.items[0]", "expected an object (LineItem), got an array");
     let deep = format!("{{\"x\": {}", "{\"x\": ".repeat(100_000));
     let error = parse(&deep).unwrap_err();
     assert_eq!(error.path(), "$.x");

@@ -18,6 +18,7 @@ mod parse;
 mod path;
 mod schema;
 mod session;
+mod strict;
 mod tool;
 
 pub use contract::{

@@ -8,6 +8,7 @@
 
 use std::cell::Cell;
 use std::fmt;
+use std::marker::PhantomData;
 
 use serde::de::{self, DeserializeSeed, MapAccess, Visitor};
 use serde_json::error::Category;
@@ -17,6 +18,7 @@ use crate::error::{ArgumentError, ArgumentErrorKind};
 use crate::humanize::{self, Humanized};
 use crate::path::{self, field_path, locate, offset_of};
 use crate::session::Session;
+use crate::strict::StrictSeed;
 
 /// The state of one parse: which field is being read, and the error that
 /// stopped it when the error is ours rather than serde's.
@@ -142,7 +144,7 @@ pub fn next_value<'de, A: MapAccess<'de>, T: de::Deserialize<'de>>(
         )));
     }
     state.current.set(Some(index));
-    *slot = Some(map.next_value()?);
+    *slot = Some(map.next_value_seed(StrictSeed(PhantomData))?);
     state.current.set(None);
     Ok(())
 }
@@ -208,7 +210,18 @@ fn from_serde(input: &str, state: &ParseState, error: &serde_json::Error) -> Arg
         (error.line() > 0).then(|| locate(input, offset_of(input, error.line(), error.column())));
     match error.classify() {
         Category::Syntax | Category::Eof | Category::Io => {
+            let offset = offset_of(input, error.line(), error.column());
             let path = location.map_or_else(|| "$".to_owned(), |l| l.value);
+            // serde_json reports "expected value" also for a well-formed value
+            // of a kind an enum cannot be read from (`"speed": 1`).
+            if message == "expected value" {
+                if let Some(kind) = offset.checked_sub(1).and_then(|i| json_kind_at(input, i)) {
+                    return ArgumentError::invalid(
+                        path,
+                        format!("expected one of the allowed values (a string), got {kind}"),
+                    );
+                }
+            }
             ArgumentError::invalid(
                 path,
                 humanize::syntax_error(message, error.line(), error.column()),
@@ -241,6 +254,21 @@ fn from_serde(input: &str, state: &ParseState, error: &serde_json::Error) -> Arg
                 }
             }
         }
+    }
+}
+
+/// What kind of JSON value starts at byte `i`, if a well-formed one does.
+fn json_kind_at(input: &str, i: usize) -> Option<&'static str> {
+    let rest = input.get(i..)?;
+    let first = rest.bytes().next()?;
+    match first {
+        b'0'..=b'9' => Some("a number"),
+        b'-' if rest.as_bytes().get(1).is_some_and(u8::is_ascii_digit) => Some("a number"),
+        b'[' => Some("an array"),
+        b't' if rest.starts_with("true") => Some("a boolean"),
+        b'f' if rest.starts_with("false") => Some("a boolean"),
+        b'n' if rest.starts_with("null") => Some("null"),
+        _ => None,
     }
 }
 

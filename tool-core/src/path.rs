@@ -79,10 +79,12 @@ pub(crate) fn locate(input: &str, offset: usize) -> Location {
     let end = offset.min(bytes.len());
     let mut stack: Vec<Frame> = Vec::new();
     let mut closed_object = false;
+    let mut just_opened = false;
     let mut i = 0;
     while i < end {
         if !bytes[i].is_ascii_whitespace() {
             closed_object = bytes[i] == b'}';
+            just_opened = matches!(bytes[i], b'[' | b'{');
         }
         match bytes[i] {
             b'{' => {
@@ -142,6 +144,11 @@ pub(crate) fn locate(input: &str, offset: usize) -> Location {
         // there): that object is the container.
         container = value.clone();
     }
+    if just_opened {
+        // Stopped just after a `[` or `{`: the value at fault is that array
+        // or object itself, not its first member.
+        value = container.clone();
+    }
     Location { value, container }
 }
 
@@ -199,6 +206,13 @@ mod tests {
     fn escaped_keys_and_strings_with_brackets() {
         let input = r#"{"a\"b": {"c": "x,]}", "d\u0065": true}}"#;
         assert_eq!(at(input, "true").value, r#"$["a\"b"].de"#);
+    }
+
+    #[test]
+    fn a_container_that_was_just_opened_is_the_value() {
+        let input = r#"{"address": ["Main St 1"]}"#;
+        let loc = at(input, "[");
+        assert_eq!(loc.value, "$.address");
     }
 
     #[test]
