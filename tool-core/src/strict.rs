@@ -13,8 +13,8 @@ use std::fmt;
 use std::marker::PhantomData;
 
 use serde::de::{
-    self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, Unexpected, VariantAccess,
-    Visitor,
+    self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, Unexpected,
+    VariantAccess, Visitor,
 };
 
 /// Deserializes a `T` with structs restricted to JSON objects.
@@ -53,15 +53,38 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<D> {
     type Error = D::Error;
 
     forward!(
-        deserialize_any, deserialize_bool, deserialize_i8, deserialize_i16, deserialize_i32,
-        deserialize_i64, deserialize_i128, deserialize_u8, deserialize_u16, deserialize_u32,
-        deserialize_u64, deserialize_u128, deserialize_f32, deserialize_f64, deserialize_char,
-        deserialize_str, deserialize_string, deserialize_bytes, deserialize_byte_buf,
-        deserialize_option, deserialize_unit, deserialize_seq, deserialize_map,
-        deserialize_identifier, deserialize_ignored_any
+        deserialize_any,
+        deserialize_bool,
+        deserialize_i8,
+        deserialize_i16,
+        deserialize_i32,
+        deserialize_i64,
+        deserialize_i128,
+        deserialize_u8,
+        deserialize_u16,
+        deserialize_u32,
+        deserialize_u64,
+        deserialize_u128,
+        deserialize_f32,
+        deserialize_f64,
+        deserialize_char,
+        deserialize_str,
+        deserialize_string,
+        deserialize_bytes,
+        deserialize_byte_buf,
+        deserialize_option,
+        deserialize_unit,
+        deserialize_seq,
+        deserialize_map,
+        deserialize_identifier,
+        deserialize_ignored_any
     );
 
-    fn deserialize_unit_struct<V: Visitor<'de>>(self, name: &'static str, visitor: V) -> Result<V::Value, D::Error> {
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
         self.0.deserialize_unit_struct(name, Wrap(visitor))
     }
 
@@ -73,7 +96,11 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<D> {
         self.0.deserialize_newtype_struct(name, Wrap(visitor))
     }
 
-    fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, D::Error> {
+    fn deserialize_tuple<V: Visitor<'de>>(
+        self,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
         self.0.deserialize_tuple(len, Wrap(visitor))
     }
 
@@ -183,13 +210,19 @@ macro_rules! forward_visits {
         fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
             self.0.visit_none()
         }
-        fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        fn visit_some<D: Deserializer<'de>>(
+            self,
+            deserializer: D,
+        ) -> Result<Self::Value, D::Error> {
             self.0.visit_some(Strict(deserializer))
         }
         fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
             self.0.visit_unit()
         }
-        fn visit_newtype_struct<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        fn visit_newtype_struct<D: Deserializer<'de>>(
+            self,
+            deserializer: D,
+        ) -> Result<Self::Value, D::Error> {
             self.0.visit_newtype_struct(Strict(deserializer))
         }
         fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
@@ -226,7 +259,10 @@ struct Map<A>(A);
 impl<'de, A: MapAccess<'de>> MapAccess<'de> for Map<A> {
     type Error = A::Error;
 
-    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, A::Error> {
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, A::Error> {
         self.0.next_key_seed(Seed(seed))
     }
 
@@ -244,7 +280,10 @@ struct Seq<A>(A);
 impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for Seq<A> {
     type Error = A::Error;
 
-    fn next_element_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<Option<S::Value>, A::Error> {
+    fn next_element_seed<S: DeserializeSeed<'de>>(
+        &mut self,
+        seed: S,
+    ) -> Result<Option<S::Value>, A::Error> {
         self.0.next_element_seed(Seed(seed))
     }
 
@@ -259,7 +298,10 @@ impl<'de, A: EnumAccess<'de>> EnumAccess<'de> for Enum<A> {
     type Error = A::Error;
     type Variant = Variant<A::Variant>;
 
-    fn variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<(S::Value, Self::Variant), A::Error> {
+    fn variant_seed<S: DeserializeSeed<'de>>(
+        self,
+        seed: S,
+    ) -> Result<(S::Value, Self::Variant), A::Error> {
         let (value, variant) = self.0.variant_seed(Seed(seed))?;
         Ok((value, Variant(variant)))
     }
