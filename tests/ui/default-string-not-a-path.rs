@@ -1,0 +1,12 @@
+use tool_contract::Tool;
+
+/// List the orders of the signed-in customer, newest first, with their
+/// status and total. Read-only.
+#[derive(Tool)]
+pub struct ListOrders {
+    /// How many orders to return, at most 50; 10 if absent.
+    #[tool(default = "10")]
+    pub limit: u32,
+}
+
+fn main() {}

@@ -1,0 +1,16 @@
+use tool_contract::Tool;
+
+/// Look up the shipping status of one order: carrier, tracking number and
+/// the expected delivery date. Read-only.
+#[derive(Tool)]
+#[tool(errors(
+    ORDER_NOT_FOUND = "No order has this reference; ask the user to check it.",
+    CARRIER_DOWN = "The carrier does not answer; try again in a minute.",
+    ORDER_NOT_FOUND = "The order belongs to another customer.",
+))]
+pub struct GetOrderStatus {
+    /// Order reference exactly as the app shows it to the user, e.g. "A-10293".
+    pub order_ref: String,
+}
+
+fn main() {}

@@ -1,0 +1,14 @@
+use tool_contract::Tool;
+
+/// Set the shelf price of one product in the catalog. The new price shows
+/// in the shop within a minute.
+#[derive(Tool)]
+#[tool(effect = "write", idempotent)]
+pub struct SetProductPrice {
+    /// Stock keeping unit as printed on the product page, e.g. "SKU-1042".
+    pub sku: String,
+    /// The new price of one unit in cents, e.g. 1999.
+    pub price_cents: i64,
+}
+
+fn main() {}

@@ -1,0 +1,15 @@
+use tool_contract::Tool;
+
+/// Look up the shipping status of one order: carrier, tracking number and
+/// the expected delivery date. Read-only.
+#[derive(Tool)]
+pub struct GetOrderStatus {
+    /// Order reference exactly as the app shows it to the user, e.g. "A-10293".
+    pub order_ref: String,
+    /// Whether to list every tracking event.
+    pub show_details: bool,
+    /// Whether to leave the tracking events out.
+    pub hide_details: bool,
+}
+
+fn main() {}

@@ -1,0 +1,11 @@
+use tool_contract::Tool;
+
+/// List the open support tickets of one customer, for a support agent.
+#[derive(Tool)]
+pub struct ListCustomerTickets {
+    /// The customer whose tickets to list, e.g. "cus_123".
+    #[tool(allow(model_identity))]
+    pub customer_id: String,
+}
+
+fn main() {}
