@@ -1,0 +1,406 @@
+//! Tool calls read out of Chat Completions and Responses API responses.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+use tool_core::{Session, Tool, ToolContract, ToolError, ToolOutput, Version};
+
+/// The provider name in every [`CallRecord`].
+pub const PROVIDER: &str = "openai";
+
+/// Which OpenAI API a call came from; it decides the shape of the output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Api {
+    /// `POST /v1/chat/completions`: calls in `choices[].message.tool_calls[]`,
+    /// outputs as `{"role": "tool", ...}` messages.
+    ChatCompletions,
+    /// `POST /v1/responses`: calls as `function_call` output items, outputs as
+    /// `function_call_output` input items.
+    Responses,
+}
+
+impl Api {
+    /// `chat_completions` or `responses`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Api::ChatCompletions => "chat_completions",
+            Api::Responses => "responses",
+        }
+    }
+}
+
+/// One tool call the model made: which tool, with what arguments, and where
+/// it came from.
+#[derive(Clone, Debug)]
+pub struct ToolCall {
+    api: Api,
+    model: String,
+    call_id: String,
+    name: String,
+    arguments: String,
+    contract: Option<&'static ToolContract>,
+}
+
+impl ToolCall {
+    /// A call as the model made it; the tool's contract is looked up by name
+    /// in `contracts` (an unknown name has none).
+    pub fn new(
+        api: Api,
+        model: impl Into<String>,
+        call_id: impl Into<String>,
+        name: impl Into<String>,
+        arguments: impl Into<String>,
+        contracts: &[&'static ToolContract],
+    ) -> Self {
+        let name = name.into();
+        let contract = contracts.iter().copied().find(|c| c.name() == name);
+        ToolCall {
+            api,
+            model: model.into(),
+            call_id: call_id.into(),
+            name,
+            arguments: arguments.into(),
+            contract,
+        }
+    }
+
+    /// Always `"openai"`.
+    pub fn provider(&self) -> &'static str {
+        PROVIDER
+    }
+
+    /// The API the call came from.
+    pub fn api(&self) -> Api {
+        self.api
+    }
+
+    /// The model that made the call, as the response names it
+    /// (e.g. `gpt-4.1-2025-04-14`).
+    pub fn model(&self) -> &str {
+        &self.model
+    }
+
+    /// The id the output must answer (`tool_call_id` / `call_id`).
+    pub fn call_id(&self) -> &str {
+        &self.call_id
+    }
+
+    /// The tool name the model called.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The arguments as the model wrote them: JSON text, not yet parsed.
+    pub fn arguments(&self) -> &str {
+        &self.arguments
+    }
+
+    /// The contract of the called tool; `None` when no offered tool has
+    /// this name.
+    pub fn contract(&self) -> Option<&'static ToolContract> {
+        self.contract
+    }
+
+    /// The contract version of the called tool, if it is known.
+    pub fn contract_version(&self) -> Option<Version> {
+        self.contract.map(ToolContract::version)
+    }
+
+    /// Whether this is a call of `T`.
+    pub fn is<T: Tool>(&self) -> bool {
+        self.name == T::contract().name()
+    }
+
+    /// Parses the arguments with `T`'s own parser; injected fields come from
+    /// `session`.
+    ///
+    /// The error is the outcome to answer the call with: `INVALID_ARGUMENTS`
+    /// with the parser's message when the model got the arguments wrong,
+    /// `INTERNAL` when the application did (a value missing from the
+    /// session, or a call of another tool).
+    // The error is the outcome itself, handed straight back as the call's
+    // answer; boxing it would only add a step for every caller.
+    #[allow(clippy::result_large_err)]
+    pub fn parse<T: Tool>(&self, session: &Session) -> Result<T, ToolOutput> {
+        if !self.is::<T>() {
+            return Err(ToolOutput::respond_to_model(ToolError::internal()));
+        }
+        T::from_arguments(&self.arguments, session)
+            .map_err(|error| ToolOutput::respond_to_model(ToolError::from(error)))
+    }
+
+    /// What to record about the call.
+    pub fn record(&self) -> CallRecord {
+        CallRecord {
+            provider: PROVIDER.to_owned(),
+            api: self.api,
+            model: self.model.clone(),
+            call_id: self.call_id.clone(),
+            tool: self.name.clone(),
+            contract_version: self.contract_version(),
+        }
+    }
+
+    /// The message (Chat Completions) or input item (Responses) that answers
+    /// the call with the outcome's model text; `None` for a fatal outcome,
+    /// which writes nothing.
+    pub fn output_item(&self, output: &ToolOutput) -> Option<Value> {
+        let text = output.model_text()?;
+        Some(match self.api {
+            Api::ChatCompletions => json!({
+                "role": "tool",
+                "tool_call_id": self.call_id,
+                "content": text,
+            }),
+            Api::Responses => json!({
+                "type": "function_call_output",
+                "call_id": self.call_id,
+                "output": text,
+            }),
+        })
+    }
+}
+
+impl PartialEq for ToolCall {
+    fn eq(&self, other: &Self) -> bool {
+        let same_contract = match (self.contract, other.contract) {
+            (Some(a), Some(b)) => std::ptr::eq(a, b),
+            (None, None) => true,
+            _ => false,
+        };
+        self.api == other.api
+            && self.model == other.model
+            && self.call_id == other.call_id
+            && self.name == other.name
+            && self.arguments == other.arguments
+            && same_contract
+    }
+}
+
+/// What is recorded about each call: provider, API, model, tool and the
+/// version of the tool's contract.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CallRecord {
+    /// Always `"openai"`.
+    pub provider: String,
+    /// The API the call came from.
+    pub api: Api,
+    /// The model that made the call.
+    pub model: String,
+    /// The call's id.
+    pub call_id: String,
+    /// The tool name the model called.
+    pub tool: String,
+    /// The version of the tool's contract; `None` for an unknown tool.
+    pub contract_version: Option<Version>,
+}
+
+/// A response that does not have the shape the API documents.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ResponseError {
+    path: String,
+    message: String,
+}
+
+impl ResponseError {
+    fn new(path: &str, message: impl Into<String>) -> Self {
+        ResponseError {
+            path: path.to_owned(),
+            message: message.into(),
+        }
+    }
+
+    /// Where in the response, e.g. `$.choices[0].message.tool_calls[1].id`.
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// What is wrong.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl fmt::Display for ResponseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path, self.message)
+    }
+}
+
+impl std::error::Error for ResponseError {}
+
+/// The function calls of a Chat Completions response
+/// (`choices[].message.tool_calls[]`), in order.
+///
+/// Calls of other kinds (`type` other than `function`) are left out. A
+/// response with tool calls in more than one choice (`n` > 1) is an error:
+/// the choices are alternatives, and only one can be answered.
+pub fn chat_completions_calls(
+    response: &Value,
+    contracts: &[&'static ToolContract],
+) -> Result<Vec<ToolCall>, ResponseError> {
+    let response = object(response, "$")?;
+    api_error(response)?;
+    let model = string_field(response, "model", "$")?;
+    let choices = array_field(response, "choices", "$")?;
+    let mut calls = Vec::new();
+    let mut choices_with_calls = 0;
+    for (i, choice) in choices.iter().enumerate() {
+        let at = format!("$.choices[{i}]");
+        let message = object_field(object(choice, &at)?, "message", &at)?;
+        let at = format!("{at}.message");
+        let tool_calls = match message.get("tool_calls") {
+            None | Some(Value::Null) => continue,
+            Some(Value::Array(tool_calls)) => tool_calls,
+            Some(_) => {
+                return Err(ResponseError::new(
+                    &format!("{at}.tool_calls"),
+                    "not an array",
+                ));
+            }
+        };
+        if !tool_calls.is_empty() {
+            choices_with_calls += 1;
+        }
+        for (j, tool_call) in tool_calls.iter().enumerate() {
+            let at = format!("{at}.tool_calls[{j}]");
+            let tool_call = object(tool_call, &at)?;
+            if tool_call.get("type").is_some_and(|t| t != "function") {
+                continue;
+            }
+            let id = string_field(tool_call, "id", &at)?;
+            let function = object_field(tool_call, "function", &at)?;
+            let at = format!("{at}.function");
+            let name = string_field(function, "name", &at)?;
+            let arguments = string_field(function, "arguments", &at)?;
+            calls.push(ToolCall::new(
+                Api::ChatCompletions,
+                model,
+                id,
+                name,
+                arguments,
+                contracts,
+            ));
+        }
+    }
+    if choices_with_calls > 1 {
+        return Err(ResponseError::new(
+            "$.choices",
+            format!(
+                "{choices_with_calls} choices have tool calls; they are alternatives and only \
+                 one can be answered, so request `n: 1` when offering tools"
+            ),
+        ));
+    }
+    Ok(calls)
+}
+
+/// The function calls of a Responses API response (`output[]` items of type
+/// `function_call`), in order. Other items (messages, reasoning, built-in
+/// tool calls) are left out.
+pub fn responses_calls(
+    response: &Value,
+    contracts: &[&'static ToolContract],
+) -> Result<Vec<ToolCall>, ResponseError> {
+    let response = object(response, "$")?;
+    api_error(response)?;
+    let model = string_field(response, "model", "$")?;
+    let output = array_field(response, "output", "$")?;
+    let mut calls = Vec::new();
+    for (i, item) in output.iter().enumerate() {
+        let at = format!("$.output[{i}]");
+        let item = object(item, &at)?;
+        if string_field(item, "type", &at)? != "function_call" {
+            continue;
+        }
+        let call_id = string_field(item, "call_id", &at)?;
+        let name = string_field(item, "name", &at)?;
+        let arguments = string_field(item, "arguments", &at)?;
+        calls.push(ToolCall::new(
+            Api::Responses,
+            model,
+            call_id,
+            name,
+            arguments,
+            contracts,
+        ));
+    }
+    Ok(calls)
+}
+
+/// An error body (`{"error": {"message": ...}}`) instead of a response.
+fn api_error(response: &Map<String, Value>) -> Result<(), ResponseError> {
+    match response.get("error") {
+        None | Some(Value::Null) => Ok(()),
+        Some(error) => {
+            let message = error
+                .get("message")
+                .and_then(Value::as_str)
+                .map_or_else(|| error.to_string(), str::to_owned);
+            Err(ResponseError::new(
+                "$.error",
+                format!("the API answered with an error: {message}"),
+            ))
+        }
+    }
+}
+
+fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+fn object<'v>(value: &'v Value, at: &str) -> Result<&'v Map<String, Value>, ResponseError> {
+    value
+        .as_object()
+        .ok_or_else(|| ResponseError::new(at, format!("expected an object, got {}", kind(value))))
+}
+
+fn field<'v>(map: &'v Map<String, Value>, key: &str, at: &str) -> Result<&'v Value, ResponseError> {
+    map.get(key)
+        .ok_or_else(|| ResponseError::new(&format!("{at}.{key}"), "missing"))
+}
+
+fn object_field<'v>(
+    map: &'v Map<String, Value>,
+    key: &str,
+    at: &str,
+) -> Result<&'v Map<String, Value>, ResponseError> {
+    object(field(map, key, at)?, &format!("{at}.{key}"))
+}
+
+fn array_field<'v>(
+    map: &'v Map<String, Value>,
+    key: &str,
+    at: &str,
+) -> Result<&'v Vec<Value>, ResponseError> {
+    let value = field(map, key, at)?;
+    value.as_array().ok_or_else(|| {
+        ResponseError::new(
+            &format!("{at}.{key}"),
+            format!("expected an array, got {}", kind(value)),
+        )
+    })
+}
+
+fn string_field<'v>(
+    map: &'v Map<String, Value>,
+    key: &str,
+    at: &str,
+) -> Result<&'v str, ResponseError> {
+    let value = field(map, key, at)?;
+    value.as_str().ok_or_else(|| {
+        ResponseError::new(
+            &format!("{at}.{key}"),
+            format!("expected a string, got {}", kind(value)),
+        )
+    })
+}

@@ -1,0 +1,133 @@
+//! One round of the agent loop: answer every tool call of a response.
+
+use serde_json::{Value, json};
+use tool_core::{ErrorCategory, ToolContract, ToolError, ToolOutput};
+
+use crate::calls::{CallRecord, ResponseError, ToolCall, chat_completions_calls, responses_calls};
+
+/// What answering one response's tool calls gives: the outcome of each call,
+/// the messages or items to send back, and whether the loop must stop.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToolRound {
+    /// Each call that was answered, with its outcome, in call order. A fatal
+    /// outcome is the last one.
+    pub results: Vec<(ToolCall, ToolOutput)>,
+    /// Calls that were not run because an earlier call was fatal.
+    pub unanswered: Vec<ToolCall>,
+    /// What to append to the conversation, in call order: `{"role": "tool",
+    /// ...}` messages (Chat Completions) or `function_call_output` items
+    /// (Responses). The model's own turn goes before them: the assistant
+    /// message of the response, or its `output` items (or use
+    /// `previous_response_id`).
+    pub items: Vec<Value>,
+    /// True when a call ended fatally: no output was written for it, and
+    /// nothing more should be sent to the model.
+    pub stop: bool,
+}
+
+impl ToolRound {
+    /// True when the response had no tool calls: the model answered in text
+    /// and the loop is over.
+    pub fn is_final_answer(&self) -> bool {
+        self.results.is_empty() && self.unanswered.is_empty()
+    }
+
+    /// A record of each answered call.
+    pub fn records(&self) -> Vec<CallRecord> {
+        self.results.iter().map(|(call, _)| call.record()).collect()
+    }
+}
+
+/// Answers every tool call of a Chat Completions response.
+///
+/// `contracts` are the tools that were offered. A call of a tool not among
+/// them is answered with `UNKNOWN_TOOL` (listing the tools there are)
+/// without calling `run`; every other call is passed to `run`, which parses
+/// the arguments (see [`ToolCall::parse`]) and runs the tool. Calls after a
+/// fatal outcome are not run.
+///
+/// ```
+/// use serde_json::json;
+/// use tool_core::ToolOutput;
+///
+/// let response = json!({
+///     "model": "gpt-4.1-2025-04-14",
+///     "choices": [{"index": 0, "message": {"role": "assistant", "content": null,
+///         "tool_calls": [{"id": "call_1", "type": "function",
+///             "function": {"name": "lookup_weather", "arguments": "{}"}}]}}]
+/// });
+/// let round = tool_openai::answer_chat_completions(&response, &[], |_| ToolOutput::success("sunny"))?;
+/// assert_eq!(
+///     round.items,
+///     [json!({"role": "tool", "tool_call_id": "call_1",
+///         "content": "Error [UNKNOWN_TOOL]: There is no tool named \"lookup_weather\"; no tools are offered."})]
+/// );
+/// # Ok::<(), tool_openai::ResponseError>(())
+/// ```
+pub fn answer_chat_completions(
+    response: &Value,
+    contracts: &[&'static ToolContract],
+    run: impl FnMut(&ToolCall) -> ToolOutput,
+) -> Result<ToolRound, ResponseError> {
+    let calls = chat_completions_calls(response, contracts)?;
+    Ok(answer_tool_calls(calls, contracts, run))
+}
+
+/// Answers every tool call of a Responses API response; as
+/// [`answer_chat_completions`], with `function_call_output` items.
+pub fn answer_responses(
+    response: &Value,
+    contracts: &[&'static ToolContract],
+    run: impl FnMut(&ToolCall) -> ToolOutput,
+) -> Result<ToolRound, ResponseError> {
+    let calls = responses_calls(response, contracts)?;
+    Ok(answer_tool_calls(calls, contracts, run))
+}
+
+/// Answers calls already read from a response (or built with
+/// [`ToolCall::new`]); see [`answer_chat_completions`].
+pub fn answer_tool_calls(
+    calls: Vec<ToolCall>,
+    contracts: &[&'static ToolContract],
+    mut run: impl FnMut(&ToolCall) -> ToolOutput,
+) -> ToolRound {
+    let mut round = ToolRound {
+        results: Vec::with_capacity(calls.len()),
+        unanswered: Vec::new(),
+        items: Vec::with_capacity(calls.len()),
+        stop: false,
+    };
+    let mut calls = calls.into_iter();
+    for call in calls.by_ref() {
+        let output = match call.contract() {
+            Some(_) => run(&call),
+            None => unknown_tool(call.name(), contracts),
+        };
+        round.items.extend(call.output_item(&output));
+        let fatal = output.is_fatal();
+        round.results.push((call, output));
+        if fatal {
+            round.stop = true;
+            break;
+        }
+    }
+    round.unanswered.extend(calls);
+    round
+}
+
+/// `UNKNOWN_TOOL`: the model called a tool that was not offered.
+pub fn unknown_tool(name: &str, contracts: &[&'static ToolContract]) -> ToolOutput {
+    let known: Vec<&str> = contracts.iter().map(|c| c.name()).collect();
+    let message = if known.is_empty() {
+        format!("There is no tool named \"{name}\"; no tools are offered.")
+    } else {
+        format!(
+            "There is no tool named \"{name}\". Call one of: {}.",
+            known.join(", ")
+        )
+    };
+    ToolOutput::RespondToModel {
+        error: ToolError::new("UNKNOWN_TOOL", ErrorCategory::InvalidArguments, message),
+        details: json!({"tool": name, "known_tools": known}),
+    }
+}

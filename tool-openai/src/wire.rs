@@ -1,0 +1,181 @@
+//! Tool definitions for the Chat Completions and Responses APIs.
+
+use std::fmt;
+
+use serde_json::{Value, json};
+use tool_core::{Tool, ToolContract};
+
+use crate::cache::strict_schema_for;
+use crate::error::StrictSchemaError;
+
+/// `T`'s tool definition for the Chat Completions API, in strict mode:
+/// `{"type": "function", "function": {"name", "description", "parameters", "strict": true}}`.
+pub fn chat_completions_tool<T: Tool>() -> Result<Value, StrictSchemaError> {
+    chat_completions_tool_for(T::contract())
+}
+
+/// `T`'s tool definition for the Responses API, in strict mode:
+/// `{"type": "function", "name", "description", "parameters", "strict": true}`.
+pub fn responses_tool<T: Tool>() -> Result<Value, StrictSchemaError> {
+    responses_tool_for(T::contract())
+}
+
+/// A contract's strict tool definition for the Chat Completions API.
+pub fn chat_completions_tool_for(
+    contract: &'static ToolContract,
+) -> Result<Value, StrictSchemaError> {
+    let parameters = strict_schema_for(contract)?;
+    Ok(chat_completions(contract, parameters.clone(), true))
+}
+
+/// A contract's strict tool definition for the Responses API.
+pub fn responses_tool_for(contract: &'static ToolContract) -> Result<Value, StrictSchemaError> {
+    let parameters = strict_schema_for(contract)?;
+    Ok(responses(contract, parameters.clone(), true))
+}
+
+/// `T`'s tool definition for the Chat Completions API with `"strict": false`
+/// and the provider-neutral input schema as it is.
+///
+/// Without strict mode the model may leave out required properties or add
+/// others; the tool's parser still rejects such calls. Use it only for a
+/// schema strict mode cannot express.
+pub fn chat_completions_tool_non_strict<T: Tool>() -> Value {
+    let contract = T::contract();
+    chat_completions(contract, contract.input_schema().clone(), false)
+}
+
+/// `T`'s tool definition for the Responses API with `"strict": false` written
+/// out (the Responses API makes a tool strict when `strict` is left out) and
+/// the provider-neutral input schema as it is.
+pub fn responses_tool_non_strict<T: Tool>() -> Value {
+    let contract = T::contract();
+    responses(contract, contract.input_schema().clone(), false)
+}
+
+/// The strict Chat Completions definitions of a set of tools, in order, for
+/// a request's `tools`.
+///
+/// ```no_run
+/// # fn tools() -> Vec<&'static tool_core::ToolContract> { Vec::new() }
+/// let contracts = tools(); // e.g. vec![GetInventory::contract(), ReserveInventory::contract()]
+/// let request = serde_json::json!({
+///     "model": "gpt-4.1",
+///     "messages": [{"role": "user", "content": "Is SKU-1042 in stock?"}],
+///     "tools": tool_openai::tools_for_chat_completions(&contracts)?,
+/// });
+/// # Ok::<(), tool_openai::ToolSetError>(())
+/// ```
+pub fn tools_for_chat_completions(
+    contracts: &[&'static ToolContract],
+) -> Result<Vec<Value>, ToolSetError> {
+    tool_set(contracts, chat_completions_tool_for)
+}
+
+/// The strict Responses definitions of a set of tools, in order, for a
+/// request's `tools`.
+pub fn tools_for_responses(
+    contracts: &[&'static ToolContract],
+) -> Result<Vec<Value>, ToolSetError> {
+    tool_set(contracts, responses_tool_for)
+}
+
+fn tool_set(
+    contracts: &[&'static ToolContract],
+    define: fn(&'static ToolContract) -> Result<Value, StrictSchemaError>,
+) -> Result<Vec<Value>, ToolSetError> {
+    let mut tools = Vec::with_capacity(contracts.len());
+    for (i, contract) in contracts.iter().enumerate() {
+        let name = contract.name();
+        if !valid_name(name) {
+            return Err(ToolSetError::InvalidName { name });
+        }
+        if contracts[..i].iter().any(|earlier| earlier.name() == name) {
+            return Err(ToolSetError::DuplicateName { name });
+        }
+        let tool = define(contract).map_err(|error| ToolSetError::Schema { tool: name, error })?;
+        tools.push(tool);
+    }
+    Ok(tools)
+}
+
+/// OpenAI's rule for function names: `^[a-zA-Z0-9_-]{1,64}$`.
+fn valid_name(name: &str) -> bool {
+    (1..=64).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
+fn chat_completions(contract: &ToolContract, parameters: Value, strict: bool) -> Value {
+    json!({
+        "type": "function",
+        "function": {
+            "name": contract.name(),
+            "description": contract.description(),
+            "parameters": parameters,
+            "strict": strict,
+        }
+    })
+}
+
+fn responses(contract: &ToolContract, parameters: Value, strict: bool) -> Value {
+    json!({
+        "type": "function",
+        "name": contract.name(),
+        "description": contract.description(),
+        "parameters": parameters,
+        "strict": strict,
+    })
+}
+
+/// Why a set of tools cannot be offered to the model together.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ToolSetError {
+    /// Two tools have the same name, so the model's calls would be ambiguous.
+    DuplicateName {
+        /// The name both tools have.
+        name: &'static str,
+    },
+    /// A name that OpenAI does not accept (`^[a-zA-Z0-9_-]{1,64}$`).
+    InvalidName {
+        /// The name.
+        name: &'static str,
+    },
+    /// A tool's schema cannot be expressed in strict mode.
+    Schema {
+        /// The tool's name.
+        tool: &'static str,
+        /// Why.
+        error: StrictSchemaError,
+    },
+}
+
+impl fmt::Display for ToolSetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ToolSetError::DuplicateName { name } => write!(
+                f,
+                "two tools are named `{name}`; give each tool its own name, or offer only one"
+            ),
+            ToolSetError::InvalidName { name } => write!(
+                f,
+                "tool name `{name}` does not match `^[a-zA-Z0-9_-]{{1,64}}$`; use 1 to 64 \
+                 letters, digits, `_` or `-`"
+            ),
+            ToolSetError::Schema { tool, error } => {
+                write!(f, "tool `{tool}` cannot be strict: {error}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ToolSetError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ToolSetError::Schema { error, .. } => Some(error),
+            _ => None,
+        }
+    }
+}
