@@ -210,7 +210,11 @@ impl<'a> Checker<'a> {
     }
 
     fn check_ref(&mut self, map: &Map<String, Value>, reference: &Value, path: &Pointer) {
-        for key in map.keys().filter(|k| *k != "$ref") {
+        // Unsupported keywords are already reported as such.
+        for key in map
+            .keys()
+            .filter(|k| *k != "$ref" && SUPPORTED.contains(&k.as_str()))
+        {
             self.report(
                 &path.key(key),
                 StrictRule::RefSiblings,
@@ -250,6 +254,7 @@ impl<'a> Checker<'a> {
         for key in map
             .keys()
             .filter(|k| !matches!(k.as_str(), "anyOf" | "description"))
+            .filter(|k| SUPPORTED.contains(&k.as_str()))
         {
             self.report(
                 &path.key(key),

@@ -265,19 +265,27 @@ impl Compiler<'_> {
                             ));
                         }
                     };
-                    let mut compiled = Vec::with_capacity(branches.len());
+                    let mut compiled: Vec<Value> = Vec::with_capacity(branches.len());
                     for (i, branch) in branches.iter().enumerate() {
-                        match self.node(branch, &at.index(i), depth + 1)? {
-                            // A branch that is only a union joins this one.
+                        let branch = self.node(branch, &at.index(i), depth + 1)?;
+                        // A branch that is only a union joins this one; a
+                        // branch equal to an earlier one adds nothing.
+                        let joined = match branch {
                             Value::Object(mut inner)
                                 if inner.len() == 1
                                     && inner.get("anyOf").is_some_and(Value::is_array) =>
                             {
-                                if let Some(Value::Array(nested)) = inner.remove("anyOf") {
-                                    compiled.extend(nested);
+                                match inner.remove("anyOf") {
+                                    Some(Value::Array(nested)) => nested,
+                                    _ => Vec::new(),
                                 }
                             }
-                            other => compiled.push(other),
+                            other => vec![other],
+                        };
+                        for branch in joined {
+                            if !compiled.contains(&branch) {
+                                compiled.push(branch);
+                            }
                         }
                     }
                     out.insert("anyOf".to_owned(), Value::Array(compiled));

@@ -187,6 +187,20 @@ pub(crate) fn merge_all_of<'m>(
     map: &'m Map<String, Value>,
     path: &Pointer,
 ) -> Result<Cow<'m, Map<String, Value>>, StrictSchemaError> {
+    merge_all_of_at(map, path, 0)
+}
+
+fn merge_all_of_at<'m>(
+    map: &'m Map<String, Value>,
+    path: &Pointer,
+    depth: usize,
+) -> Result<Cow<'m, Map<String, Value>>, StrictSchemaError> {
+    if depth > MAX_INPUT_DEPTH {
+        return Err(path.error(
+            StrictRule::TooDeep,
+            format!("`allOf` is nested more than {MAX_INPUT_DEPTH} levels deep; write one schema"),
+        ));
+    }
     let boolean_bound = ["exclusiveMinimum", "exclusiveMaximum"]
         .iter()
         .any(|k| map.get(*k).is_some_and(Value::is_boolean));
@@ -218,7 +232,7 @@ pub(crate) fn merge_all_of<'m>(
         };
         let entry_path = at.index(0);
         let entry = match entry {
-            Value::Object(entry) => merge_all_of(entry, &entry_path)?.into_owned(),
+            Value::Object(entry) => merge_all_of_at(entry, &entry_path, depth + 1)?.into_owned(),
             Value::Bool(true) => Map::new(),
             _ => {
                 return Err(entry_path.error(
