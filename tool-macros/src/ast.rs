@@ -43,8 +43,14 @@ impl<'a> Input<'a> {
     pub fn from_syn(cx: &Ctxt, node: &'a DeriveInput) -> Option<Self> {
         let attrs = attr::tool_attrs(cx, &node.attrs);
         if !node.generics.params.is_empty() || node.generics.where_clause.is_some() {
+            // `Generics` prints without its where clause, so span that separately.
+            let tokens = if node.generics.params.is_empty() {
+                node.generics.where_clause.to_token_stream()
+            } else {
+                node.generics.to_token_stream()
+            };
             cx.error_spanned_by(
-                &node.generics,
+                tokens,
                 "`#[derive(Tool)]` does not support generic parameters or lifetimes; a tool's contract is one fixed schema, so declare a concrete struct with owned field types",
             );
         }

@@ -3,6 +3,8 @@
 //! Every key is parsed by hand with `parse_nested_meta`; a bad key or value is
 //! recorded in the [`Ctxt`] and parsing goes on with the next key.
 
+use std::collections::BTreeSet;
+
 use proc_macro2::TokenStream;
 use quote::ToTokens;
 use syn::{Attribute, LitInt, LitStr, Meta, Path, Token, Type};
@@ -11,7 +13,10 @@ use crate::ctxt::Ctxt;
 use crate::doc_comment::doc;
 use crate::nested::{misplaced_or_unknown, parse_allows, parse_error_decl};
 use crate::symbol::*;
-use crate::value::{flag, lit_count, lit_number, lit_str, no_value, parse_version, unknown_value};
+use crate::value::{
+    flag, lit_count, lit_number, lit_str, no_value, parse_version, path_to_string, skip_value,
+    unknown_value,
+};
 
 /// Collected doc comment text and the tokens it came from.
 pub struct Doc {
@@ -102,6 +107,16 @@ pub struct ToolAttrs {
     pub errors: Vec<ErrorDecl>,
     pub crate_path: Option<Path>,
     pub allows: Vec<Allow>,
+    /// Keys whose value was refused (already reported): the rules that
+    /// depend on them stay quiet, so one mistake gives one error.
+    pub invalid: BTreeSet<String>,
+}
+
+impl ToolAttrs {
+    /// Whether `key` was given with a value that was refused.
+    pub fn is_invalid(&self, key: Symbol) -> bool {
+        self.invalid.contains(key.0) || self.invalid.contains(ANY_KEY)
+    }
 }
 
 /// A numeric bound as written.
@@ -181,7 +196,19 @@ pub struct FieldAttrs {
     pub unit: Option<LitStr>,
     pub idempotency_key: Option<TokenStream>,
     pub allows: Vec<Allow>,
+    /// Keys whose value was refused (already reported).
+    pub invalid: BTreeSet<String>,
 }
+
+impl FieldAttrs {
+    /// Whether `key` was given with a value that was refused.
+    pub fn is_invalid(&self, key: Symbol) -> bool {
+        self.invalid.contains(key.0) || self.invalid.contains(ANY_KEY)
+    }
+}
+
+/// Stands for every key when a whole `#[tool(...)]` failed to parse.
+const ANY_KEY: &str = "*";
 
 /// One key, set at most once.
 struct Attr<'c, T> {
@@ -224,9 +251,11 @@ pub fn tool_attrs(cx: &Ctxt, attrs: &[Attribute]) -> ToolAttrs {
     let mut crate_path = Attr::none(cx, CRATE);
     let mut errors = Vec::new();
     let mut allows = Vec::new();
+    let mut invalid = BTreeSet::new();
 
-    for attr in tool_attributes(cx, attrs) {
+    for attr in tool_attributes(cx, attrs, "#[tool(effect = \"write\")]") {
         let result = attr.parse_nested_meta(|meta| {
+            let errors_before = cx.error_count();
             if meta.path == DESCRIPTION {
                 if let Some(s) = lit_str(cx, &meta, DESCRIPTION)? {
                     description.set(&meta.path, s);
@@ -299,12 +328,26 @@ pub fn tool_attrs(cx: &Ctxt, attrs: &[Attribute]) -> ToolAttrs {
                     };
                     match value {
                         Some(v) => data.set(&meta.path, (v, s)),
-                        None => unknown_value(cx, &s, DATA, &["public", "internal", "confidential", "restricted"]),
+                        None => unknown_value(cx, &s, Symbol("data class"), &["public", "internal", "confidential", "restricted"]),
                     }
                 }
             } else if meta.path == OUTPUT {
-                let ty: Type = meta.value()?.parse()?;
-                output.set(&meta.path, ty);
+                let value = meta.value()?;
+                if value.peek(LitStr) {
+                    let lit: LitStr = value.parse()?;
+                    cx.error_spanned_by(
+                        &lit,
+                        format!("`output` takes a type, not a string: write `output = {}`", lit.value()),
+                    );
+                } else {
+                    match value.parse::<Type>() {
+                        Ok(ty) => output.set(&meta.path, ty),
+                        Err(err) => {
+                            cx.error_at(err.span(), "`output` takes the type a call returns, e.g. `output = OrderStatus`");
+                            skip_value(&meta)?;
+                        }
+                    }
+                }
             } else if meta.path == ERRORS {
                 meta.parse_nested_meta(|entry| parse_error_decl(cx, entry, &mut errors))?;
             } else if meta.path == CRATE {
@@ -322,9 +365,13 @@ pub fn tool_attrs(cx: &Ctxt, attrs: &[Attribute]) -> ToolAttrs {
             } else {
                 misplaced_or_unknown(cx, &meta, FIELD_KEYS, "a field")?;
             }
+            if cx.error_count() > errors_before {
+                invalid.insert(path_to_string(&meta.path));
+            }
             Ok(())
         });
         if let Err(err) = result {
+            invalid.insert(ANY_KEY.to_owned());
             cx.syn_error(err);
         }
     }
@@ -344,6 +391,7 @@ pub fn tool_attrs(cx: &Ctxt, attrs: &[Attribute]) -> ToolAttrs {
         errors,
         crate_path: crate_path.value,
         allows,
+        invalid,
     }
 }
 
@@ -357,9 +405,11 @@ pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
     let mut idempotency_key = Attr::none(cx, IDEMPOTENCY_KEY);
     let mut constraints: Vec<ConstraintAttr> = Vec::new();
     let mut allows = Vec::new();
+    let mut invalid = BTreeSet::new();
 
-    for attr in tool_attributes(cx, attrs) {
+    for attr in tool_attributes(cx, attrs, "#[tool(inject)]") {
         let result = attr.parse_nested_meta(|meta| {
+            let errors_before = cx.error_count();
             if meta.path == DESCRIPTION {
                 if let Some(s) = lit_str(cx, &meta, DESCRIPTION)? {
                     description.set(&meta.path, s);
@@ -409,23 +459,25 @@ pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
                     default.set(&meta.path, (DefaultKind::Trait, tokens));
                 }
             } else if let Some(kind) = constraint_kind(&meta.path) {
-                let key_tokens = meta.path.to_token_stream();
+                let key = Symbol(kind.key());
                 let value = match kind {
-                    ConstraintKind::MinLength | ConstraintKind::MaxLength | ConstraintKind::MinItems | ConstraintKind::MaxItems => {
-                        lit_count(cx, &meta, Symbol(kind.key()))?.map(|(n, _)| ConstraintValue::Count(n))
-                    }
-                    ConstraintKind::Pattern | ConstraintKind::Format => {
-                        lit_str(cx, &meta, Symbol(kind.key()))?.map(ConstraintValue::Text)
-                    }
-                    ConstraintKind::Minimum | ConstraintKind::Maximum => {
-                        lit_number(cx, &meta, Symbol(kind.key()))?.map(ConstraintValue::Number)
-                    }
+                    ConstraintKind::MinLength
+                    | ConstraintKind::MaxLength
+                    | ConstraintKind::MinItems
+                    | ConstraintKind::MaxItems => lit_count(cx, &meta, key)?
+                        .map(|(n, lit)| (ConstraintValue::Count(n), lit.to_token_stream())),
+                    ConstraintKind::Pattern | ConstraintKind::Format => lit_str(cx, &meta, key)?
+                        .map(|lit| (ConstraintValue::Text(lit.clone()), lit.to_token_stream())),
+                    ConstraintKind::Minimum | ConstraintKind::Maximum => lit_number(cx, &meta, key)?
+                        .map(|(n, tokens)| (ConstraintValue::Number(n), tokens)),
                 };
-                if let Some(value) = value {
+                if let Some((value, value_tokens)) = value {
                     if constraints.iter().any(|c| c.kind == kind) {
-                        cx.error_spanned_by(&meta.path, format!("duplicate tool attribute `{}`", kind.key()));
+                        cx.error_spanned_by(&meta.path, format!("duplicate tool attribute `{key}`"));
                     } else {
-                        constraints.push(ConstraintAttr { kind, value, tokens: key_tokens });
+                        let path = &meta.path;
+                        let tokens = quote::quote!(#path = #value_tokens);
+                        constraints.push(ConstraintAttr { kind, value, tokens });
                     }
                 }
             } else if meta.path == ALLOW {
@@ -433,9 +485,13 @@ pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
             } else {
                 misplaced_or_unknown(cx, &meta, STRUCT_KEYS, "the struct")?;
             }
+            if cx.error_count() > errors_before {
+                invalid.insert(path_to_string(&meta.path));
+            }
             Ok(())
         });
         if let Err(err) = result {
+            invalid.insert(ANY_KEY.to_owned());
             cx.syn_error(err);
         }
     }
@@ -450,6 +506,7 @@ pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
         unit: unit.value,
         idempotency_key: idempotency_key.value,
         allows,
+        invalid,
     }
 }
 
@@ -457,14 +514,23 @@ pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
 fn tool_attributes<'a>(
     cx: &'a Ctxt,
     attrs: &'a [Attribute],
+    example: &'a str,
 ) -> impl Iterator<Item = &'a Attribute> + 'a {
-    attrs.iter().filter(|attr| attr.path() == TOOL).filter(move |attr| {
-        let is_list = matches!(attr.meta, Meta::List(_));
-        if !is_list {
-            cx.error_spanned_by(attr, "expected `#[tool(...)]` with keys inside the parentheses, e.g. `#[tool(inject)]`");
-        }
-        is_list
-    })
+    attrs
+        .iter()
+        .filter(|attr| attr.path() == TOOL)
+        .filter(move |attr| {
+            let is_list = matches!(attr.meta, Meta::List(_));
+            if !is_list {
+                cx.error_spanned_by(
+                    attr,
+                    format!(
+                        "expected `#[tool(...)]` with keys inside the parentheses, e.g. `{example}`"
+                    ),
+                );
+            }
+            is_list
+        })
 }
 
 fn constraint_kind(path: &Path) -> Option<ConstraintKind> {

@@ -24,6 +24,11 @@ impl Ctxt {
         self.syn_error(syn::Error::new_spanned(obj.into_token_stream(), msg));
     }
 
+    /// Records an error at `span`.
+    pub fn error_at<T: Display>(&self, span: proc_macro2::Span, msg: T) {
+        self.syn_error(syn::Error::new(span, msg));
+    }
+
     /// Records a parse error.
     pub fn syn_error(&self, err: syn::Error) {
         self.errors
@@ -31,6 +36,11 @@ impl Ctxt {
             .as_mut()
             .expect("Ctxt used after check")
             .push(err);
+    }
+
+    /// How many errors were recorded so far.
+    pub fn error_count(&self) -> usize {
+        self.errors.borrow().as_ref().map_or(0, Vec::len)
     }
 
     /// All recorded errors combined into one, or `Ok` if there were none.

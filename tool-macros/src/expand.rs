@@ -1,6 +1,6 @@
 //! Writes `impl Tool`: the static contract and the argument parser.
 
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{DeriveInput, LitStr, Path};
@@ -310,9 +310,12 @@ fn from_arguments(input: &Input) -> TokenStream {
     let read_types: Vec<TokenStream> = model.iter().map(|(_, f)| read_type(f)).collect();
     let arms = model.iter().map(|(i, f)| {
         let slot = slot(*i);
+        let read_ty = read_type(f);
         let span = f.ty.span();
+        // The turbofish, spanned at the field type, puts a missing
+        // `Deserialize` impl on that type rather than on the derive.
         quote_spanned! {span=>
-            #i => _tool::next_value(&mut __tool_map, self.0, #i, &mut #slot)?,
+            #i => _tool::next_value::<_, #read_ty>(&mut __tool_map, self.0, #i, &mut #slot)?,
         }
     });
 
@@ -444,48 +447,49 @@ fn finish_field(index: usize, field: &Field) -> TokenStream {
 fn constraint_checks(index: usize, field: &Field) -> Vec<TokenStream> {
     let slot = slot(index);
     let name = &field.name;
-    let span = field.ty.span();
+    let ty = field.ty;
+    let span = ty.span();
     field
         .attrs
         .constraints
         .iter()
         .map(|c| match (&c.kind, &c.value) {
             (ConstraintKind::MinLength, ConstraintValue::Count(n)) => {
-                quote_spanned!(span=> _tool::min_length(&#slot, #n, #name)?;)
+                quote_spanned!(span=> _tool::min_length::<#ty>(&#slot, #n, #name)?;)
             }
             (ConstraintKind::MaxLength, ConstraintValue::Count(n)) => {
-                quote_spanned!(span=> _tool::max_length(&#slot, #n, #name)?;)
+                quote_spanned!(span=> _tool::max_length::<#ty>(&#slot, #n, #name)?;)
             }
             (ConstraintKind::MinItems, ConstraintValue::Count(n)) => {
-                quote_spanned!(span=> _tool::min_items(&#slot, #n, #name)?;)
+                quote_spanned!(span=> _tool::min_items::<#ty>(&#slot, #n, #name)?;)
             }
             (ConstraintKind::MaxItems, ConstraintValue::Count(n)) => {
-                quote_spanned!(span=> _tool::max_items(&#slot, #n, #name)?;)
+                quote_spanned!(span=> _tool::max_items::<#ty>(&#slot, #n, #name)?;)
             }
             (ConstraintKind::Minimum, ConstraintValue::Number(n)) => {
                 let bound = bound(*n);
-                quote_spanned!(span=> _tool::minimum(&#slot, #bound, #name)?;)
+                quote_spanned!(span=> _tool::minimum::<#ty>(&#slot, #bound, #name)?;)
             }
             (ConstraintKind::Maximum, ConstraintValue::Number(n)) => {
                 let bound = bound(*n);
-                quote_spanned!(span=> _tool::maximum(&#slot, #bound, #name)?;)
+                quote_spanned!(span=> _tool::maximum::<#ty>(&#slot, #bound, #name)?;)
             }
             (ConstraintKind::Pattern, ConstraintValue::Text(source)) => {
-                pattern_check(&slot, source, name, span)
+                pattern_check(&slot, ty, source, name)
             }
             (ConstraintKind::Format, ConstraintValue::Text(format)) => {
-                quote_spanned!(span=> _tool::format(&#slot, #format, #name)?;)
+                quote_spanned!(span=> _tool::format::<#ty>(&#slot, #format, #name)?;)
             }
             _ => unreachable_constraint(),
         })
         .collect()
 }
 
-fn pattern_check(slot: &syn::Ident, source: &LitStr, name: &str, span: Span) -> TokenStream {
-    quote_spanned! {span=>
+fn pattern_check(slot: &syn::Ident, ty: &syn::Type, source: &LitStr, name: &str) -> TokenStream {
+    quote_spanned! {ty.span()=>
         {
             static __TOOL_PATTERN: _tool::Pattern = _tool::Pattern::new(#source);
-            _tool::pattern(&#slot, &__TOOL_PATTERN, #name)?;
+            _tool::pattern::<#ty>(&#slot, &__TOOL_PATTERN, #name)?;
         }
     }
 }
@@ -499,10 +503,11 @@ fn idempotency_key(input: &Input) -> TokenStream {
         return TokenStream::new();
     };
     let ident = field.ident;
-    let span = field.ty.span();
-    quote_spanned! {span=>
+    let ty = field.ty;
+    let key_text = quote_spanned!(ty.span()=> <#ty as _tool::IdempotencyKey>::key_text);
+    quote! {
         fn idempotency_key(&self) -> ::core::option::Option<::std::string::String> {
-            _tool::IdempotencyKey::key_text(&self.#ident)
+            #key_text(&self.#ident)
         }
     }
 }

@@ -18,6 +18,7 @@ mod expand;
 mod fallback;
 mod naming;
 mod nested;
+mod regex_syntax;
 mod symbol;
 mod ty;
 mod valid;

@@ -4,6 +4,7 @@
 
 use crate::ast::{Field, Input};
 use crate::ctxt::Ctxt;
+use crate::symbol::{NAME, UNIT};
 use crate::ty::{self, Kind};
 use crate::valid::Waivers;
 use crate::words::{self, words};
@@ -17,20 +18,36 @@ pub(crate) fn waiver_hint(rule: &str) -> String {
 // Rule: the name is a valid provider name, and a specific verb_object.
 //   #[tool(name = "process")]   #[tool(name = "get weather")]
 pub(crate) fn check_tool_name(cx: &Ctxt, input: &Input, waivers: &Waivers) {
+    if input.attrs.is_invalid(NAME) {
+        return;
+    }
     let name = &input.name;
-    let legal = !name.is_empty()
-        && name.len() <= 64
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
-    if !legal {
-        cx.error_spanned_by(
-            &input.name_tokens,
+    let struct_name = words::snake_case(&input.ident.to_string());
+    let problem = if name.is_empty() {
+        Some(format!(
+            "the tool name is empty; write a verb_object name such as `{struct_name}`"
+        ))
+    } else if name.chars().count() > 64 {
+        Some(format!(
+            "tool name `{name}` is {} characters long; providers accept at most 64, so shorten it",
+            name.chars().count()
+        ))
+    } else {
+        let bad: Vec<String> = name
+            .chars()
+            .filter(|c| !(c.is_ascii_alphanumeric() || *c == '_' || *c == '-'))
+            .map(|c| format!("{c:?}"))
+            .collect();
+        (!bad.is_empty()).then(|| {
             format!(
-                "tool name `{name}` is not valid: providers accept 1 to 64 ASCII letters, digits, `_` and `-`; write a verb_object name such as `{}`",
-                fallback_name(name)
-            ),
-        );
+                "tool name `{name}` has characters providers refuse ({}); use ASCII letters, digits, `_` and `-`, e.g. `{}`",
+                bad.join(", "),
+                cleaned_name(name)
+            )
+        })
+    };
+    if let Some(problem) = problem {
+        cx.error_spanned_by(&input.name_tokens, problem);
         return;
     }
     if let Some(why) = words::vague_name(name)
@@ -43,8 +60,9 @@ pub(crate) fn check_tool_name(cx: &Ctxt, input: &Input, waivers: &Waivers) {
     }
 }
 
-fn fallback_name(name: &str) -> String {
-    let cleaned: String = name
+/// The name with every run of other characters turned into one `_`.
+fn cleaned_name(name: &str) -> String {
+    let mapped: String = name
         .chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() {
@@ -54,16 +72,35 @@ fn fallback_name(name: &str) -> String {
             }
         })
         .collect();
-    let joined = cleaned
+    mapped
         .split('_')
         .filter(|w| !w.is_empty())
         .collect::<Vec<_>>()
-        .join("_");
-    let cut: String = joined.chars().take(64).collect();
-    if cut.is_empty() {
-        "get_order_status".to_owned()
+        .join("_")
+}
+
+/// The words of the names a rule judges: the JSON name the model sees and,
+/// when `rename` changed it, the Rust field name, so a rename cannot hide a
+/// field from the rules.
+fn name_words(field: &Field) -> Vec<Vec<String>> {
+    let json = words(&field.name);
+    let rust = words(&field.ident.to_string());
+    if rust == json {
+        vec![json]
     } else {
-        cut
+        vec![json, rust]
+    }
+}
+
+/// How a message names a field: its JSON name, and its Rust name too when a
+/// `rename` makes them differ.
+fn shown(field: &Field) -> String {
+    let rust = field.ident.to_string();
+    let rust = rust.trim_start_matches("r#");
+    if rust == field.name {
+        format!("`{}`", field.name)
+    } else {
+        format!("`{rust}` (JSON name `{}`)", field.name)
     }
 }
 
@@ -96,24 +133,25 @@ fn has_currency_field(input: &Input) -> bool {
 //   refund_amount: f64        amount: String        price: i64 (cents? dollars?)
 pub(crate) fn check_untyped_amounts(cx: &Ctxt, input: &Input, waivers: &Waivers) {
     for (index, field) in input.model_fields() {
-        let Some(minor) = money_name(&words(&field.name)) else {
+        let Some(minor) = name_words(field).iter().find_map(|w| money_name(w)) else {
             continue;
         };
         let ty_text = ty::display(field.ty);
         let name = &field.name;
+        let who = shown(field);
         let problem = match ty::kind(ty::peel(field.ty)) {
             Kind::Float => format!(
-                "`{name}` is an amount of money typed `{ty_text}`: a float cannot hold cents exactly and says nothing of the currency"
+                "{who} is an amount of money typed `{ty_text}`: a float cannot hold cents exactly and says nothing of the currency"
             ),
             Kind::Text => format!(
-                "`{name}` is an amount of money typed `{ty_text}`: the model can write any text (\"$12\", \"12,50\") and the currency is unstated"
+                "{who} is an amount of money typed `{ty_text}`: the model can write any text (\"$12\", \"12,50\") and the currency is unstated"
             ),
             Kind::Integer if minor && has_currency_field(input) => continue,
             Kind::Integer if minor => format!(
-                "`{name}` counts minor units but the struct has no `currency` field, so the currency is unstated"
+                "{who} counts minor units but the struct has no `currency` field, so the currency is unstated"
             ),
             Kind::Integer => format!(
-                "`{name}` is an amount of money typed as a bare `{ty_text}`: it states neither the unit (cents or whole units?) nor the currency"
+                "{who} is an amount of money typed as a bare `{ty_text}`: it states neither the unit (cents or whole units?) nor the currency"
             ),
             Kind::Bool | Kind::Other => continue,
         };
@@ -146,16 +184,21 @@ fn base_name(name: &str) -> String {
 //   timeout: u64        retry_delay: f32
 pub(crate) fn check_untyped_quantities(cx: &Ctxt, input: &Input, waivers: &Waivers) {
     for (index, field) in input.model_fields() {
-        if field.attrs.unit.is_some() {
+        if field.attrs.unit.is_some() || field.attrs.is_invalid(UNIT) {
             continue;
         }
-        let w = words(&field.name);
-        let is_duration = w
-            .iter()
-            .any(|word| words::DURATION.contains(&word.as_str()));
-        let has_unit = w
+        // The JSON name is what the model reads: a unit there is enough.
+        let names = name_words(field);
+        let has_unit = names[0]
             .last()
             .is_some_and(|l| words::TIME_UNIT.contains(&l.as_str()));
+        let is_duration = names.iter().any(|w| {
+            w.iter()
+                .any(|word| words::DURATION.contains(&word.as_str()))
+                && !w
+                    .last()
+                    .is_some_and(|l| words::NOT_A_DURATION.contains(&l.as_str()))
+        });
         let numeric = matches!(ty::kind(ty::peel(field.ty)), Kind::Float | Kind::Integer);
         if !is_duration || has_unit || !numeric || waivers.waived("untyped_quantity", Some(index)) {
             continue;
@@ -164,7 +207,8 @@ pub(crate) fn check_untyped_quantities(cx: &Ctxt, input: &Input, waivers: &Waive
         cx.error_spanned_by(
             field.ident,
             format!(
-                "`{name}` is a duration without a unit: is 30 seconds or milliseconds? put the unit in the name (`{name}_ms`, `{name}_secs`) or add `#[tool(unit = \"milliseconds\")]`{}",
+                "{} is a duration without a unit: is 30 seconds or milliseconds? put the unit in the name (`{name}_ms`, `{name}_secs`) or add `#[tool(unit = \"milliseconds\")]`{}",
+                shown(field),
                 waiver_hint("untyped_quantity")
             ),
         );
@@ -189,20 +233,23 @@ const IDENTITY_OWNERS: &[&str] = &[
 ];
 
 fn is_identity(field: &Field) -> bool {
-    let w = words(&field.name);
+    let by_name = name_words(field).iter().any(|w| identity_name(w));
+    let by_type = ty::last_ident(ty::peel(field.ty))
+        .is_some_and(|i| words::IDENTITY_TYPES.contains(&i.to_string().as_str()));
+    by_name || by_type
+}
+
+fn identity_name(w: &[String]) -> bool {
     let joined = w.join("_");
-    let by_name = words::IDENTITY_NAMES.contains(&joined.as_str())
-        || matches!(w.as_slice(), [.., owner, id] if id == "id" && IDENTITY_OWNERS.contains(&owner.as_str()))
+    words::IDENTITY_NAMES.contains(&joined.as_str())
+        || matches!(w, [.., owner, id] if id == "id" && IDENTITY_OWNERS.contains(&owner.as_str()))
         || w.last().is_some_and(|l| {
             matches!(
                 l.as_str(),
                 "role" | "roles" | "permissions" | "scopes" | "privileges"
             )
         })
-        || joined.starts_with("is_admin");
-    let by_type = ty::last_ident(ty::peel(field.ty))
-        .is_some_and(|i| words::IDENTITY_TYPES.contains(&i.to_string().as_str()));
-    by_name || by_type
+        || joined.starts_with("is_admin")
 }
 
 // Rule: who is acting (user, tenant, role, permissions) comes from the
@@ -216,8 +263,8 @@ pub(crate) fn check_model_identity(cx: &Ctxt, input: &Input, waivers: &Waivers) 
         cx.error_spanned_by(
             field.ident,
             format!(
-                "`{}` identifies who is acting or what they may do, so the model must not choose it (a prompt injection could set it); mark it `#[tool(inject)]` to take it from the trusted `Session`{}",
-                field.name,
+                "{} identifies who is acting or what they may do, so the model must not choose it (a prompt injection could set it); mark it `#[tool(inject)]` to take it from the trusted `Session`{}",
+                shown(field),
                 waiver_hint("model_identity")
             ),
         );
@@ -227,14 +274,19 @@ pub(crate) fn check_model_identity(cx: &Ctxt, input: &Input, waivers: &Waivers) 
 // Rule: one state is one field, not two booleans that can contradict.
 //   show_details: bool, hide_details: bool
 pub(crate) fn check_boolean_pairs(cx: &Ctxt, input: &Input, waivers: &Waivers) {
-    let bools: Vec<(usize, &Field, Vec<String>)> = input
+    let bools: Vec<(usize, &Field, Vec<Vec<String>>)> = input
         .model_fields()
         .filter(|(_, f)| ty::kind(ty::option_inner(f.ty).unwrap_or(f.ty)) == Kind::Bool)
-        .map(|(i, f)| (i, f, words(&f.name)))
+        .map(|(i, f)| (i, f, name_words(f)))
         .collect();
-    for (later, (index, field, w)) in bools.iter().enumerate() {
-        for (other_index, other, ow) in &bools[..later] {
-            if !words::boolean_pair(ow, w) {
+    for (later, (index, field, names)) in bools.iter().enumerate() {
+        for (other_index, other, other_names) in &bools[..later] {
+            // Compare JSON with JSON and Rust with Rust names.
+            let pair = names
+                .iter()
+                .zip(other_names.iter())
+                .any(|(w, ow)| words::boolean_pair(ow, w));
+            if !pair {
                 continue;
             }
             if waivers.waived("boolean_pair", Some(*index))
@@ -245,9 +297,9 @@ pub(crate) fn check_boolean_pairs(cx: &Ctxt, input: &Input, waivers: &Waivers) {
             cx.error_spanned_by(
                 field.ident,
                 format!(
-                    "`{}` and `{}` are two booleans for one state: they can contradict each other and double the cases; use one enum field with a variant per state{}",
-                    other.name,
-                    field.name,
+                    "{} and {} are two booleans for one state: they can contradict each other and double the cases; use one enum field with a variant per state{}",
+                    shown(other),
+                    shown(field),
                     waiver_hint("boolean_pair")
                 ),
             );

@@ -109,12 +109,11 @@ pub fn parse_allows(cx: &Ctxt, meta: &ParseNestedMeta, allows: &mut Vec<Allow>) 
     meta.parse_nested_meta(|m| {
         let rule = path_to_string(&m.path);
         if !RULES.contains(&rule.as_str()) {
+            let rules = RULES.iter().map(|r| format!("`{r}`")).collect::<Vec<_>>().join(", ");
+            let hint = closest(&rule, RULES).map(|r| format!(" (did you mean `{r}`?)")).unwrap_or_default();
             cx.error_spanned_by(
                 &m.path,
-                format!(
-                    "unknown rule `{rule}` in `allow`; the rules that can be waived are {}",
-                    RULES.iter().map(|r| format!("`{r}`")).collect::<Vec<_>>().join(", ")
-                ),
+                format!("unknown rule `{rule}` in `allow`{hint}; the rules that can be waived are {rules}"),
             );
             return skip_value(&m);
         }
@@ -152,4 +151,33 @@ pub fn misplaced_or_unknown(
         cx.error_spanned_by(&meta.path, format!("unknown tool attribute `{key}`"));
     }
     skip_value(meta)
+}
+
+/// The candidate closest to a misspelled word, if one is close.
+fn closest<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
+    candidates
+        .iter()
+        .map(|c| (edit_distance(word, c), *c))
+        .filter(|(d, _)| *d <= 3)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = if ca == *cb {
+                prev
+            } else {
+                1 + prev.min(row[j]).min(row[j + 1])
+            };
+            prev = cur;
+        }
+    }
+    row[b.len()]
 }

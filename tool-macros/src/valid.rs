@@ -10,6 +10,8 @@ use crate::ast::{Field, Input};
 use crate::attr::{Allow, Approval, ConstraintKind, ConstraintValue, Effect, Number};
 use crate::ctxt::Ctxt;
 use crate::naming;
+use crate::regex_syntax;
+use crate::symbol::{ALLOW, APPROVAL, DESCRIPTION, EFFECT, IDEMPOTENCY_KEY, IDEMPOTENT};
 use crate::ty::{self, Unsupported};
 use crate::words;
 
@@ -48,6 +50,10 @@ pub fn check(cx: &Ctxt, input: &Input) {
 pub(crate) struct Waivers<'i> {
     tool: Vec<(&'i Allow, Cell<bool>)>,
     fields: Vec<Vec<(&'i Allow, Cell<bool>)>>,
+    /// An `allow(...)` with an error (already reported) on the tool or a
+    /// field: the waivable rules stay quiet there, so one mistake is one error.
+    tool_invalid: bool,
+    fields_invalid: Vec<bool>,
 }
 
 impl<'i> Waivers<'i> {
@@ -56,11 +62,20 @@ impl<'i> Waivers<'i> {
         Waivers {
             tool: mark(&input.attrs.allows),
             fields: input.fields.iter().map(|f| mark(&f.attrs.allows)).collect(),
+            tool_invalid: input.attrs.is_invalid(ALLOW),
+            fields_invalid: input
+                .fields
+                .iter()
+                .map(|f| f.attrs.is_invalid(ALLOW))
+                .collect(),
         }
     }
 
     /// Whether `rule` is waived for the tool (`field` = None) or one field.
     pub(crate) fn waived(&self, rule: &str, field: Option<usize>) -> bool {
+        if self.tool_invalid || field.is_some_and(|i| self.fields_invalid[i]) {
+            return true;
+        }
         let on_field = field.into_iter().flat_map(|i| self.fields[i].iter());
         for (allow, used) in on_field.chain(self.tool.iter()) {
             if allow.rule == rule {
@@ -74,7 +89,15 @@ impl<'i> Waivers<'i> {
     // Rule: a waiver that waives nothing is stale and must go.
     //   #[tool(allow(model_identity = "..."))] order_ref: String
     fn check_unused(&self, cx: &Ctxt) {
-        for (allow, used) in self.tool.iter().chain(self.fields.iter().flatten()) {
+        // Where an `allow(...)` already has an error, the rules were not run.
+        let tool = self.tool.iter().filter(|_| !self.tool_invalid);
+        let fields = self
+            .fields
+            .iter()
+            .zip(&self.fields_invalid)
+            .filter(|(_, invalid)| !**invalid && !self.tool_invalid)
+            .flat_map(|(allows, _)| allows);
+        for (allow, used) in tool.chain(fields) {
             if !used.get() {
                 cx.error_spanned_by(
                     &allow.rule_tokens,
@@ -92,6 +115,9 @@ impl<'i> Waivers<'i> {
 //   #[derive(Tool)] struct GetWeather { .. }            // no doc comment
 //   /// Get weather.  #[derive(Tool)] struct GetWeather  // only repeats the name
 fn check_tool_description(cx: &Ctxt, input: &Input) {
+    if input.attrs.is_invalid(DESCRIPTION) {
+        return;
+    }
     match input.description() {
         None => cx.error_spanned_by(
             input.ident,
@@ -119,7 +145,11 @@ fn check_tool_description(cx: &Ctxt, input: &Input) {
 //   pub order_ref: String,           // no doc comment
 //   /// Order ref.  pub order_ref     // only repeats the name
 fn check_field_descriptions(cx: &Ctxt, input: &Input) {
-    for field in &input.fields {
+    for field in input
+        .fields
+        .iter()
+        .filter(|f| !f.attrs.is_invalid(DESCRIPTION))
+    {
         let name = &field.name;
         match field.description() {
             None if field.is_injected() => cx.error_spanned_by(
@@ -153,6 +183,9 @@ fn check_field_descriptions(cx: &Ctxt, input: &Input) {
 //   #[tool(effect = "write")]                // no idempotent / idempotency_key
 fn check_policy(cx: &Ctxt, input: &Input) {
     let attrs = &input.attrs;
+    if attrs.is_invalid(EFFECT) {
+        return;
+    }
     let keyed: Vec<&Field> = input
         .fields
         .iter()
@@ -170,16 +203,37 @@ fn check_policy(cx: &Ctxt, input: &Input) {
             "`idempotent = false` contradicts the `#[tool(idempotency_key)]` field, which makes repeated calls safe; remove one of them",
         );
     }
+    let effect = attrs.effect.as_ref().map_or(Effect::Read, |(e, _)| *e);
+    if effect == Effect::Read
+        && let Some(field) = keyed.first()
+    {
+        cx.error_spanned_by(
+                field.attrs.idempotency_key.as_ref(),
+                "`idempotency_key` makes repeated calls of a write tool safe, but this tool only reads (`effect` is `read` by default); remove it, or declare `effect = \"write\"`",
+            );
+    }
     let Some((effect, lit)) = &attrs.effect else {
         return;
     };
-    if *effect == Effect::Destructive && !matches!(attrs.approval, Some((Approval::Required, _))) {
+    if *effect == Effect::Destructive
+        && !attrs.is_invalid(APPROVAL)
+        && !matches!(attrs.approval, Some((Approval::Required, _)))
+    {
         cx.error_spanned_by(
             lit,
             "a destructive tool must require approval, so no model deletes or overwrites on its own; add `approval = \"required\"`",
         );
     }
-    if *effect != Effect::Read && attrs.idempotent.is_none() && keyed.is_empty() {
+    let idempotency_invalid = attrs.is_invalid(IDEMPOTENT)
+        || input
+            .fields
+            .iter()
+            .any(|f| f.attrs.is_invalid(IDEMPOTENCY_KEY));
+    if *effect != Effect::Read
+        && attrs.idempotent.is_none()
+        && keyed.is_empty()
+        && !idempotency_invalid
+    {
         cx.error_spanned_by(
             lit,
             format!(
@@ -274,6 +328,14 @@ fn check_field_attrs(cx: &Ctxt, input: &Input) {
                         "an empty `pattern` matches every string; remove it or write the pattern",
                     );
                 }
+                (ConstraintKind::Pattern, ConstraintValue::Text(lit)) => {
+                    if let Some(why) = regex_syntax::check(&lit.value()) {
+                        cx.error_spanned_by(
+                            lit,
+                            format!("`pattern` is not a valid regular expression: {why}"),
+                        );
+                    }
+                }
                 _ => {}
             }
         }
@@ -314,6 +376,30 @@ fn check_bounds(cx: &Ctxt, field: &Field) {
     }
 }
 
+fn portable_name(name: &str) -> String {
+    let mapped: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '.' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let joined = mapped
+        .split('_')
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join("_");
+    let cut: String = joined.chars().take(64).collect();
+    if cut.is_empty() {
+        "value".to_owned()
+    } else {
+        cut
+    }
+}
+
 fn show(value: &ConstraintValue) -> String {
     match value {
         ConstraintValue::Count(n) => n.to_string(),
@@ -327,6 +413,28 @@ fn show(value: &ConstraintValue) -> String {
 // Rule: JSON property names are unique.
 //   a: u8, #[tool(rename = "a")] b: u8
 fn check_json_names(cx: &Ctxt, input: &Input) {
+    for (_, field) in input.model_fields() {
+        let name = &field.name;
+        let portable = !name.is_empty()
+            && name.len() <= 64
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'));
+        if !portable {
+            let at = field
+                .attrs
+                .rename
+                .as_ref()
+                .map_or_else(|| field.ident.to_token_stream(), |r| r.to_token_stream());
+            cx.error_spanned_by(
+                at,
+                format!(
+                    "JSON property name `{name}` is refused by some providers, which accept 1 to 64 ASCII letters, digits, `_`, `.` and `-`; give the field a `rename` such as `{}`",
+                    portable_name(name)
+                ),
+            );
+        }
+    }
     for (i, field) in input.fields.iter().enumerate() {
         if let Some(first) = input.fields[..i].iter().find(|f| f.name == field.name) {
             let at = field

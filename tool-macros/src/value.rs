@@ -82,7 +82,11 @@ pub fn lit_count(
     Ok(None)
 }
 
-pub fn lit_number(cx: &Ctxt, meta: &ParseNestedMeta, key: Symbol) -> syn::Result<Option<Number>> {
+pub fn lit_number(
+    cx: &Ctxt,
+    meta: &ParseNestedMeta,
+    key: Symbol,
+) -> syn::Result<Option<(Number, TokenStream)>> {
     if !meta.input.peek(Token![=]) {
         cx.error_spanned_by(&meta.path, format!("`{key}` needs a value: `{key} = 0`"));
         skip_value(meta)?;
@@ -132,7 +136,7 @@ pub fn lit_number(cx: &Ctxt, meta: &ParseNestedMeta, key: Symbol) -> syn::Result
             format!("expected a number: `{key} = 0`, `{key} = -1` or `{key} = 0.5`"),
         );
     }
-    Ok(number)
+    Ok(number.map(|n| (n, expr.to_token_stream())))
 }
 
 pub fn flag(
@@ -159,7 +163,9 @@ pub fn flag(
     }
 }
 
-pub fn unknown_value(cx: &Ctxt, lit: &LitStr, key: Symbol, allowed: &[&str]) {
+pub fn unknown_value(cx: &Ctxt, lit: &LitStr, what: Symbol, allowed: &[&str]) {
+    // `what` names the value ("data class"); the key is its first word.
+    let key = what.0.split(' ').next().unwrap_or(what.0);
     let list: Vec<String> = allowed
         .iter()
         .map(|a| format!("`{key} = \"{a}\"`"))
@@ -172,7 +178,7 @@ pub fn unknown_value(cx: &Ctxt, lit: &LitStr, key: Symbol, allowed: &[&str]) {
     };
     cx.error_spanned_by(
         lit,
-        format!("unknown {key} `{}`; write {choices}", lit.value()),
+        format!("unknown {what} `{}`; write {choices}", lit.value()),
     );
 }
 

@@ -109,6 +109,30 @@ pub const DURATION: &[&str] = &[
     "runtime",
 ];
 
+/// Last words that make a duration-like name something else: `lease_id`,
+/// `timeout_count`, `retry_attempts`.
+pub const NOT_A_DURATION: &[&str] = &[
+    "id",
+    "ids",
+    "count",
+    "counts",
+    "number",
+    "num",
+    "attempts",
+    "retries",
+    "index",
+    "idx",
+    "version",
+    "pct",
+    "percent",
+    "ratio",
+    "factor",
+    "multiplier",
+    "code",
+    "type",
+    "kind",
+];
+
 /// Words that state a time unit when they end a name (`timeout_ms`).
 pub const TIME_UNIT: &[&str] = &[
     "ns",
@@ -297,6 +321,48 @@ pub const VAGUE_VERBS: &[&str] = &[
     "go", "use", "trigger", "apply", "work",
 ];
 
+/// Verbs that often start a tool name; a one-word name that is one of them
+/// lacks its object.
+pub const COMMON_VERBS: &[&str] = &[
+    "get",
+    "list",
+    "search",
+    "find",
+    "create",
+    "update",
+    "delete",
+    "remove",
+    "add",
+    "set",
+    "send",
+    "fetch",
+    "read",
+    "write",
+    "book",
+    "cancel",
+    "submit",
+    "approve",
+    "reserve",
+    "check",
+    "lookup",
+    "query",
+    "schedule",
+    "refund",
+    "transfer",
+    "upload",
+    "download",
+    "translate",
+    "summarize",
+    "calculate",
+    "convert",
+    "notify",
+    "order",
+    "pay",
+    "charge",
+    "close",
+    "open",
+];
+
 /// Objects that say nothing about what a tool acts on.
 pub const GENERIC_OBJECTS: &[&str] = &[
     "action",
@@ -349,6 +415,9 @@ pub fn vague_name(name: &str) -> Option<String> {
         [] => None,
         [one] if VAGUE_VERBS.contains(one) || GENERIC_OBJECTS.contains(one) => Some(format!(
             "tool name `{name}` is vague: it does not say what the tool does or to what; name the action and its object, e.g. `search_orders` or `cancel_subscription`"
+        )),
+        [one] if COMMON_VERBS.contains(one) => Some(format!(
+            "tool name `{name}` is one word; add what it acts on in verb_object form, e.g. `{one}_orders` or `{one}_products`"
         )),
         [one] => Some(format!(
             "tool name `{name}` is one word; name the action and its object in verb_object form, e.g. `get_{one}` or `update_{one}`"
