@@ -124,6 +124,52 @@ pub use tool_core::{
 pub use tool_core::{ToolError, ToolOutput};
 
 // --- re-exports of docs, catalog, fingerprints and lock files (issue 5) go here ---
+pub use tool_core::{
+    Bump, CATALOG_FORMAT, Catalog, Change, ChangeKind, ContractLock, Drift, LOCK_FORMAT,
+    LockError, LockMode, LockedTool, UPDATE_LOCK_ENV, canonical_json, check_contracts_locked,
+};
+
+/// Fails (panics) when the contracts of the given tools differ from the lock
+/// file, naming each change and the version it needs; with
+/// `TOOL_CONTRACT_UPDATE_LOCK=1` set, rewrites the lock file instead when
+/// every change is versioned well enough. Meant for a test:
+///
+/// ```no_run
+/// use tool_contract::Tool;
+///
+/// /// Look up how many units of an item are in stock.
+/// #[derive(Tool)]
+/// pub struct GetInventory {
+///     /// Stock keeping unit, e.g. "SKU-1042".
+///     pub sku: String,
+/// }
+///
+/// // In a test: `TOOL_CONTRACT_UPDATE_LOCK=1 cargo test` writes the lock file.
+/// tool_contract::assert_contracts_locked!("tools.lock.json", GetInventory);
+/// ```
+///
+/// A relative path is taken from the calling crate's `CARGO_MANIFEST_DIR`.
+/// See [`check_contracts_locked`] for the rules.
+#[macro_export]
+macro_rules! assert_contracts_locked {
+    ($path:expr, $($tool:ty),+ $(,)?) => {{
+        let __tool_path = ::std::path::Path::new(::std::env!("CARGO_MANIFEST_DIR")).join($path);
+        let __tool_contracts: &[&$crate::ToolContract] =
+            &[$(<$tool as $crate::Tool>::contract()),+];
+        match $crate::check_contracts_locked(
+            &__tool_path,
+            __tool_contracts,
+            $crate::LockMode::from_env(),
+        ) {
+            ::std::result::Result::Ok(__tool_recorded) => {
+                for __tool_drift in &__tool_recorded {
+                    ::std::eprintln!("recorded in {}: {}", __tool_path.display(), __tool_drift);
+                }
+            }
+            ::std::result::Result::Err(__tool_error) => ::std::panic!("{}", __tool_error),
+        }
+    }};
+}
 
 pub use tool_core::Tool;
 /// Derives [`Tool`] for a struct with named fields; see the crate docs for

@@ -37,6 +37,21 @@ mod output;
 pub use output::{ToolError, ToolOutput};
 
 // --- docs, catalog, fingerprints and lock files (issue 5): modules and re-exports go here ---
+mod catalog;
+mod change;
+mod describe;
+mod diff;
+mod docs;
+mod fingerprint;
+mod lock;
+mod schema_diff;
+pub use catalog::{CATALOG_FORMAT, Catalog};
+pub use change::{Bump, Change, ChangeKind};
+pub use fingerprint::canonical_json;
+pub use lock::{
+    ContractLock, Drift, LOCK_FORMAT, LockError, LockMode, LockedTool, UPDATE_LOCK_ENV,
+    check_contracts_locked,
+};
 
 /// What the code that `#[derive(Tool)]` generates refers to. Not a public API.
 #[doc(hidden)]
