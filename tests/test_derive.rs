@@ -137,3 +137,49 @@ fn every_runtime_format_is_accepted_by_the_derive() {
         "$.length: expected an ISO 8601 duration such as \"PT15M\", got \"15 minutes\""
     );
 }
+
+/// Tools declared through a `macro_rules!` macro: the field types carry the
+/// macro's hygiene, which the generated code must not depend on.
+macro_rules! declare_tool {
+    ($(#[$meta:meta])* $name:ident { $($(#[$field_meta:meta])* $field:ident : $ty:ty),* $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Debug, Tool)]
+        pub struct $name {
+            $($(#[$field_meta])* pub $field: $ty),*
+        }
+    };
+}
+
+declare_tool! {
+    /// Look up the price list of one product for the current shop.
+    GetPriceList {
+        /// Stock keeping unit of the product, e.g. "SKU-1".
+        #[tool(min_length = 1, pattern = "^SKU-[0-9]+$")]
+        sku: String,
+        /// Number of price tiers to return; null for all.
+        #[tool(maximum = 10)]
+        tiers: Option<u32>,
+        /// Whether to include prices that start in the future.
+        #[tool(default)]
+        upcoming: bool,
+        /// The signed-in agent.
+        #[tool(inject)]
+        agent: AgentId,
+    }
+}
+
+#[test]
+fn a_tool_declared_by_a_macro_rules_macro_derives_and_parses() {
+    let session = Session::new().with(AgentId("agent_1".into()));
+    let call = GetPriceList::from_arguments(r#"{"sku": "SKU-7", "tiers": 3}"#, &session).unwrap();
+    assert_eq!(
+        (call.sku.as_str(), call.tiers, call.upcoming),
+        ("SKU-7", Some(3), false)
+    );
+    let error =
+        GetPriceList::from_arguments(r#"{"sku": "SKU-7", "tiers": 11}"#, &session).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "$.tiers: expected a number of at most 10, got 11"
+    );
+}

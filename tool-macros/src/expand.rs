@@ -1,6 +1,6 @@
 //! Writes `impl Tool`: the static contract and the argument parser.
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{DeriveInput, LitStr, Path};
@@ -12,6 +12,14 @@ use crate::attr::{
 use crate::ctxt::Ctxt;
 use crate::doc_section::doc_section;
 use crate::{fallback, ty, valid};
+
+/// A span that resolves names at the call site but points at `tokens`, so a
+/// missing trait impl is reported at the field type while the generated
+/// locals (`__tool_map`, `self`, `_tool`) stay visible even when the field
+/// came from a `macro_rules!` expansion with its own hygiene.
+fn at<T: Spanned>(tokens: &T) -> Span {
+    Span::call_site().located_at(tokens.span())
+}
 
 /// Expands `#[derive(Tool)]`: the impl, or every error found plus a stub impl.
 pub fn derive(node: &DeriveInput) -> TokenStream {
@@ -48,7 +56,7 @@ fn impl_tool(input: &Input) -> TokenStream {
     let from_arguments = from_arguments(input);
     let idempotency_key = idempotency_key(input);
     let output_ty = match &input.attrs.output {
-        Some(ty) => quote_spanned!(ty.span()=> #ty),
+        Some(ty) => quote_spanned!(at(&ty)=> #ty),
         None => quote!(::std::string::String),
     };
     let doc = doc_section(input);
@@ -119,10 +127,10 @@ fn contract(input: &Input) -> TokenStream {
     let fields: Vec<TokenStream> = input.fields.iter().map(field_contract).collect();
     let field_count = fields.len();
     let (output_ty, output_name, declared) = match &attrs.output {
-        Some(ty) => (quote_spanned!(ty.span()=> #ty), ty::display(ty), true),
+        Some(ty) => (quote_spanned!(at(&ty)=> #ty), ty::display(ty), true),
         None => (quote!(::std::string::String), "String".to_owned(), false),
     };
-    let output_schema = quote_spanned!(output_ty.span()=> _tool::root_schema_of::<#output_ty>);
+    let output_schema = quote_spanned!(at(&output_ty)=> _tool::root_schema_of::<#output_ty>);
     let errors = attrs.errors.iter().map(|e| {
         let code = e.code.to_string();
         let meaning = e.meaning.value();
@@ -230,7 +238,7 @@ fn field_contract(field: &Field) -> TokenStream {
         quote!(::core::option::Option::None)
     } else {
         let ty = field.ty;
-        let schema_fn = quote_spanned!(ty.span()=> _tool::schema_of::<#ty>);
+        let schema_fn = quote_spanned!(at(&ty)=> _tool::schema_of::<#ty>);
         quote!(::core::option::Option::Some(#schema_fn))
     };
     quote! {
@@ -299,8 +307,8 @@ fn slot(index: usize) -> syn::Ident {
 fn read_type(field: &Field) -> TokenStream {
     let ty = field.ty;
     match field.presence {
-        Presence::Required | Presence::Optional => quote_spanned!(ty.span()=> #ty),
-        Presence::Defaulted => quote_spanned!(ty.span()=> ::core::option::Option<#ty>),
+        Presence::Required | Presence::Optional => quote_spanned!(at(&ty)=> #ty),
+        Presence::Defaulted => quote_spanned!(at(&ty)=> ::core::option::Option<#ty>),
     }
 }
 
@@ -311,7 +319,7 @@ fn from_arguments(input: &Input) -> TokenStream {
     let arms = model.iter().map(|(i, f)| {
         let slot = slot(*i);
         let read_ty = read_type(f);
-        let span = f.ty.span();
+        let span = at(f.ty);
         // The turbofish, spanned at the field type, puts a missing
         // `Deserialize` impl on that type rather than on the derive.
         quote_spanned! {span=>
@@ -412,10 +420,10 @@ fn finish_field(index: usize, field: &Field) -> TokenStream {
     if field.is_injected() {
         let ty = field.ty;
         return match ty::option_inner(ty) {
-            Some(inner) => quote_spanned! {ty.span()=>
+            Some(inner) => quote_spanned! {at(&ty)=>
                 let #slot: #ty = _tool::inject_optional::<#inner>(__tool_session);
             },
-            None => quote_spanned! {ty.span()=>
+            None => quote_spanned! {at(&ty)=>
                 let #slot: #ty = _tool::inject::<#ty>(__tool_session, &__tool_state, #index)?;
             },
         };
@@ -424,7 +432,7 @@ fn finish_field(index: usize, field: &Field) -> TokenStream {
         (Presence::Optional, _) => quote! {
             let #slot = ::core::option::Option::flatten(#slot);
         },
-        (Presence::Defaulted, Some((DefaultKind::Path(path), _))) => quote_spanned! {path.span()=>
+        (Presence::Defaulted, Some((DefaultKind::Path(path), _))) => quote_spanned! {at(&path)=>
             let #slot = match #slot {
                 ::core::option::Option::Some(::core::option::Option::Some(__tool_value)) => __tool_value,
                 _ => #path(),
@@ -432,7 +440,7 @@ fn finish_field(index: usize, field: &Field) -> TokenStream {
         },
         (Presence::Defaulted, _) => {
             let ty = field.ty;
-            quote_spanned! {ty.span()=>
+            quote_spanned! {at(&ty)=>
                 let #slot = match #slot {
                     ::core::option::Option::Some(::core::option::Option::Some(__tool_value)) => __tool_value,
                     _ => <#ty as ::core::default::Default>::default(),
@@ -448,7 +456,7 @@ fn constraint_checks(index: usize, field: &Field) -> Vec<TokenStream> {
     let slot = slot(index);
     let name = &field.name;
     let ty = field.ty;
-    let span = ty.span();
+    let span = at(ty);
     field
         .attrs
         .constraints
@@ -486,7 +494,7 @@ fn constraint_checks(index: usize, field: &Field) -> Vec<TokenStream> {
 }
 
 fn pattern_check(slot: &syn::Ident, ty: &syn::Type, source: &LitStr, name: &str) -> TokenStream {
-    quote_spanned! {ty.span()=>
+    quote_spanned! {at(&ty)=>
         {
             static __TOOL_PATTERN: _tool::Pattern = _tool::Pattern::new(#source);
             _tool::pattern::<#ty>(&#slot, &__TOOL_PATTERN, #name)?;
@@ -504,7 +512,7 @@ fn idempotency_key(input: &Input) -> TokenStream {
     };
     let ident = field.ident;
     let ty = field.ty;
-    let key_text = quote_spanned!(ty.span()=> <#ty as _tool::IdempotencyKey>::key_text);
+    let key_text = quote_spanned!(at(&ty)=> <#ty as _tool::IdempotencyKey>::key_text);
     quote! {
         fn idempotency_key(&self) -> ::core::option::Option<::std::string::String> {
             #key_text(&self.#ident)
