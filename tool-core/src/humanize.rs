@@ -24,28 +24,21 @@ pub(crate) fn data_error(message: &str) -> Humanized {
 }
 
 fn rewrite(message: &str) -> String {
-    if let Some(rest) = message.strip_prefix("invalid type: ") {
-        if let Some((got, expected)) = split_expected(rest) {
-            return format!(
-                "expected {}, got {}",
-                expected_text(expected),
-                got_text(got)
-            );
-        }
+    let type_or_value = message
+        .strip_prefix("invalid type: ")
+        .or_else(|| message.strip_prefix("invalid value: "));
+    if let Some((got, expected)) = type_or_value.and_then(split_expected) {
+        return format!(
+            "expected {}, got {}",
+            expected_text(expected),
+            got_text(got)
+        );
     }
-    if let Some(rest) = message.strip_prefix("invalid value: ") {
-        if let Some((got, expected)) = split_expected(rest) {
-            return format!(
-                "expected {}, got {}",
-                expected_text(expected),
-                got_text(got)
-            );
-        }
-    }
-    if let Some(rest) = message.strip_prefix("invalid length ") {
-        if let Some((got, expected)) = rest.split_once(", expected ") {
-            return format!("expected {}, got {} items", expected_text(expected), got);
-        }
+    if let Some((got, expected)) = message
+        .strip_prefix("invalid length ")
+        .and_then(|rest| rest.split_once(", expected "))
+    {
+        return format!("expected {}, got {} items", expected_text(expected), got);
     }
     if let Some(rest) = message.strip_prefix("unknown variant ") {
         return unknown_value(rest);

@@ -214,13 +214,13 @@ fn from_serde(input: &str, state: &ParseState, error: &serde_json::Error) -> Arg
             let path = location.map_or_else(|| "$".to_owned(), |l| l.value);
             // serde_json reports "expected value" also for a well-formed value
             // of a kind an enum cannot be read from (`"speed": 1`).
-            if message == "expected value" {
-                if let Some(kind) = offset.checked_sub(1).and_then(|i| json_kind_at(input, i)) {
-                    return ArgumentError::invalid(
-                        path,
-                        format!("expected one of the allowed values (a string), got {kind}"),
-                    );
-                }
+            if message == "expected value"
+                && let Some(kind) = offset.checked_sub(1).and_then(|i| json_kind_at(input, i))
+            {
+                return ArgumentError::invalid(
+                    path,
+                    format!("expected one of the allowed values (a string), got {kind}"),
+                );
             }
             ArgumentError::invalid(
                 path,
