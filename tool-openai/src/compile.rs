@@ -347,6 +347,7 @@ impl Compiler<'_> {
         let mut out = Map::new();
         let mut notes = Notes::default();
         if let Some(types) = given_type {
+            let types = consistent_type(&types, enum_values, map.get("const"));
             out.insert("type".to_owned(), types);
         }
         let mut defs_written = false;

@@ -442,12 +442,18 @@ fn a_missing_type_is_inferred_from_the_keywords_present() {
 fn a_nullable_type_that_its_enum_rules_out_loses_null() {
     let input = json!({
         "type": "object",
-        "properties": {"unit": {"type": ["string", "null"], "enum": ["c", "f"]}},
-        "required": ["unit"]
+        "properties": {
+            "unit": {"type": ["string", "null"], "enum": ["c", "f"]},
+            "tag": {"enum": ["a", null], "const": "a"}
+        },
+        "required": ["unit", "tag"]
     });
     assert_eq!(
-        compile(&input)["properties"]["unit"],
-        json!({"type": "string", "enum": ["c", "f"]})
+        compile(&input)["properties"],
+        json!({
+            "unit": {"type": "string", "enum": ["c", "f"]},
+            "tag": {"type": "string", "enum": ["a", null], "const": "a"}
+        })
     );
 }
 
