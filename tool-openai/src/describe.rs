@@ -10,6 +10,7 @@ use crate::keywords::{count, number, string};
 #[derive(Debug, Default)]
 pub(crate) struct Notes {
     format: Option<String>,
+    format_name: Option<String>,
     min_length: Option<u64>,
     max_length: Option<u64>,
     pattern: Option<String>,
@@ -35,7 +36,11 @@ impl Notes {
         path: &Pointer,
     ) -> Result<(), StrictSchemaError> {
         match key {
-            "format" => self.format = format_sentence(string(value, path)?),
+            "format" => {
+                let format = string(value, path)?;
+                self.format = format_sentence(format);
+                self.format_name = Some(format.to_owned());
+            }
             "minLength" => self.min_length = Some(count(value, path)?),
             "maxLength" => self.max_length = Some(count(value, path)?),
             "pattern" => self.pattern = Some(string(value, path)?.to_owned()),
@@ -58,6 +63,18 @@ impl Notes {
             _ => {}
         }
         Ok(())
+    }
+
+    /// Leaves out the sentence of an integer `format` (`uint32`, ...) when
+    /// the schema's own bounds already keep values inside its range.
+    pub(crate) fn drop_format_within(&mut self, lower: Option<f64>, upper: Option<f64>) {
+        let range = self.format_name.as_deref().and_then(integer_range);
+        if let (Some((min, max)), Some(lower), Some(upper)) = (range, lower, upper)
+            && lower >= min
+            && upper <= max
+        {
+            self.format = None;
+        }
     }
 
     /// The sentences, in a fixed order.
@@ -157,6 +174,25 @@ fn examples_sentence(value: &Value) -> Option<String> {
         [one] => Some(format!("Example: {one}.")),
         many => Some(format!("Examples: {}.", many.join(", "))),
     }
+}
+
+/// The values an integer `format` allows.
+fn integer_range(format: &str) -> Option<(f64, f64)> {
+    let signed = |bits: i32| (-(2f64.powi(bits - 1)), 2f64.powi(bits - 1) - 1.0);
+    let unsigned = |bits: i32| (0.0, 2f64.powi(bits) - 1.0);
+    Some(match format {
+        "int8" => signed(8),
+        "int16" => signed(16),
+        "int32" => signed(32),
+        "int64" => signed(64),
+        "int128" => signed(128),
+        "uint8" => unsigned(8),
+        "uint16" => unsigned(16),
+        "uint32" => unsigned(32),
+        "uint64" => unsigned(64),
+        "uint128" => unsigned(128),
+        _ => return None,
+    })
 }
 
 /// A `format` that strict mode does not support, in words; `None` for
@@ -280,6 +316,32 @@ mod tests {
         assert_eq!(
             serde_json::to_string(&bare).unwrap(),
             r#"{"description":"No duplicate items.","type":"array"}"#
+        );
+    }
+
+    #[test]
+    fn integer_formats_within_the_bounds_say_nothing_more() {
+        let with_bounds = |format: &str, lower: Option<f64>, upper: Option<f64>| {
+            let mut notes = Notes::default();
+            notes
+                .add("format", &json!(format), &Pointer::root())
+                .unwrap();
+            notes.drop_format_within(lower, upper);
+            notes.sentences()
+        };
+        assert!(with_bounds("uint32", Some(1.0), Some(1000.0)).is_empty());
+        assert!(with_bounds("int8", Some(-128.0), Some(127.0)).is_empty());
+        assert_eq!(
+            with_bounds("int8", Some(-129.0), Some(0.0)),
+            ["A whole number from -128 to 127."]
+        );
+        assert_eq!(
+            with_bounds("uint32", Some(0.0), None),
+            ["A whole number from 0 to 4294967295."]
+        );
+        assert_eq!(
+            with_bounds("uri", Some(0.0), Some(1.0)),
+            ["An absolute URI such as \"https://example.com/path\"."]
         );
     }
 
