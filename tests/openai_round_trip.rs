@@ -1,0 +1,305 @@
+//! Tool calls in, outputs back, over recorded responses of both OpenAI APIs:
+//! calls parsed by the tools' own parsers, outputs written as the API
+//! expects, unknown tools and bad arguments answered for the model, a fatal
+//! outcome stopping the loop, and a record of every call.
+
+#[path = "../examples/tools/mod.rs"]
+mod tools;
+
+#[path = "openai/support.rs"]
+mod support;
+
+use serde_json::{Value, json};
+use tool_contract::openai::{self, Api, ToolCall, ToolRound};
+use tool_contract::{ErrorCategory, Session, Tool, ToolContract, ToolError, ToolOutput};
+use tools::{CreateRefundDraft, CustomerId, GetInventory, ReserveInventory, TenantId};
+
+fn contracts() -> [&'static ToolContract; 3] {
+    [
+        CreateRefundDraft::contract(),
+        GetInventory::contract(),
+        ReserveInventory::contract(),
+    ]
+}
+
+fn session() -> Session {
+    Session::new()
+        .with(CustomerId("cus_42".into()))
+        .with(TenantId("acme".into()))
+}
+
+/// A small dispatcher: parse with the tool's parser, then "run" the tool.
+fn dispatch(call: &ToolCall, session: &Session) -> ToolOutput {
+    let ran = match call.name() {
+        "get_inventory" => call.parse::<GetInventory>(session).map(|args| {
+            let scope = args.warehouse.as_deref().unwrap_or("all warehouses");
+            ToolOutput::success(format!("12 units of {} in {scope}.", args.sku))
+        }),
+        "create_refund_draft" => call.parse::<CreateRefundDraft>(session).map(|args| {
+            ToolOutput::success(format!(
+                "Drafted refund RD-1 for order {} ({:?}) for customer {}.",
+                args.order_ref, args.reason, args.customer.0
+            ))
+        }),
+        "reserve_inventory" => call.parse::<ReserveInventory>(session).map(|args| {
+            ToolOutput::success(format!(
+                "Reserved {} of {} for {} minutes (request {}).",
+                args.quantity,
+                args.sku,
+                args.hold.unwrap_or(15),
+                args.request_id
+            ))
+        }),
+        other => panic!("the round trip must not run unknown tool {other}"),
+    };
+    ran.unwrap_or_else(|output| output)
+}
+
+fn answer_chat(response: &Value, session: &Session) -> ToolRound {
+    openai::answer_chat_completions(response, &contracts(), |call| dispatch(call, session))
+        .expect("a well-formed response")
+}
+
+#[test]
+fn chat_completions_calls_are_answered_in_order() {
+    let response = support::read("recorded/chat_completions.tool_calls.json");
+    let round = answer_chat(&response, &session());
+    assert!(!round.stop);
+    assert!(!round.is_final_answer());
+    assert_eq!(
+        round.items,
+        [
+            json!({
+                "role": "tool",
+                "tool_call_id": "call_Xk2n8QzR4tVb7Lm1",
+                "content": "12 units of SKU-1042 in all warehouses."
+            }),
+            json!({
+                "role": "tool",
+                "tool_call_id": "call_P9sD3fGh6JkL0qWe",
+                "content": "Drafted refund RD-1 for order A-10293 (Damaged) for customer cus_42."
+            }),
+            json!({
+                "role": "tool",
+                "tool_call_id": "call_Tz5yU8iO1pAs4DfG",
+                "content": "Error [INVALID_ARGUMENTS]: $.sku: expected at least 1 character, got 0 characters"
+            }),
+            json!({
+                "role": "tool",
+                "tool_call_id": "call_Hj7kL2zX5cV9bN3m",
+                "content": "Error [UNKNOWN_TOOL]: There is no tool named \"cancel_order\". Call one of: create_refund_draft, get_inventory, reserve_inventory."
+            }),
+        ]
+    );
+}
+
+#[test]
+fn every_call_is_recorded_with_provider_api_model_and_contract_version() {
+    let response = support::read("recorded/chat_completions.tool_calls.json");
+    let round = answer_chat(&response, &session());
+    assert_eq!(
+        serde_json::to_value(round.records()).unwrap(),
+        json!([
+            {"provider": "openai", "api": "chat_completions", "model": "gpt-4.1-2025-04-14",
+             "call_id": "call_Xk2n8QzR4tVb7Lm1", "tool": "get_inventory", "contract_version": "1.0.0"},
+            {"provider": "openai", "api": "chat_completions", "model": "gpt-4.1-2025-04-14",
+             "call_id": "call_P9sD3fGh6JkL0qWe", "tool": "create_refund_draft", "contract_version": "2.0.0"},
+            {"provider": "openai", "api": "chat_completions", "model": "gpt-4.1-2025-04-14",
+             "call_id": "call_Tz5yU8iO1pAs4DfG", "tool": "get_inventory", "contract_version": "1.0.0"},
+            {"provider": "openai", "api": "chat_completions", "model": "gpt-4.1-2025-04-14",
+             "call_id": "call_Hj7kL2zX5cV9bN3m", "tool": "cancel_order", "contract_version": null}
+        ])
+    );
+    let unknown = &round.results[3].0;
+    assert!(unknown.contract().is_none());
+    assert!(std::ptr::eq(
+        round.results[1].0.contract().unwrap(),
+        CreateRefundDraft::contract()
+    ));
+}
+
+#[test]
+fn the_outputs_extend_the_conversation_for_the_next_request() {
+    let response = support::read("recorded/chat_completions.tool_calls.json");
+    let round = answer_chat(&response, &session());
+    let mut messages = vec![
+        json!({"role": "user", "content": "Is SKU-1042 in stock? And refund A-10293, the box was crushed."}),
+    ];
+    messages.push(response["choices"][0]["message"].clone());
+    messages.extend(round.items);
+    let request = json!({
+        "model": "gpt-4.1",
+        "messages": messages,
+        "tools": openai::tools_for_chat_completions(&contracts()).unwrap(),
+    });
+    // Every tool call of the assistant message has its answer, in order.
+    let asked: Vec<&Value> = request["messages"][1]["tool_calls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| &c["id"])
+        .collect();
+    let answered: Vec<&Value> = request["messages"].as_array().unwrap()[2..]
+        .iter()
+        .map(|m| &m["tool_call_id"])
+        .collect();
+    assert_eq!(asked, answered);
+    assert_eq!(request["tools"].as_array().unwrap().len(), 3);
+
+    let text = support::read("recorded/chat_completions.text.json");
+    let last = answer_chat(&text, &session());
+    assert!(last.is_final_answer());
+    assert_eq!(last.items, Vec::<Value>::new());
+}
+
+#[test]
+fn recorded_arguments_satisfy_the_strict_schemas() {
+    // Under strict mode the model can only write arguments the strict schema
+    // accepts; the empty SKU passes the schema (its length rule lives in the
+    // description) and is caught by the tool's parser.
+    let response = support::read("recorded/chat_completions.tool_calls.json");
+    let calls = openai::chat_completions_calls(&response, &contracts()).unwrap();
+    for call in calls.iter().filter(|c| c.contract().is_some()) {
+        let schema = openai::strict_schema_for(call.contract().unwrap()).unwrap();
+        let validator = jsonschema::draft202012::options()
+            .should_validate_formats(true)
+            .build(schema)
+            .unwrap();
+        let arguments: Value = serde_json::from_str(call.arguments()).unwrap();
+        assert!(validator.is_valid(&arguments), "{}", call.arguments());
+    }
+}
+
+#[test]
+fn responses_calls_are_answered_with_function_call_outputs() {
+    let response = support::read("recorded/responses.function_calls.json");
+    let session = session();
+    let round =
+        openai::answer_responses(&response, &contracts(), |call| dispatch(call, &session)).unwrap();
+    assert_eq!(
+        round.items,
+        [
+            json!({
+                "type": "function_call_output",
+                "call_id": "call_Qw8eR5tY2uI9oP3a",
+                "output": "Reserved 2 of SKU-1042 for 30 minutes (request 4f1c9a2e-8b7d-4c6e-9f0a-1b2c3d4e5f60)."
+            }),
+            json!({
+                "type": "function_call_output",
+                "call_id": "call_Zx4cV7bN1mL6kJ2h",
+                "output": "12 units of SKU-1042 in all warehouses."
+            }),
+        ]
+    );
+    let records: Vec<(Api, String, String)> = round
+        .records()
+        .into_iter()
+        .map(|r| (r.api, r.model, r.contract_version.unwrap().to_string()))
+        .collect();
+    assert_eq!(
+        records,
+        [
+            (
+                Api::Responses,
+                "o4-mini-2025-04-16".to_owned(),
+                "1.0.0".to_owned()
+            ),
+            (
+                Api::Responses,
+                "o4-mini-2025-04-16".to_owned(),
+                "1.0.0".to_owned()
+            ),
+        ]
+    );
+}
+
+#[test]
+fn a_fatal_outcome_writes_nothing_and_stops_the_loop() {
+    let response = support::read("recorded/responses.function_calls.json");
+    let mut ran = Vec::new();
+    let round = openai::answer_responses(&response, &contracts(), |call| {
+        ran.push(call.name().to_owned());
+        ToolOutput::fatal(ToolError::new(
+            "APPROVAL_STORE_DOWN",
+            ErrorCategory::Upstream,
+            "Approvals cannot be checked.",
+        ))
+    })
+    .unwrap();
+    assert_eq!(ran, ["reserve_inventory"]);
+    assert!(round.stop);
+    assert_eq!(round.items, Vec::<Value>::new());
+    assert_eq!(round.results.len(), 1);
+    assert!(round.results[0].1.is_fatal());
+    let unanswered: Vec<&str> = round.unanswered.iter().map(ToolCall::call_id).collect();
+    assert_eq!(unanswered, ["call_Zx4cV7bN1mL6kJ2h"]);
+}
+
+#[test]
+fn a_fatal_outcome_after_answers_keeps_the_answers() {
+    let response = support::read("recorded/chat_completions.tool_calls.json");
+    let session = session();
+    let round = openai::answer_chat_completions(&response, &contracts(), |call| {
+        if call.is::<CreateRefundDraft>() {
+            ToolOutput::fatal(ToolError::internal())
+        } else {
+            dispatch(call, &session)
+        }
+    })
+    .unwrap();
+    assert!(round.stop);
+    let answered: Vec<&str> = round
+        .items
+        .iter()
+        .map(|i| i["tool_call_id"].as_str().unwrap())
+        .collect();
+    assert_eq!(answered, ["call_Xk2n8QzR4tVb7Lm1"]);
+    let unanswered: Vec<&str> = round.unanswered.iter().map(ToolCall::name).collect();
+    assert_eq!(unanswered, ["get_inventory", "cancel_order"]);
+}
+
+#[test]
+fn truncated_arguments_become_a_recoverable_error() {
+    let response = support::read("recorded/responses.incomplete.json");
+    let round =
+        openai::answer_responses(&response, &contracts(), |call| dispatch(call, &session()))
+            .unwrap();
+    assert!(!round.stop);
+    assert_eq!(
+        round.items,
+        [json!({
+            "type": "function_call_output",
+            "call_id": "call_Mn3bV6cX9zL2kJ5h",
+            "output": "Error [INVALID_ARGUMENTS]: $.note: the JSON text ends in the middle of a string (at line 1, column 75)"
+        })]
+    );
+}
+
+#[test]
+fn a_value_missing_from_the_session_is_not_the_models_fault() {
+    let response = support::read("recorded/chat_completions.tool_calls.json");
+    let without_customer = Session::new().with(TenantId("acme".into()));
+    let round = answer_chat(&response, &without_customer);
+    assert_eq!(
+        round.items[1]["content"],
+        "Error [INTERNAL]: The tool failed unexpectedly. The failure was recorded; do not retry this call."
+    );
+}
+
+#[test]
+fn parse_refuses_a_call_of_another_tool() {
+    let call = ToolCall::new(
+        Api::ChatCompletions,
+        "gpt-4.1",
+        "call_1",
+        "get_inventory",
+        r#"{"sku": "SKU-1", "warehouse": null, "include_reserved": null}"#,
+        &contracts(),
+    );
+    assert!(call.is::<GetInventory>());
+    assert!(!call.is::<ReserveInventory>());
+    let inventory = call.parse::<GetInventory>(&session()).unwrap();
+    assert_eq!(inventory.sku, "SKU-1");
+    let wrong = call.parse::<ReserveInventory>(&session()).unwrap_err();
+    assert_eq!(wrong.error().map(|e| e.code.as_ref()), Some("INTERNAL"));
+}
