@@ -79,8 +79,9 @@ pub fn to_strict_json_schema(schema: &Value) -> Result<Value, StrictSchemaError>
         return Err(root.error(
             StrictRule::RootNotObject,
             format!(
-                "the root of a strict schema must be an object schema, not {schema}; write \
-                 `{{\"type\": \"object\", \"properties\": {{...}}}}`"
+                "the root of a strict schema must be an object schema, not {}; write \
+                 `{{\"type\": \"object\", \"properties\": {{...}}}}`",
+                kind(schema)
             ),
         ));
     };
@@ -180,7 +181,7 @@ impl Compiler<'_> {
             other => {
                 return Err(path.error(
                     StrictRule::Malformed,
-                    format!("a schema must be a JSON object, not {other}"),
+                    format!("a schema must be a JSON object, not {}", kind(other)),
                 ));
             }
         };
@@ -475,6 +476,19 @@ impl Compiler<'_> {
             out.insert(name.to_owned(), self.node(schema, &path, depth + 1)?);
         }
         Ok(Value::Object(out))
+    }
+}
+
+/// What a JSON value is, in words, without repeating it.
+fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "`null`",
+        Value::Bool(true) => "`true`",
+        Value::Bool(false) => "`false`",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
     }
 }
 

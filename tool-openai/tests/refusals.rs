@@ -83,7 +83,7 @@ fn the_root_must_be_a_plain_object() {
         &json!(true),
         "#",
         StrictRule::RootNotObject,
-        "the root of a strict schema must be an object schema, not true; write `{\"type\": \
+        "the root of a strict schema must be an object schema, not `true`; write `{\"type\": \
          \"object\", \"properties\": {...}}`",
     );
     refused(
@@ -369,7 +369,7 @@ fn malformed_schemas_are_errors_not_panics() {
         (
             json!(12),
             "#/properties/p",
-            "a schema must be a JSON object, not 12",
+            "a schema must be a JSON object, not a number",
         ),
         (
             json!({"type": "string", "description": 5}),
