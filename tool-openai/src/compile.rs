@@ -9,8 +9,8 @@ use crate::check::check_strict_schema;
 use crate::describe::Notes;
 use crate::error::{Pointer, StrictRule, StrictSchemaError};
 use crate::keywords::{
-    SUPPORTED_FORMATS, check_type, count, is_constraint, is_described, is_dropped, number,
-    refuse_unsupported, string, type_has, type_of_values,
+    SUPPORTED_FORMATS, any_value, check_enum, check_type, consistent_type, count, infer_type,
+    is_constraint, is_described, is_dropped, number, refuse_unsupported, string, type_has,
 };
 use crate::refs::{Definitions, MAX_INPUT_DEPTH, make_nullable, merge, merge_all_of};
 
@@ -492,15 +492,6 @@ fn kind(value: &Value) -> &'static str {
     }
 }
 
-fn any_value(path: &Pointer) -> StrictSchemaError {
-    path.error(
-        StrictRule::AnyValue,
-        "this schema has no type and accepts any JSON value (`{}`, `true`, or \
-         `serde_json::Value`), which strict mode cannot express; give it a type, or take the \
-         value as a string that holds JSON",
-    )
-}
-
 fn open_object(path: &Pointer, value: &Value) -> StrictSchemaError {
     let what = if value == &Value::Bool(true) {
         "`additionalProperties: true`"
@@ -514,64 +505,6 @@ fn open_object(path: &Pointer, value: &Value) -> StrictSchemaError {
              keys as `properties`, or use an array of `{{key, value}}` objects"
         ),
     )
-}
-
-/// The `type` of a schema that does not give one, from the keywords it has.
-fn infer_type(map: &Map<String, Value>, path: &Pointer) -> Result<Value, StrictSchemaError> {
-    if ["properties", "required", "additionalProperties"]
-        .iter()
-        .any(|k| map.contains_key(*k))
-    {
-        return Ok(Value::from("object"));
-    }
-    if map.contains_key("items") {
-        return Ok(Value::from("array"));
-    }
-    let values = match (map.get("enum"), map.get("const")) {
-        (Some(Value::Array(values)), _) => values.clone(),
-        (None, Some(value)) => vec![value.clone()],
-        _ => return Err(any_value(path)),
-    };
-    type_of_values(&values).ok_or_else(|| {
-        path.error(
-            StrictRule::UnsupportedKeyword,
-            "an `enum` or `const` of objects or arrays cannot be expressed in strict mode; use \
-             string or number values",
-        )
-    })
-}
-
-/// Checks `enum`: a non-empty array.
-fn check_enum<'m>(
-    map: &'m Map<String, Value>,
-    path: &Pointer,
-) -> Result<Option<&'m Vec<Value>>, StrictSchemaError> {
-    match map.get("enum") {
-        None => Ok(None),
-        Some(Value::Array(values)) if !values.is_empty() => Ok(Some(values)),
-        Some(_) => Err(path.key("enum").error(
-            StrictRule::Malformed,
-            "`enum` must be a non-empty array of values",
-        )),
-    }
-}
-
-/// `type` without `"null"` when the `enum` or `const` beside it rules null
-/// out anyway (`["string", "null"]` with `enum: ["a"]` accepts only "a").
-fn consistent_type(types: &Value, values: Option<&Vec<Value>>, constant: Option<&Value>) -> Value {
-    let null_ruled_out =
-        values.is_some_and(|v| !v.contains(&Value::Null)) || constant.is_some_and(|c| !c.is_null());
-    match types {
-        Value::Array(names) if null_ruled_out && names.iter().any(|n| n == "null") => {
-            let mut names: Vec<Value> = names.iter().filter(|n| *n != "null").cloned().collect();
-            if names.len() == 1 {
-                names.swap_remove(0)
-            } else {
-                Value::Array(names)
-            }
-        }
-        other => other.clone(),
-    }
 }
 
 /// The names in `required`, each of which must be a property.

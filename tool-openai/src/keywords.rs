@@ -316,3 +316,78 @@ pub(crate) fn string<'v>(value: &'v Value, path: &Pointer) -> Result<&'v str, St
         )
     })
 }
+
+/// The error for a schema that accepts any JSON value.
+pub(crate) fn any_value(path: &Pointer) -> StrictSchemaError {
+    path.error(
+        StrictRule::AnyValue,
+        "this schema has no type and accepts any JSON value (`{}`, `true`, or \
+         `serde_json::Value`), which strict mode cannot express; give it a type, or take the \
+         value as a string that holds JSON",
+    )
+}
+
+/// The `type` of a schema that does not give one, from the keywords it has.
+pub(crate) fn infer_type(
+    map: &Map<String, Value>,
+    path: &Pointer,
+) -> Result<Value, StrictSchemaError> {
+    if ["properties", "required", "additionalProperties"]
+        .iter()
+        .any(|k| map.contains_key(*k))
+    {
+        return Ok(Value::from("object"));
+    }
+    if map.contains_key("items") {
+        return Ok(Value::from("array"));
+    }
+    let values = match (map.get("enum"), map.get("const")) {
+        (Some(Value::Array(values)), _) => values.clone(),
+        (None, Some(value)) => vec![value.clone()],
+        _ => return Err(any_value(path)),
+    };
+    type_of_values(&values).ok_or_else(|| {
+        path.error(
+            StrictRule::UnsupportedKeyword,
+            "an `enum` or `const` of objects or arrays cannot be expressed in strict mode; use \
+             string or number values",
+        )
+    })
+}
+
+/// Checks `enum`: a non-empty array.
+pub(crate) fn check_enum<'m>(
+    map: &'m Map<String, Value>,
+    path: &Pointer,
+) -> Result<Option<&'m Vec<Value>>, StrictSchemaError> {
+    match map.get("enum") {
+        None => Ok(None),
+        Some(Value::Array(values)) if !values.is_empty() => Ok(Some(values)),
+        Some(_) => Err(path.key("enum").error(
+            StrictRule::Malformed,
+            "`enum` must be a non-empty array of values",
+        )),
+    }
+}
+
+/// `type` without `"null"` when the `enum` or `const` beside it rules null
+/// out anyway (`["string", "null"]` with `enum: ["a"]` accepts only "a").
+pub(crate) fn consistent_type(
+    types: &Value,
+    values: Option<&Vec<Value>>,
+    constant: Option<&Value>,
+) -> Value {
+    let null_ruled_out =
+        values.is_some_and(|v| !v.contains(&Value::Null)) || constant.is_some_and(|c| !c.is_null());
+    match types {
+        Value::Array(names) if null_ruled_out && names.iter().any(|n| n == "null") => {
+            let mut names: Vec<Value> = names.iter().filter(|n| *n != "null").cloned().collect();
+            if names.len() == 1 {
+                names.swap_remove(0)
+            } else {
+                Value::Array(names)
+            }
+        }
+        other => other.clone(),
+    }
+}
