@@ -303,3 +303,42 @@ fn parse_refuses_a_call_of_another_tool() {
     let wrong = call.parse::<ReserveInventory>(&session()).unwrap_err();
     assert_eq!(wrong.error().map(|e| e.code.as_ref()), Some("INTERNAL"));
 }
+
+#[test]
+fn outcomes_of_calls_run_elsewhere_make_a_round_too() {
+    // An async dispatcher runs the calls itself (here: all of them, one
+    // fatal) and hands the outcomes back.
+    let response = support::read("recorded/chat_completions.tool_calls.json");
+    let session = session();
+    let results: Vec<(ToolCall, ToolOutput)> =
+        openai::chat_completions_calls(&response, &contracts())
+            .unwrap()
+            .into_iter()
+            .map(|call| {
+                let output = match call.contract() {
+                    None => openai::unknown_tool(call.name(), &contracts()),
+                    Some(_) if call.is::<CreateRefundDraft>() => {
+                        ToolOutput::fatal(ToolError::internal())
+                    }
+                    Some(_) => dispatch(&call, &session),
+                };
+                (call, output)
+            })
+            .collect();
+    let round = ToolRound::from_results(results);
+    assert!(round.stop);
+    assert!(round.unanswered.is_empty());
+    let answered: Vec<&str> = round
+        .items
+        .iter()
+        .map(|i| i["tool_call_id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        answered,
+        [
+            "call_Xk2n8QzR4tVb7Lm1",
+            "call_Tz5yU8iO1pAs4DfG",
+            "call_Hj7kL2zX5cV9bN3m"
+        ]
+    );
+}

@@ -28,7 +28,8 @@ use crate::refs::{Definitions, MAX_INPUT_DEPTH, make_nullable, merge, merge_all_
 ///   (an `enum` gains `null`, a `const` becomes a two-value `enum`), or a
 ///   `{"type": "null"}` branch for a `$ref` or `anyOf`; a schema that already
 ///   admits `null` is left as it is;
-/// - turns `oneOf` into `anyOf`, merges a single-entry `allOf` into its
+/// - turns `oneOf` into `anyOf` (strict mode has no `oneOf`; where branches
+///   overlap, the tool's parser decides), merges a single-entry `allOf` into its
 ///   parent, resolves chains of `$ref`s, wraps a `$ref` that has keywords
 ///   beside it (`{"description": ..., "anyOf": [{"$ref": ...}]}`), keeps
 ///   recursion (`"$ref": "#"` and through `$defs`), and drops `title`,

@@ -32,6 +32,34 @@ impl ToolRound {
         self.results.is_empty() && self.unanswered.is_empty()
     }
 
+    /// The round for calls that were run elsewhere, for instance
+    /// concurrently by an async dispatcher: each non-fatal outcome is
+    /// written in the order given, and `stop` is set when any outcome is
+    /// fatal. Answer unknown tools with [`unknown_tool`] before running.
+    ///
+    /// ```
+    /// use tool_core::ToolOutput;
+    /// use tool_openai::{Api, ToolCall, ToolRound};
+    ///
+    /// let call = ToolCall::new(Api::Responses, "gpt-4.1", "call_1", "get_inventory", "{}", &[]);
+    /// let round = ToolRound::from_results(vec![(call, ToolOutput::success("12 in stock"))]);
+    /// assert_eq!(round.items[0]["output"], "12 in stock");
+    /// assert!(!round.stop);
+    /// ```
+    pub fn from_results(results: Vec<(ToolCall, ToolOutput)>) -> ToolRound {
+        let items = results
+            .iter()
+            .filter_map(|(call, output)| call.output_item(output))
+            .collect();
+        let stop = results.iter().any(|(_, output)| output.is_fatal());
+        ToolRound {
+            results,
+            unanswered: Vec::new(),
+            items,
+            stop,
+        }
+    }
+
     /// A record of each answered call.
     pub fn records(&self) -> Vec<CallRecord> {
         self.results.iter().map(|(call, _)| call.record()).collect()
@@ -91,26 +119,20 @@ pub fn answer_tool_calls(
     contracts: &[&'static ToolContract],
     mut run: impl FnMut(&ToolCall) -> ToolOutput,
 ) -> ToolRound {
-    let mut round = ToolRound {
-        results: Vec::with_capacity(calls.len()),
-        unanswered: Vec::new(),
-        items: Vec::with_capacity(calls.len()),
-        stop: false,
-    };
+    let mut results = Vec::with_capacity(calls.len());
     let mut calls = calls.into_iter();
     for call in calls.by_ref() {
         let output = match call.contract() {
             Some(_) => run(&call),
             None => unknown_tool(call.name(), contracts),
         };
-        round.items.extend(call.output_item(&output));
         let fatal = output.is_fatal();
-        round.results.push((call, output));
+        results.push((call, output));
         if fatal {
-            round.stop = true;
             break;
         }
     }
+    let mut round = ToolRound::from_results(results);
     round.unanswered.extend(calls);
     round
 }
