@@ -176,7 +176,8 @@ pub use tool_core::Tool;
 /// its attributes and rules.
 pub use tool_macros::Tool;
 
-/// The OpenAI adapter: strict-mode schemas and tool definitions.
+/// The OpenAI adapter: strict-mode schemas, Chat Completions and Responses
+/// tool definitions, tool calls read from responses and outputs written back.
 pub mod openai {
     pub use tool_openai::*;
 }
