@@ -33,8 +33,28 @@ pub use session::{DEFAULT_MAX_ARGUMENT_BYTES, Session};
 pub use tool::{IdempotencyKey, Tool};
 
 // --- outputs, errors and dispatch (issue 4): modules and re-exports go here ---
+mod approval;
+mod audit;
+mod canonical;
+mod idempotency;
+mod model_result;
 mod output;
-pub use output::{ToolError, ToolOutput};
+#[cfg(feature = "runtime")]
+pub mod runtime;
+pub use approval::{ApprovalCheck, ApprovalGrant, ApprovalRequest, Approvals};
+pub use audit::{AUDIT_SCHEMA_VERSION, AuditRecord, Subject, Subjects};
+pub use canonical::{arguments_sha256, canonical_arguments};
+pub use idempotency::{
+    BoxFuture, Claim, IdempotencyError, IdempotencyRecord, IdempotencyScope, IdempotencyStore,
+    InMemoryIdempotencyStore,
+};
+pub use model_result::{
+    Delivery, Execution, ExecutionOutcome, MODEL_RESULT_SCHEMA_VERSION, ModelResult, Provenance,
+    ResultStatus, Trust, format_rfc3339,
+};
+pub use output::{OutputKind, ToolError, ToolOutput};
+#[cfg(feature = "runtime")]
+pub use runtime::{AbortHandle, CallContext, CallResult, ToolCall, Toolbox};
 
 // --- docs, catalog, fingerprints and lock files (issue 5): modules and re-exports go here ---
 mod catalog;

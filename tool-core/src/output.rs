@@ -104,6 +104,35 @@ impl ToolOutput {
         matches!(self, ToolOutput::Fatal { .. })
     }
 
+    /// Which of the three outcomes this is.
+    pub fn kind(&self) -> OutputKind {
+        match self {
+            ToolOutput::Success { .. } => OutputKind::Success,
+            ToolOutput::RespondToModel { .. } => OutputKind::RespondToModel,
+            ToolOutput::Fatal { .. } => OutputKind::Fatal,
+        }
+    }
+
+    /// The structured details that stay with the runtime.
+    pub fn details(&self) -> &Value {
+        match self {
+            ToolOutput::Success { details, .. }
+            | ToolOutput::RespondToModel { details, .. }
+            | ToolOutput::Fatal { details, .. } => details,
+        }
+    }
+
+    /// Replaces the details and returns the output.
+    #[must_use]
+    pub fn with_details(mut self, value: Value) -> Self {
+        match &mut self {
+            ToolOutput::Success { details, .. }
+            | ToolOutput::RespondToModel { details, .. }
+            | ToolOutput::Fatal { details, .. } => *details = value,
+        }
+        self
+    }
+
     /// The error, unless the call succeeded.
     pub fn error(&self) -> Option<&ToolError> {
         match self {
@@ -111,6 +140,30 @@ impl ToolOutput {
             ToolOutput::RespondToModel { error, .. } | ToolOutput::Fatal { error, .. } => {
                 Some(error)
             }
+        }
+    }
+}
+
+/// Which of the three outcomes a [`ToolOutput`] is; serialized in
+/// snake_case (`"success"`, `"respond_to_model"`, `"fatal"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OutputKind {
+    /// [`ToolOutput::Success`].
+    Success,
+    /// [`ToolOutput::RespondToModel`].
+    RespondToModel,
+    /// [`ToolOutput::Fatal`].
+    Fatal,
+}
+
+impl OutputKind {
+    /// The snake_case name used in JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OutputKind::Success => "success",
+            OutputKind::RespondToModel => "respond_to_model",
+            OutputKind::Fatal => "fatal",
         }
     }
 }
@@ -135,6 +188,23 @@ pub struct ToolError {
 }
 
 impl ToolError {
+    /// The model's arguments do not fit the tool's input contract.
+    pub const INVALID_ARGUMENTS: &'static str = "INVALID_ARGUMENTS";
+    /// A bug or an unexpected failure; the model is told no more.
+    pub const INTERNAL: &'static str = "INTERNAL";
+    /// The model called a tool that is not registered.
+    pub const UNKNOWN_TOOL: &'static str = "UNKNOWN_TOOL";
+    /// The tool needs an approval bound to this call and none was given.
+    pub const APPROVAL_REQUIRED: &'static str = "APPROVAL_REQUIRED";
+    /// The call ran past its time limit and was stopped.
+    pub const TIMEOUT: &'static str = "TIMEOUT";
+    /// The call was cancelled.
+    pub const ABORTED: &'static str = "ABORTED";
+    /// A call with the same idempotency key is still running.
+    pub const CALL_IN_PROGRESS: &'static str = "CALL_IN_PROGRESS";
+    /// The idempotency key was used before for a call with other arguments.
+    pub const IDEMPOTENCY_KEY_REUSED: &'static str = "IDEMPOTENCY_KEY_REUSED";
+
     /// An error with a recovery that fits its category.
     pub fn new(
         code: impl Into<Cow<'static, str>>,
@@ -171,6 +241,12 @@ impl ToolError {
             ErrorCategory::InvalidArguments,
             safe_message,
         )
+    }
+
+    /// A conflict with the current state, with the tool's own code (e.g.
+    /// `OUT_OF_STOCK`).
+    pub fn conflict(code: impl Into<Cow<'static, str>>, safe_message: impl Into<String>) -> Self {
+        ToolError::new(code, ErrorCategory::Conflict, safe_message)
     }
 
     /// A not-found error with the tool's own code.
