@@ -121,7 +121,19 @@ pub use tool_core::{
 };
 
 // --- re-exports of outputs, errors and dispatch (issue 4) go here ---
-pub use tool_core::{ToolError, ToolOutput};
+pub use tool_core::{
+    AUDIT_SCHEMA_VERSION, ApprovalCheck, ApprovalGrant, ApprovalRequest, Approvals, AuditRecord,
+    BoxFuture, Claim, Delivery, Execution, ExecutionOutcome, IdempotencyError, IdempotencyRecord,
+    IdempotencyScope, IdempotencyStore, InMemoryIdempotencyStore, MODEL_RESULT_SCHEMA_VERSION,
+    ModelResult, OutputKind, Provenance, ResultStatus, Subject, Subjects, ToolError, ToolOutput,
+    Trust, arguments_sha256, canonical_arguments, format_rfc3339,
+};
+/// The async dispatcher: a [`Toolbox`] of tools with their handlers
+/// (cargo feature `runtime`, on by default).
+#[cfg(feature = "runtime")]
+pub use tool_core::runtime;
+#[cfg(feature = "runtime")]
+pub use tool_core::{AbortHandle, CallContext, CallResult, ToolCall, Toolbox};
 
 // --- re-exports of docs, catalog, fingerprints and lock files (issue 5) go here ---
 pub use tool_core::{

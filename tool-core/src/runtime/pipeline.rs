@@ -8,7 +8,7 @@ use std::time::Duration;
 use serde_json::Value;
 use tokio::time::Instant;
 use tracing::Instrument as _;
-use tracing::field::{Empty, display};
+use tracing::field::Empty;
 
 use super::handler::{CallContext, CatchUnwind, HandlerResult, Notes, Parsed};
 use super::toolbox::{Either, Toolbox, race};
@@ -55,10 +55,11 @@ impl Toolbox {
         abort: &AbortHandle,
     ) -> CallResult {
         let name = cut(&call.name, MAX_NAME_CHARS);
+        let version = self.contract(&call.name).map(ToolContract::version);
         let span = tracing::info_span!(
             "tool_call",
             tool = %name,
-            version = Empty,
+            version = version.map(tracing::field::display),
             call_id = %call.call_id,
             outcome = Empty,
             result = Empty,
@@ -150,7 +151,6 @@ impl Toolbox {
         };
         let contract = tool.contract();
         draft.contract = Some(contract);
-        tracing::Span::current().record("version", display(contract.version()));
 
         let parsed = match tool.parse(&call.arguments, session) {
             Ok(parsed) => parsed,
