@@ -16,6 +16,7 @@
 
 mod abort;
 mod handler;
+mod messages;
 mod pipeline;
 mod toolbox;
 
