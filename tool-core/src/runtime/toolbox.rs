@@ -32,6 +32,28 @@ use crate::tool::Tool;
 /// [`AuditRecord`](crate::AuditRecord). A handler that panics gives a fatal
 /// `INTERNAL` output; the process and the other calls go on.
 ///
+/// The order of the checks matters to the caller:
+/// 1. an unknown tool or invalid arguments answer `UNKNOWN_TOOL` /
+///    `INVALID_ARGUMENTS`; a missing session value or a broken contract is
+///    the application's fault: fatal `INTERNAL`, the reason in the audit only;
+/// 2. a repeated idempotency key (same tool, same session
+///    [`Subjects`](crate::Subjects),
+///    same arguments) returns the recorded result, marked `replayed`,
+///    without running the tool or asking for a new approval; the same key
+///    with other arguments answers `IDEMPOTENCY_KEY_REUSED`, and while the
+///    first call runs, `CALL_IN_PROGRESS`;
+/// 3. a cancelled call answers `ABORTED` before it starts;
+/// 4. a tool that requires approval needs an unused
+///    [`ApprovalGrant`](crate::ApprovalGrant) for this tool, contract version
+///    and argument hash in the session's [`Approvals`](crate::Approvals),
+///    else `APPROVAL_REQUIRED` with an
+///    [`ApprovalRequest`](crate::ApprovalRequest) in the result; the grant
+///    is used up when the call starts, however the call then ends;
+/// 5. the handler runs under the time limit and the abort handle; only a
+///    completed run is recorded under its idempotency key, so a retry after
+///    a failure, timeout or abort runs again. The time limit bounds the
+///    handler, not the idempotency store.
+///
 /// Each call runs inside a `tracing` span named `tool_call` with the fields
 /// `tool`, `version`, `call_id`, `outcome`, `result`, `code`, `delivery`
 /// and `duration_ms`, and ends with one event.
