@@ -121,6 +121,10 @@ pub use tool_core::{
 };
 
 // --- re-exports of outputs, errors and dispatch (issue 4) go here ---
+/// The async dispatcher: a [`Toolbox`] of tools with their handlers
+/// (cargo feature `runtime`, on by default).
+#[cfg(feature = "runtime")]
+pub use tool_core::runtime;
 pub use tool_core::{
     AUDIT_SCHEMA_VERSION, ApprovalCheck, ApprovalGrant, ApprovalRequest, Approvals, AuditRecord,
     BoxFuture, Claim, Delivery, Execution, ExecutionOutcome, IdempotencyError, IdempotencyRecord,
@@ -128,17 +132,13 @@ pub use tool_core::{
     ModelResult, OutputKind, Provenance, ResultStatus, Subject, Subjects, ToolError, ToolOutput,
     Trust, arguments_sha256, canonical_arguments, format_rfc3339,
 };
-/// The async dispatcher: a [`Toolbox`] of tools with their handlers
-/// (cargo feature `runtime`, on by default).
-#[cfg(feature = "runtime")]
-pub use tool_core::runtime;
 #[cfg(feature = "runtime")]
 pub use tool_core::{AbortHandle, CallContext, CallResult, ToolCall, Toolbox};
 
 // --- re-exports of docs, catalog, fingerprints and lock files (issue 5) go here ---
 pub use tool_core::{
-    Bump, CATALOG_FORMAT, Catalog, Change, ChangeKind, ContractLock, Drift, LOCK_FORMAT,
-    LockError, LockMode, LockedTool, UPDATE_LOCK_ENV, canonical_json, check_contracts_locked,
+    Bump, CATALOG_FORMAT, Catalog, Change, ChangeKind, ContractLock, Drift, LOCK_FORMAT, LockError,
+    LockMode, LockedTool, UPDATE_LOCK_ENV, canonical_json, check_contracts_locked,
 };
 
 /// Fails (panics) when the contracts of the given tools differ from the lock

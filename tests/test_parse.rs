@@ -463,7 +463,11 @@ fn deep_nesting_stops_at_the_first_value_of_the_wrong_shape() {
     // Typed fields never descend into nesting they do not expect, and an
     // unknown key is refused before its value is read.
     let deep = format!("{{\"items\": {}", "[".repeat(100_000));
-    assert_error(&deep, "$.items[0]", "expected an object (LineItem), got an array");
+    assert_error(
+        &deep,
+        "$.items[0]",
+        "expected an object (LineItem), got an array",
+    );
     let deep = format!("{{\"x\": {}", "{\"x\": ".repeat(100_000));
     let error = parse(&deep).unwrap_err();
     assert_eq!(error.path(), "$.x");
