@@ -79,6 +79,31 @@ fn set(key: &str, raw: &str) -> String {
     format!("{{\"{key}\": {raw}, {}", &rest[1..])
 }
 
+#[test]
+fn the_valid_document_parses_into_every_field() {
+    let shipment = parse(VALID).unwrap();
+    assert_eq!(shipment.reference, "SH-1");
+    assert!(matches!(shipment.speed, Speed::Express));
+    assert_eq!(
+        (
+            shipment.address.street.as_str(),
+            shipment.address.city.as_str()
+        ),
+        ("Main St 1", "Berlin")
+    );
+    let parcels: Vec<(&str, u32)> = shipment
+        .parcels
+        .iter()
+        .map(|p| (p.sku.as_str(), p.weight_grams))
+        .collect();
+    assert_eq!(parcels, [("A-1", 500)]);
+    assert_eq!(
+        (shipment.insured_value, shipment.labels, shipment.note),
+        (None, 1, None)
+    );
+    assert_eq!(shipment.tenant.0, "acme");
+}
+
 /// Every document is refused with `INVALID_ARGUMENTS`, the exact JSON path
 /// and the exact message; none panics, and each is parsed in time linear in
 /// its (capped) size with no recursion deeper than serde_json's limit.
@@ -428,10 +453,7 @@ fn hostile_documents_are_refused_with_code_path_and_message() {
             "too many items",
             set(
                 "parcels",
-                &format!(
-                    "[{}]",
-                    vec![r#"{"sku": "a", "weight_grams": 1}"#; 4].join(",")
-                ),
+                &format!("[{}]", [r#"{"sku": "a", "weight_grams": 1}"#; 4].join(",")),
             ),
             "$.parcels",
             "expected at most 3 items, got 4 items",
