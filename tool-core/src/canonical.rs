@@ -43,9 +43,7 @@ pub fn canonical_arguments(arguments: &str) -> Option<String> {
         }
         other => other,
     };
-    let mut out = String::with_capacity(text.len());
-    write_canonical(&value, &mut out);
-    Some(out)
+    Some(canonical_json(&value))
 }
 
 /// SHA-256 of the canonical arguments ([`canonical_arguments`]) as 64
@@ -77,6 +75,28 @@ pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
     hex
 }
 
+/// JSON text in canonical form: no whitespace, object keys sorted by their
+/// UTF-16 code units at every depth (as in RFC 8785), arrays in their order,
+/// strings and numbers as `serde_json` writes them. Argument hashes and
+/// contract fingerprints are both taken over this form.
+///
+/// ```
+/// use serde_json::json;
+///
+/// let a = json!({"b": 1, "a": {"d": [2, 1], "c": null}});
+/// assert_eq!(tool_core::canonical_json(&a), r#"{"a":{"c":null,"d":[2,1]},"b":1}"#);
+/// ```
+pub fn canonical_json(value: &Value) -> String {
+    let mut out = String::new();
+    write_canonical(value, &mut out);
+    out
+}
+
+/// The order of object keys in canonical JSON: by UTF-16 code units.
+pub(crate) fn key_order(a: &str, b: &str) -> std::cmp::Ordering {
+    a.encode_utf16().cmp(b.encode_utf16())
+}
+
 /// Writes `value` without whitespace and with sorted keys. The depth is
 /// bounded by serde_json's recursion limit when the value was parsed.
 fn write_canonical(value: &Value, out: &mut String) {
@@ -93,7 +113,7 @@ fn write_canonical(value: &Value, out: &mut String) {
         }
         Value::Object(map) => {
             let mut entries: Vec<(&String, &Value)> = map.iter().collect();
-            entries.sort_by(|(a, _), (b, _)| a.encode_utf16().cmp(b.encode_utf16()));
+            entries.sort_by(|(a, _), (b, _)| key_order(a, b));
             out.push('{');
             for (i, (key, item)) in entries.into_iter().enumerate() {
                 if i > 0 {

@@ -1,11 +1,9 @@
 //! Contract fingerprints: a SHA-256 over the canonical JSON of what a tool
 //! promises, so any change to the wire contract changes the hash.
 
-use std::fmt::Write as _;
-
 use serde_json::{Map, Value};
-use sha2::{Digest, Sha256};
 
+use crate::canonical::{canonical_json, key_order, sha256_hex};
 use crate::contract::{DeclaredError, Idempotency, Policy, ToolContract, Version};
 
 impl ToolContract {
@@ -108,57 +106,6 @@ fn to_value<T: serde::Serialize>(value: T) -> Value {
     serde_json::to_value(value).unwrap_or(Value::Null)
 }
 
-/// JSON text in canonical form: no whitespace, object keys sorted by their
-/// UTF-16 code units at every depth (as in RFC 8785), arrays in their order,
-/// strings and numbers as `serde_json` writes them.
-///
-/// ```
-/// use serde_json::json;
-///
-/// let a = json!({"b": 1, "a": {"d": [2, 1], "c": null}});
-/// assert_eq!(tool_core::canonical_json(&a), r#"{"a":{"c":null,"d":[2,1]},"b":1}"#);
-/// ```
-pub fn canonical_json(value: &Value) -> String {
-    let mut out = String::new();
-    write_canonical(value, &mut out);
-    out
-}
-
-fn write_canonical(value: &Value, out: &mut String) {
-    match value {
-        Value::Object(map) => {
-            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
-            entries.sort_by(|a, b| key_order(a.0, b.0));
-            out.push('{');
-            for (i, (key, value)) in entries.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                out.push_str(&Value::from(key.as_str()).to_string());
-                out.push(':');
-                write_canonical(value, out);
-            }
-            out.push('}');
-        }
-        Value::Array(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_canonical(item, out);
-            }
-            out.push(']');
-        }
-        scalar => out.push_str(&scalar.to_string()),
-    }
-}
-
-/// The order of object keys in canonical JSON: by UTF-16 code units.
-fn key_order(a: &str, b: &str) -> std::cmp::Ordering {
-    a.encode_utf16().cmp(b.encode_utf16())
-}
-
 /// `value` with the keys of every object sorted (a `Value` keeps insertion
 /// order with `preserve_order`, so this fixes the order it prints in).
 pub(crate) fn sorted(value: &Value) -> Value {
@@ -257,28 +204,10 @@ pub(crate) fn canonical_schema(schema: &Value) -> Value {
     Value::Object(out)
 }
 
-/// The SHA-256 of `bytes` as 64 lowercase hex digits.
-pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
-    let digest = Sha256::digest(bytes);
-    let mut hex = String::with_capacity(64);
-    for byte in digest.iter() {
-        let _ = write!(hex, "{byte:02x}");
-    }
-    hex
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
-
-    #[test]
-    fn sha256_matches_the_known_vector() {
-        assert_eq!(
-            sha256_hex(b"abc"),
-            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
-        );
-    }
 
     #[test]
     fn canonical_json_sorts_keys_and_keeps_arrays() {

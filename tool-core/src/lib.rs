@@ -43,7 +43,7 @@ mod output;
 pub mod runtime;
 pub use approval::{ApprovalCheck, ApprovalGrant, ApprovalRequest, Approvals};
 pub use audit::{AUDIT_SCHEMA_VERSION, AuditRecord, Subject, Subjects};
-pub use canonical::{arguments_sha256, canonical_arguments};
+pub use canonical::{arguments_sha256, canonical_arguments, canonical_json};
 pub use idempotency::{
     BoxFuture, Claim, IdempotencyError, IdempotencyRecord, IdempotencyScope, IdempotencyStore,
     InMemoryIdempotencyStore,
@@ -67,7 +67,6 @@ mod lock;
 mod schema_diff;
 pub use catalog::{CATALOG_FORMAT, Catalog};
 pub use change::{Bump, Change, ChangeKind};
-pub use fingerprint::canonical_json;
 pub use lock::{
     ContractLock, Drift, LOCK_FORMAT, LockError, LockMode, LockedTool, UPDATE_LOCK_ENV,
     check_contracts_locked,

@@ -5,11 +5,11 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value};
 
+use crate::canonical::canonical_json;
 use crate::change::{Bump, Change, ChangeKind};
 use crate::describe::{enum_values, follow, model_type, split_null, value_text};
 use crate::diff::{keys, push, show};
 use crate::docs::code;
-use crate::fingerprint::canonical_json;
 
 /// Which schema is compared: constraints and presence count in opposite
 /// directions for what the model sends and what the tool returns.
