@@ -148,6 +148,15 @@ impl<'a> Field<'a> {
         })
     }
 
+    /// Where errors about the JSON name point: the `rename` literal, or the
+    /// field's name.
+    pub fn name_tokens(&self) -> TokenStream {
+        self.attrs
+            .rename
+            .as_ref()
+            .map_or_else(|| self.ident.to_token_stream(), |r| r.to_token_stream())
+    }
+
     pub fn is_injected(&self) -> bool {
         self.attrs.inject.is_some()
     }

@@ -7,6 +7,7 @@ use std::collections::BTreeSet;
 
 use proc_macro2::TokenStream;
 use quote::ToTokens;
+use syn::meta::ParseNestedMeta;
 use syn::{Attribute, LitInt, LitStr, Meta, Path, Token, Type};
 
 use crate::ctxt::Ctxt;
@@ -251,22 +252,19 @@ pub fn tool_attrs(cx: &Ctxt, attrs: &[Attribute]) -> ToolAttrs {
     let mut crate_path = Attr::none(cx, CRATE);
     let mut errors = Vec::new();
     let mut allows = Vec::new();
-    let mut invalid = BTreeSet::new();
 
-    for attr in tool_attributes(cx, attrs, "#[tool(effect = \"write\")]") {
-        let result = attr.parse_nested_meta(|meta| {
-            let errors_before = cx.error_count();
-            if meta.path == DESCRIPTION {
-                if let Some(s) = lit_str(cx, &meta, DESCRIPTION)? {
-                    description.set(&meta.path, s);
-                }
-            } else if meta.path == NAME {
-                if let Some(s) = lit_str(cx, &meta, NAME)? {
-                    name.set(&meta.path, s);
-                }
-            } else if meta.path == VERSION {
-                if let Some(s) = lit_str(cx, &meta, VERSION)? {
-                    match parse_version(&s.value()) {
+    let invalid = each_key(cx, attrs, "#[tool(effect = \"write\")]", |meta| {
+        if meta.path == DESCRIPTION {
+            if let Some(s) = lit_str(cx, meta, DESCRIPTION)? {
+                description.set(&meta.path, s);
+            }
+        } else if meta.path == NAME {
+            if let Some(s) = lit_str(cx, meta, NAME)? {
+                name.set(&meta.path, s);
+            }
+        } else if meta.path == VERSION {
+            if let Some(s) = lit_str(cx, meta, VERSION)? {
+                match parse_version(&s.value()) {
                         Some(v) => version.set(&meta.path, (v, s)),
                         None => cx.error_spanned_by(
                             &s,
@@ -276,105 +274,108 @@ pub fn tool_attrs(cx: &Ctxt, attrs: &[Attribute]) -> ToolAttrs {
                             ),
                         ),
                     }
+            }
+        } else if meta.path == EFFECT {
+            if let Some(s) = lit_str(cx, meta, EFFECT)? {
+                let value = match s.value().as_str() {
+                    "read" => Some(Effect::Read),
+                    "write" => Some(Effect::Write),
+                    "destructive" => Some(Effect::Destructive),
+                    _ => None,
+                };
+                match value {
+                    Some(v) => effect.set(&meta.path, (v, s)),
+                    None => unknown_value(cx, &s, EFFECT, &["read", "write", "destructive"]),
                 }
-            } else if meta.path == EFFECT {
-                if let Some(s) = lit_str(cx, &meta, EFFECT)? {
-                    let value = match s.value().as_str() {
-                        "read" => Some(Effect::Read),
-                        "write" => Some(Effect::Write),
-                        "destructive" => Some(Effect::Destructive),
-                        _ => None,
-                    };
-                    match value {
-                        Some(v) => effect.set(&meta.path, (v, s)),
-                        None => unknown_value(cx, &s, EFFECT, &["read", "write", "destructive"]),
-                    }
+            }
+        } else if meta.path == IDEMPOTENT {
+            if let Some(flag) = flag(cx, meta, IDEMPOTENT)? {
+                idempotent.set(&meta.path, flag);
+            }
+        } else if meta.path == APPROVAL {
+            if let Some(s) = lit_str(cx, meta, APPROVAL)? {
+                match s.value().as_str() {
+                    "required" => approval.set(&meta.path, (Approval::Required, s)),
+                    "none" => approval.set(&meta.path, (Approval::None, s)),
+                    _ => unknown_value(cx, &s, APPROVAL, &["required", "none"]),
                 }
-            } else if meta.path == IDEMPOTENT {
-                if let Some(flag) = flag(cx, &meta, IDEMPOTENT)? {
-                    idempotent.set(&meta.path, flag);
-                }
-            } else if meta.path == APPROVAL {
-                if let Some(s) = lit_str(cx, &meta, APPROVAL)? {
-                    match s.value().as_str() {
-                        "required" => approval.set(&meta.path, (Approval::Required, s)),
-                        "none" => approval.set(&meta.path, (Approval::None, s)),
-                        _ => unknown_value(cx, &s, APPROVAL, &["required", "none"]),
-                    }
-                }
-            } else if meta.path == TIMEOUT_MS {
-                if let Some((n, lit)) = lit_count(cx, &meta, TIMEOUT_MS)? {
-                    if n == 0 {
-                        cx.error_spanned_by(
+            }
+        } else if meta.path == TIMEOUT_MS {
+            if let Some((n, lit)) = lit_count(cx, meta, TIMEOUT_MS)? {
+                if n == 0 {
+                    cx.error_spanned_by(
                             &lit,
                             "`timeout_ms = 0` would stop every call at once; give the longest a call may run in milliseconds, e.g. `timeout_ms = 30_000`",
                         );
-                    } else {
-                        timeout_ms.set(&meta.path, (n, lit));
-                    }
-                }
-            } else if meta.path == OPEN_WORLD {
-                if let Some(flag) = flag(cx, &meta, OPEN_WORLD)? {
-                    open_world.set(&meta.path, flag);
-                }
-            } else if meta.path == DATA {
-                if let Some(s) = lit_str(cx, &meta, DATA)? {
-                    let value = match s.value().as_str() {
-                        "public" => Some(DataClass::Public),
-                        "internal" => Some(DataClass::Internal),
-                        "confidential" => Some(DataClass::Confidential),
-                        "restricted" => Some(DataClass::Restricted),
-                        _ => None,
-                    };
-                    match value {
-                        Some(v) => data.set(&meta.path, (v, s)),
-                        None => unknown_value(cx, &s, Symbol("data class"), &["public", "internal", "confidential", "restricted"]),
-                    }
-                }
-            } else if meta.path == OUTPUT {
-                let value = meta.value()?;
-                if value.peek(LitStr) {
-                    let lit: LitStr = value.parse()?;
-                    cx.error_spanned_by(
-                        &lit,
-                        format!("`output` takes a type, not a string: write `output = {}`", lit.value()),
-                    );
                 } else {
-                    match value.parse::<Type>() {
-                        Ok(ty) => output.set(&meta.path, ty),
-                        Err(err) => {
-                            cx.error_at(err.span(), "`output` takes the type a call returns, e.g. `output = OrderStatus`");
-                            skip_value(&meta)?;
-                        }
+                    timeout_ms.set(&meta.path, (n, lit));
+                }
+            }
+        } else if meta.path == OPEN_WORLD {
+            if let Some(flag) = flag(cx, meta, OPEN_WORLD)? {
+                open_world.set(&meta.path, flag);
+            }
+        } else if meta.path == DATA {
+            if let Some(s) = lit_str(cx, meta, DATA)? {
+                let value = match s.value().as_str() {
+                    "public" => Some(DataClass::Public),
+                    "internal" => Some(DataClass::Internal),
+                    "confidential" => Some(DataClass::Confidential),
+                    "restricted" => Some(DataClass::Restricted),
+                    _ => None,
+                };
+                match value {
+                    Some(v) => data.set(&meta.path, (v, s)),
+                    None => unknown_value(
+                        cx,
+                        &s,
+                        Symbol("data class"),
+                        &["public", "internal", "confidential", "restricted"],
+                    ),
+                }
+            }
+        } else if meta.path == OUTPUT {
+            let value = meta.value()?;
+            if value.peek(LitStr) {
+                let lit: LitStr = value.parse()?;
+                cx.error_spanned_by(
+                    &lit,
+                    format!(
+                        "`output` takes a type, not a string: write `output = {}`",
+                        lit.value()
+                    ),
+                );
+            } else {
+                match value.parse::<Type>() {
+                    Ok(ty) => output.set(&meta.path, ty),
+                    Err(err) => {
+                        cx.error_at(
+                            err.span(),
+                            "`output` takes the type a call returns, e.g. `output = OrderStatus`",
+                        );
+                        skip_value(meta)?;
                     }
                 }
-            } else if meta.path == ERRORS {
-                meta.parse_nested_meta(|entry| parse_error_decl(cx, entry, &mut errors))?;
-            } else if meta.path == CRATE {
-                if let Some(s) = lit_str(cx, &meta, CRATE)? {
-                    match s.parse::<Path>() {
+            }
+        } else if meta.path == ERRORS {
+            meta.parse_nested_meta(|entry| parse_error_decl(cx, entry, &mut errors))?;
+        } else if meta.path == CRATE {
+            if let Some(s) = lit_str(cx, meta, CRATE)? {
+                match s.parse::<Path>() {
                         Ok(path) => crate_path.set(&meta.path, path),
                         Err(_) => cx.error_spanned_by(
                             &s,
                             "`crate` must be a path to the tool-contract crate, e.g. `crate = \"my_app::tool_contract\"`",
                         ),
                     }
-                }
-            } else if meta.path == ALLOW {
-                parse_allows(cx, &meta, &mut allows)?;
-            } else {
-                misplaced_or_unknown(cx, &meta, FIELD_KEYS, "a field")?;
             }
-            if cx.error_count() > errors_before {
-                invalid.insert(path_to_string(&meta.path));
-            }
-            Ok(())
-        });
-        if let Err(err) = result {
-            invalid.insert(ANY_KEY.to_owned());
-            cx.syn_error(err);
+        } else if meta.path == ALLOW {
+            parse_allows(cx, meta, &mut allows)?;
+        } else {
+            misplaced_or_unknown(cx, meta, FIELD_KEYS, "a field")?;
         }
-    }
+        Ok(())
+    });
 
     ToolAttrs {
         doc: doc(attrs),
@@ -405,96 +406,95 @@ pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
     let mut idempotency_key = Attr::none(cx, IDEMPOTENCY_KEY);
     let mut constraints: Vec<ConstraintAttr> = Vec::new();
     let mut allows = Vec::new();
-    let mut invalid = BTreeSet::new();
 
-    for attr in tool_attributes(cx, attrs, "#[tool(inject)]") {
-        let result = attr.parse_nested_meta(|meta| {
-            let errors_before = cx.error_count();
-            if meta.path == DESCRIPTION {
-                if let Some(s) = lit_str(cx, &meta, DESCRIPTION)? {
-                    description.set(&meta.path, s);
+    let invalid = each_key(cx, attrs, "#[tool(inject)]", |meta| {
+        if meta.path == DESCRIPTION {
+            if let Some(s) = lit_str(cx, meta, DESCRIPTION)? {
+                description.set(&meta.path, s);
+            }
+        } else if meta.path == RENAME {
+            if let Some(s) = lit_str(cx, meta, RENAME)? {
+                if s.value().is_empty() {
+                    cx.error_spanned_by(&s, "`rename` needs a non-empty JSON property name");
+                } else {
+                    rename.set(&meta.path, s);
                 }
-            } else if meta.path == RENAME {
-                if let Some(s) = lit_str(cx, &meta, RENAME)? {
-                    if s.value().is_empty() {
-                        cx.error_spanned_by(&s, "`rename` needs a non-empty JSON property name");
-                    } else {
-                        rename.set(&meta.path, s);
-                    }
+            }
+        } else if meta.path == INJECT {
+            no_value(cx, meta, INJECT)?;
+            inject.set(&meta.path, meta.path.to_token_stream());
+        } else if meta.path == IDEMPOTENCY_KEY {
+            no_value(cx, meta, IDEMPOTENCY_KEY)?;
+            idempotency_key.set(&meta.path, meta.path.to_token_stream());
+        } else if meta.path == UNIT {
+            if let Some(s) = lit_str(cx, meta, UNIT)? {
+                if s.value().trim().is_empty() {
+                    cx.error_spanned_by(
+                        &s,
+                        "`unit` needs the unit's name, e.g. `unit = \"milliseconds\"`",
+                    );
+                } else {
+                    unit.set(&meta.path, s);
                 }
-            } else if meta.path == INJECT {
-                no_value(cx, &meta, INJECT)?;
-                inject.set(&meta.path, meta.path.to_token_stream());
-            } else if meta.path == IDEMPOTENCY_KEY {
-                no_value(cx, &meta, IDEMPOTENCY_KEY)?;
-                idempotency_key.set(&meta.path, meta.path.to_token_stream());
-            } else if meta.path == UNIT {
-                if let Some(s) = lit_str(cx, &meta, UNIT)? {
-                    if s.value().trim().is_empty() {
-                        cx.error_spanned_by(&s, "`unit` needs the unit's name, e.g. `unit = \"milliseconds\"`");
-                    } else {
-                        unit.set(&meta.path, s);
-                    }
-                }
-            } else if meta.path == DEFAULT {
-                let tokens = meta.path.to_token_stream();
-                if meta.input.peek(Token![=]) {
-                    let value = meta.value()?;
-                    let path = if value.peek(LitStr) {
-                        let s: LitStr = value.parse()?;
-                        match s.parse::<Path>() {
-                            Ok(p) => Some(p),
-                            Err(_) => {
-                                cx.error_spanned_by(&s, "`default = ...` takes the path of a function that returns the value, e.g. `default = default_limit`");
-                                None
-                            }
+            }
+        } else if meta.path == DEFAULT {
+            let tokens = meta.path.to_token_stream();
+            if meta.input.peek(Token![=]) {
+                let value = meta.value()?;
+                let path = if value.peek(LitStr) {
+                    let s: LitStr = value.parse()?;
+                    match s.parse::<Path>() {
+                        Ok(p) => Some(p),
+                        Err(_) => {
+                            cx.error_spanned_by(&s, "`default = ...` takes the path of a function that returns the value, e.g. `default = default_limit`");
+                            None
                         }
-                    } else {
-                        Some(value.parse::<Path>()?)
-                    };
-                    if let Some(path) = path {
-                        default.set(tokens, (DefaultKind::Path(path.clone()), path.to_token_stream()));
                     }
                 } else {
-                    default.set(&meta.path, (DefaultKind::Trait, tokens));
-                }
-            } else if let Some(kind) = constraint_kind(&meta.path) {
-                let key = Symbol(kind.key());
-                let value = match kind {
-                    ConstraintKind::MinLength
-                    | ConstraintKind::MaxLength
-                    | ConstraintKind::MinItems
-                    | ConstraintKind::MaxItems => lit_count(cx, &meta, key)?
-                        .map(|(n, lit)| (ConstraintValue::Count(n), lit.to_token_stream())),
-                    ConstraintKind::Pattern | ConstraintKind::Format => lit_str(cx, &meta, key)?
-                        .map(|lit| (ConstraintValue::Text(lit.clone()), lit.to_token_stream())),
-                    ConstraintKind::Minimum | ConstraintKind::Maximum => lit_number(cx, &meta, key)?
-                        .map(|(n, tokens)| (ConstraintValue::Number(n), tokens)),
+                    Some(value.parse::<Path>()?)
                 };
-                if let Some((value, value_tokens)) = value {
-                    if constraints.iter().any(|c| c.kind == kind) {
-                        cx.error_spanned_by(&meta.path, format!("duplicate tool attribute `{key}`"));
-                    } else {
-                        let path = &meta.path;
-                        let tokens = quote::quote!(#path = #value_tokens);
-                        constraints.push(ConstraintAttr { kind, value, tokens });
-                    }
+                if let Some(path) = path {
+                    default.set(
+                        tokens,
+                        (DefaultKind::Path(path.clone()), path.to_token_stream()),
+                    );
                 }
-            } else if meta.path == ALLOW {
-                parse_allows(cx, &meta, &mut allows)?;
             } else {
-                misplaced_or_unknown(cx, &meta, STRUCT_KEYS, "the struct")?;
+                default.set(&meta.path, (DefaultKind::Trait, tokens));
             }
-            if cx.error_count() > errors_before {
-                invalid.insert(path_to_string(&meta.path));
+        } else if let Some(kind) = constraint_kind(&meta.path) {
+            let key = Symbol(kind.key());
+            let value = match kind {
+                ConstraintKind::MinLength
+                | ConstraintKind::MaxLength
+                | ConstraintKind::MinItems
+                | ConstraintKind::MaxItems => lit_count(cx, meta, key)?
+                    .map(|(n, lit)| (ConstraintValue::Count(n), lit.to_token_stream())),
+                ConstraintKind::Pattern | ConstraintKind::Format => lit_str(cx, meta, key)?
+                    .map(|lit| (ConstraintValue::Text(lit.clone()), lit.to_token_stream())),
+                ConstraintKind::Minimum | ConstraintKind::Maximum => lit_number(cx, meta, key)?
+                    .map(|(n, tokens)| (ConstraintValue::Number(n), tokens)),
+            };
+            if let Some((value, value_tokens)) = value {
+                if constraints.iter().any(|c| c.kind == kind) {
+                    cx.error_spanned_by(&meta.path, format!("duplicate tool attribute `{key}`"));
+                } else {
+                    let path = &meta.path;
+                    let tokens = quote::quote!(#path = #value_tokens);
+                    constraints.push(ConstraintAttr {
+                        kind,
+                        value,
+                        tokens,
+                    });
+                }
             }
-            Ok(())
-        });
-        if let Err(err) = result {
-            invalid.insert(ANY_KEY.to_owned());
-            cx.syn_error(err);
+        } else if meta.path == ALLOW {
+            parse_allows(cx, meta, &mut allows)?;
+        } else {
+            misplaced_or_unknown(cx, meta, STRUCT_KEYS, "the struct")?;
         }
-    }
+        Ok(())
+    });
 
     FieldAttrs {
         doc: doc(attrs),
@@ -508,6 +508,33 @@ pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
         allows,
         invalid,
     }
+}
+
+/// Runs `parse_key` on every key of every `#[tool(...)]` attribute and
+/// returns the keys whose value was refused: a key is refused when parsing it
+/// recorded an error, and every key is when a whole attribute failed to parse.
+fn each_key(
+    cx: &Ctxt,
+    attrs: &[Attribute],
+    example: &str,
+    mut parse_key: impl FnMut(&ParseNestedMeta) -> syn::Result<()>,
+) -> BTreeSet<String> {
+    let mut invalid = BTreeSet::new();
+    for attr in tool_attributes(cx, attrs, example) {
+        let result = attr.parse_nested_meta(|meta| {
+            let errors_before = cx.error_count();
+            parse_key(&meta)?;
+            if cx.error_count() > errors_before {
+                invalid.insert(path_to_string(&meta.path));
+            }
+            Ok(())
+        });
+        if let Err(err) = result {
+            invalid.insert(ANY_KEY.to_owned());
+            cx.syn_error(err);
+        }
+    }
+    invalid
 }
 
 /// The `#[tool(...)]` attributes; a `#[tool]` or `#[tool = ...]` is an error.

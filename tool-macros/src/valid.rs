@@ -4,8 +4,6 @@
 
 use std::cell::Cell;
 
-use quote::ToTokens;
-
 use crate::ast::{Field, Input};
 use crate::attr::{Allow, Approval, ConstraintKind, ConstraintValue, Effect, Number};
 use crate::ctxt::Ctxt;
@@ -421,11 +419,7 @@ fn check_json_names(cx: &Ctxt, input: &Input) {
                 .bytes()
                 .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'));
         if !portable {
-            let at = field
-                .attrs
-                .rename
-                .as_ref()
-                .map_or_else(|| field.ident.to_token_stream(), |r| r.to_token_stream());
+            let at = field.name_tokens();
             cx.error_spanned_by(
                 at,
                 format!(
@@ -437,11 +431,7 @@ fn check_json_names(cx: &Ctxt, input: &Input) {
     }
     for (i, field) in input.fields.iter().enumerate() {
         if let Some(first) = input.fields[..i].iter().find(|f| f.name == field.name) {
-            let at = field
-                .attrs
-                .rename
-                .as_ref()
-                .map_or_else(|| field.ident.to_token_stream(), |r| r.to_token_stream());
+            let at = field.name_tokens();
             cx.error_spanned_by(
                 at,
                 format!(
