@@ -50,6 +50,50 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! # Running tools
+//!
+//! With the `runtime` feature (on by default), a [`Toolbox`] dispatches the
+//! model's calls to async handlers and enforces each contract's policy:
+//! timeouts, aborts, approvals bound to the exact arguments, idempotent
+//! replays, and a panic in one handler does not stop the others. Every call
+//! ends as a [`ToolOutput`] whose model text is plain, beside a structured
+//! [`ModelResult`] and an [`AuditRecord`] that never reaches the model.
+//!
+//! ```
+//! use tool_contract::{CallContext, Session, Tool, ToolCall, ToolError, Toolbox};
+//!
+//! /// Look up the opening hours of one store, e.g. before promising a pickup.
+//! #[derive(Tool)]
+//! #[tool(timeout_ms = 2_000)]
+//! pub struct GetStoreHours {
+//!     /// Store code as printed on the receipt, e.g. "BER-1".
+//!     #[tool(min_length = 1)]
+//!     pub store: String,
+//! }
+//!
+//! let mut toolbox = Toolbox::new();
+//! toolbox.register(|call: GetStoreHours, _cx: CallContext| async move {
+//!     match call.store.as_str() {
+//!         "BER-1" => Ok("Mon-Sat 9:00-20:00".to_owned()),
+//!         _ => Err(ToolError::not_found("STORE_NOT_FOUND", "No store has this code; ask the user for the code on their receipt.")),
+//!     }
+//! });
+//!
+//! let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build()?;
+//! let session = Session::new();
+//! let ok = runtime.block_on(toolbox.call(&ToolCall::new("c1", "get_store_hours", r#"{"store": "BER-1"}"#), &session));
+//! assert_eq!(ok.model_text().as_deref(), Some("Mon-Sat 9:00-20:00"));
+//! let typo = runtime.block_on(toolbox.call(&ToolCall::new("c2", "get_store_hour", "{}"), &session));
+//! assert_eq!(
+//!     typo.model_text().as_deref(),
+//!     Some("Error [UNKNOWN_TOOL]: There is no tool named \"get_store_hour\". Use one of: get_store_hours.")
+//! );
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! `tool_contract::openai` reads the calls out of a Chat Completions or
+//! Responses response and writes the outputs back.
+//!
 //! # `#[tool(...)]` on the struct
 //!
 //! | key | meaning | default |

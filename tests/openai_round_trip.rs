@@ -87,7 +87,7 @@ fn chat_completions_calls_are_answered_in_order() {
             json!({
                 "role": "tool",
                 "tool_call_id": "call_Hj7kL2zX5cV9bN3m",
-                "content": "Error [UNKNOWN_TOOL]: There is no tool named \"cancel_order\". Call one of: create_refund_draft, get_inventory, reserve_inventory."
+                "content": "Error [UNKNOWN_TOOL]: There is no tool named \"cancel_order\". Use one of: create_refund_draft, get_inventory, reserve_inventory."
             }),
         ]
     );

@@ -254,6 +254,36 @@ impl ToolError {
         ToolError::new(code, ErrorCategory::NotFound, safe_message)
     }
 
+    /// `UNKNOWN_TOOL`: the model called a tool that is not offered; the
+    /// message lists the ones that are.
+    ///
+    /// ```
+    /// use tool_core::ToolError;
+    ///
+    /// let error = ToolError::unknown_tool("get_stock", ["get_inventory", "reserve_inventory"]);
+    /// assert_eq!(
+    ///     error.model_text(),
+    ///     r#"Error [UNKNOWN_TOOL]: There is no tool named "get_stock". Use one of: get_inventory, reserve_inventory."#
+    /// );
+    /// ```
+    pub fn unknown_tool<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> Self {
+        let known: Vec<&str> = known.into_iter().collect();
+        let name = Value::from(crate::humanize::truncate(name)).to_string();
+        let message = if known.is_empty() {
+            format!("There is no tool named {name}; no tools are available.")
+        } else {
+            format!(
+                "There is no tool named {name}. Use one of: {}.",
+                known.join(", ")
+            )
+        };
+        ToolError::new(
+            ToolError::UNKNOWN_TOOL,
+            ErrorCategory::InvalidArguments,
+            message,
+        )
+    }
+
     /// `INTERNAL`: a bug or an unexpected failure; the message says no more.
     pub fn internal() -> Self {
         ToolError::new(

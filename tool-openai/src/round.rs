@@ -1,7 +1,7 @@
 //! One round of the agent loop: answer every tool call of a response.
 
 use serde_json::{Value, json};
-use tool_core::{ErrorCategory, ToolContract, ToolError, ToolOutput};
+use tool_core::{ToolContract, ToolError, ToolOutput};
 
 use crate::calls::{CallRecord, ResponseError, ToolCall, chat_completions_calls, responses_calls};
 
@@ -88,7 +88,7 @@ impl ToolRound {
 /// assert_eq!(
 ///     round.items,
 ///     [json!({"role": "tool", "tool_call_id": "call_1",
-///         "content": "Error [UNKNOWN_TOOL]: There is no tool named \"lookup_weather\"; no tools are offered."})]
+///         "content": "Error [UNKNOWN_TOOL]: There is no tool named \"lookup_weather\"; no tools are available."})]
 /// );
 /// # Ok::<(), tool_openai::ResponseError>(())
 /// ```
@@ -137,19 +137,13 @@ pub fn answer_tool_calls(
     round
 }
 
-/// `UNKNOWN_TOOL`: the model called a tool that was not offered.
+/// `UNKNOWN_TOOL`: the model called a tool that was not offered (the same
+/// error the runtime's `Toolbox` answers), with the name and the offered
+/// tools in the details.
 pub fn unknown_tool(name: &str, contracts: &[&'static ToolContract]) -> ToolOutput {
     let known: Vec<&str> = contracts.iter().map(|c| c.name()).collect();
-    let message = if known.is_empty() {
-        format!("There is no tool named \"{name}\"; no tools are offered.")
-    } else {
-        format!(
-            "There is no tool named \"{name}\". Call one of: {}.",
-            known.join(", ")
-        )
-    };
     ToolOutput::RespondToModel {
-        error: ToolError::new("UNKNOWN_TOOL", ErrorCategory::InvalidArguments, message),
+        error: ToolError::unknown_tool(name, known.iter().copied()),
         details: json!({"tool": name, "known_tools": known}),
     }
 }

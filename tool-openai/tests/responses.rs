@@ -123,7 +123,7 @@ fn unknown_tools_are_answered_for_the_model_without_running_anything() {
         [json!({
             "role": "tool",
             "tool_call_id": "call_1",
-            "content": "Error [UNKNOWN_TOOL]: There is no tool named \"delete_everything\"; no tools are offered."
+            "content": "Error [UNKNOWN_TOOL]: There is no tool named \"delete_everything\"; no tools are available."
         })]
     );
     let (_, output) = &round.results[0];
@@ -134,7 +134,7 @@ fn unknown_tools_are_answered_for_the_model_without_running_anything() {
             "error": {
                 "code": "UNKNOWN_TOOL",
                 "category": "invalid_arguments",
-                "safe_message": "There is no tool named \"delete_everything\"; no tools are offered.",
+                "safe_message": "There is no tool named \"delete_everything\"; no tools are available.",
                 "recovery": "fix_arguments",
                 "retry_after_ms": null
             },

@@ -22,24 +22,7 @@ fn quoted(text: &str) -> String {
 }
 
 pub(super) fn unknown_tool<'a>(name: &str, known: impl Iterator<Item = &'a str>) -> ToolError {
-    let known: Vec<&str> = known.collect();
-    let message = if known.is_empty() {
-        format!(
-            "There is no tool named {}; no tools are available.",
-            quoted(name)
-        )
-    } else {
-        format!(
-            "There is no tool named {}. Use one of: {}.",
-            quoted(name),
-            known.join(", ")
-        )
-    };
-    ToolError::new(
-        ToolError::UNKNOWN_TOOL,
-        ErrorCategory::InvalidArguments,
-        message,
-    )
+    ToolError::unknown_tool(name, known)
 }
 
 pub(super) fn approval_required(used: bool) -> ToolError {
