@@ -25,6 +25,9 @@ use crate::strict::StrictSeed;
 pub struct ParseState {
     contract: &'static ToolContract,
     current: Cell<Option<usize>>,
+    /// Where the search for the next key starts: just after the field read
+    /// last, since models write keys in schema order.
+    next: Cell<usize>,
     error: Cell<Option<ArgumentError>>,
 }
 
@@ -34,6 +37,7 @@ impl ParseState {
         ParseState {
             contract,
             current: Cell::new(None),
+            next: Cell::new(0),
             error: Cell::new(None),
         }
     }
@@ -74,7 +78,13 @@ enum Key {
     Unknown(String),
 }
 
-struct KeySeed(&'static [FieldContract]);
+/// Matches a key against the fields' names, starting at field `start` and
+/// wrapping around; names are unique, so the order of the search does not
+/// change the result, only how soon an in-order key is found.
+struct KeySeed {
+    fields: &'static [FieldContract],
+    start: usize,
+}
 
 impl<'de> DeserializeSeed<'de> for KeySeed {
     type Value = Key;
@@ -92,7 +102,13 @@ impl<'de> Visitor<'de> for KeySeed {
     }
 
     fn visit_str<E: de::Error>(self, key: &str) -> Result<Key, E> {
-        Ok(match self.0.iter().position(|f| f.name == key) {
+        let start = self.start.min(self.fields.len());
+        let (before, after) = self.fields.split_at(start);
+        let found = match after.iter().position(|f| f.name == key) {
+            Some(i) => Some(start + i),
+            None => before.iter().position(|f| f.name == key),
+        };
+        Ok(match found {
             Some(index) => Key::Field(index),
             None => Key::Unknown(key.chars().take(256).collect()),
         })
@@ -106,7 +122,11 @@ pub fn next_key<'de, A: MapAccess<'de>>(
     state: &ParseState,
 ) -> Result<Option<usize>, A::Error> {
     let fields = state.contract.fields();
-    match map.next_key_seed(KeySeed(fields))? {
+    let seed = KeySeed {
+        fields,
+        start: state.next.get(),
+    };
+    match map.next_key_seed(seed)? {
         None => Ok(None),
         Some(Key::Field(index)) if fields[index].injected => {
             let name = fields[index].name;
@@ -117,7 +137,10 @@ pub fn next_key<'de, A: MapAccess<'de>>(
                 ),
             )))
         }
-        Some(Key::Field(index)) => Ok(Some(index)),
+        Some(Key::Field(index)) => {
+            state.next.set(index + 1);
+            Ok(Some(index))
+        }
         Some(Key::Unknown(key)) => {
             let allowed: Vec<&str> = state.contract.model_fields().map(|f| f.name).collect();
             Err(state.fail(ArgumentError::invalid(
