@@ -527,6 +527,96 @@ fn hostile_documents_are_refused_with_code_path_and_message() {
             "$.insured_value",
             "expected an object (Money), got the string \"12.50 EUR\"",
         ),
+        (
+            "escaped name of an injected field",
+            set("\\u0074enant", "\"evil-corp\""),
+            "$.tenant",
+            "field \"tenant\" is set by the application from the trusted session, not by the model; remove it from the arguments",
+        ),
+        (
+            "duplicate key written with an escape",
+            format!("{{\"l\\u0061bels\": 2, {}", &VALID[1..]),
+            "$.labels",
+            "field \"labels\" is given more than once; give each field once",
+        ),
+        (
+            "NUL in an unknown key",
+            set("refer\\u0000ence", "\"SH-1\""),
+            r#"$["refer\u0000ence"]"#,
+            "unknown field \"refer\\0ence\"; expected one of \"reference\", \"speed\", \"address\", \"parcels\", \"insured_value\", \"labels\", \"note\" (did you mean \"reference\"?)",
+        ),
+        (
+            "form feed before the root",
+            format!("\u{c}{VALID}"),
+            "$",
+            "invalid JSON: expected a JSON value (NaN, Infinity, comments and unquoted words are not JSON) (at line 1, column 1)",
+        ),
+        (
+            "plus sign",
+            set("labels", "+1"),
+            "$.labels",
+            "invalid JSON: expected a JSON value (NaN, Infinity, comments and unquoted words are not JSON) (at line 1, column 12)",
+        ),
+        (
+            "hexadecimal number",
+            set("labels", "0x1"),
+            "$.labels",
+            "invalid JSON: expected `,` or `}` (at line 1, column 13)",
+        ),
+        (
+            "exponent form of an integer",
+            set("labels", "1e0"),
+            "$.labels",
+            "expected an integer from 0 to 4294967295, got the number 1.0",
+        ),
+        (
+            "100k-character enum value",
+            set("speed", &format!("\"{}\"", "e".repeat(100_000))),
+            "$.speed",
+            "\"eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee… (100002 bytes) is not an allowed value; expected one of \"standard\", \"express\"",
+        ),
+        (
+            "100k-character string for a 16-character field",
+            set("reference", &format!("\"SH-{}\"", "1".repeat(100_000))),
+            "$.reference",
+            "expected at most 16 characters, got 100003 characters",
+        ),
+        (
+            "100k-character currency",
+            set(
+                "insured_value",
+                &format!(
+                    "{{\"amount_minor\": 1, \"currency\": \"{}\"}}",
+                    "E".repeat(100_000)
+                ),
+            ),
+            "$.insured_value.currency",
+            "expected an ISO 4217 currency code of three uppercase letters, such as \"USD\", got the string \"EEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEE… (100002 bytes)",
+        ),
+        (
+            "money with an extra key",
+            set(
+                "insured_value",
+                r#"{"amount_minor": 100, "currency": "EUR", "rate": 1.1}"#,
+            ),
+            "$.insured_value.rate",
+            "unknown field \"rate\"; expected one of \"amount_minor\", \"currency\"",
+        ),
+        (
+            "money amount below i64",
+            set(
+                "insured_value",
+                r#"{"amount_minor": -9223372036854775809, "currency": "EUR"}"#,
+            ),
+            "$.insured_value.amount_minor",
+            "expected an integer from -9223372036854775808 to 9223372036854775807, got the number -9.223372036854776e+18",
+        ),
+        (
+            "deep nesting in a string field",
+            set("note", &"[".repeat(100_000)),
+            "$.note",
+            "expected a string, got an array",
+        ),
     ];
     assert!(cases.len() >= 40, "the table holds {} cases", cases.len());
     let mut failures = Vec::new();
