@@ -150,10 +150,7 @@ fn expected_text(expected: &str) -> String {
 
 /// `unknown variant `X`, expected one of `a`, `b``, and its other forms.
 fn unknown_value(rest: &str) -> String {
-    let (given, allowed) = match rest.split_once(", ") {
-        Some((given, tail)) => (unquote_backticks(given), allowed_list(tail)),
-        None => (unquote_backticks(rest), Vec::new()),
-    };
+    let (given, allowed) = split_given(rest);
     let shown = truncate(&format!("{given:?}"));
     if allowed.is_empty() {
         return format!("{shown} is not an allowed value");
@@ -170,11 +167,28 @@ fn unknown_value(rest: &str) -> String {
 }
 
 fn unknown_field(rest: &str) -> String {
-    let (given, allowed) = match rest.split_once(", ") {
-        Some((given, tail)) => (unquote_backticks(given), allowed_list(tail)),
-        None => (unquote_backticks(rest), Vec::new()),
-    };
+    let (given, allowed) = split_given(rest);
     unknown_field_message(given, &allowed)
+}
+
+/// Splits serde's `` `X`, expected … `` (or `` `X`, there are no … ``) into
+/// the value the model sent and the allowed names. The value may itself
+/// contain commas, backticks or that very text, so the split is at the
+/// last separator: what follows it is the list of the type's own names.
+fn split_given(rest: &str) -> (&str, Vec<&str>) {
+    let split = ["`, expected ", "`, there are no "]
+        .iter()
+        .filter_map(|separator| rest.rfind(separator))
+        .max();
+    match split {
+        // Keep the closing backtick with the value; the list starts after
+        // "`, ".
+        Some(at) => (
+            unquote_backticks(&rest[..=at]),
+            allowed_list(&rest[at + 3..]),
+        ),
+        None => (unquote_backticks(rest), Vec::new()),
+    }
 }
 
 /// The message for a key that the object does not have.
@@ -334,6 +348,38 @@ mod tests {
         assert_eq!(
             msg("unknown variant `x`, there are no variants"),
             "\"x\" is not an allowed value"
+        );
+    }
+
+    #[test]
+    fn values_with_commas_backticks_or_serdes_own_words_are_echoed_whole() {
+        assert_eq!(
+            msg("unknown variant `fast, please`, expected `standard` or `express`"),
+            "\"fast, please\" is not an allowed value; expected one of \"standard\", \"express\""
+        );
+        assert_eq!(
+            msg("unknown variant `x`, expected one of `evil``, expected `standard` or `express`"),
+            "\"x`, expected one of `evil`\" is not an allowed value; expected one of \"standard\", \"express\""
+        );
+        assert_eq!(
+            msg("unknown variant `a`, there are no `b`, there are no variants"),
+            "\"a`, there are no `b\" is not an allowed value"
+        );
+        assert_eq!(
+            msg("unknown field `a, b`, expected `sku` or `qty`"),
+            "unknown field \"a, b\"; expected one of \"sku\", \"qty\""
+        );
+        let long = format!(
+            "unknown variant `{}`, expected `standard` or `express`",
+            "`, expected one of `x".repeat(200)
+        );
+        let out = msg(&long);
+        assert!(out.len() < 200, "{out}");
+        assert!(
+            out.ends_with(
+                "(4202 bytes) is not an allowed value; expected one of \"standard\", \"express\""
+            ),
+            "{out}"
         );
     }
 
