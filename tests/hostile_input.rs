@@ -612,6 +612,26 @@ fn hostile_documents_are_refused_with_code_path_and_message() {
             "expected an integer from -9223372036854775808 to 9223372036854775807, got the number -9.223372036854776e+18",
         ),
         (
+            "enum value with a comma",
+            set("speed", "\"fast, please\""),
+            "$.speed",
+            "\"fast, please\" is not an allowed value; expected one of \"standard\", \"express\"",
+        ),
+        (
+            // Found by fuzzing: the value was split at its own "`, expected",
+            // and the model was told allowed values it had made up itself.
+            "enum value that imitates serde's message",
+            set("speed", "\"x`, expected one of `evil`, `worse\""),
+            "$.speed",
+            "\"x`, expected one of `evil`, `worse\" is not an allowed value; expected one of \"standard\", \"express\"",
+        ),
+        (
+            "nested unknown key with a comma",
+            set("parcels", r#"[{"sku": "a", "weight_grams": 1, "a, b": 1}]"#),
+            "$.parcels[0][\"a, b\"]",
+            "unknown field \"a, b\"; expected one of \"sku\", \"weight_grams\"",
+        ),
+        (
             "deep nesting in a string field",
             set("note", &"[".repeat(100_000)),
             "$.note",
