@@ -80,7 +80,9 @@ fn date(s: &str) -> bool {
 
 fn time(s: &str) -> bool {
     let b = s.as_bytes();
-    if b.len() < 9 || b[2] != b':' || b[5] != b':' {
+    // Bytes 2 and 5 being `:` make 0..8 slicing safe except at byte 8,
+    // which a multi-byte character may straddle ("10:00:0ǥZ").
+    if b.len() < 9 || b[2] != b':' || b[5] != b':' || !s.is_char_boundary(8) {
         return false;
     }
     let (Some(h), Some(m), Some(sec)) = (
@@ -258,7 +260,7 @@ mod tests {
         check(
             "time",
             &["18:30:00Z", "23:59:60.123+05:30", "00:00:00-00:00"],
-            &["18:30:00", "24:00:00Z", "18:30Z", "18:30:00.Z"],
+            &["18:30:00", "24:00:00Z", "18:30Z", "18:30:00.Z", "10:00:0ǥZ"],
         );
         check(
             "date-time",
@@ -268,6 +270,7 @@ mod tests {
                 "2026-11-29T18:30:00",
                 "2026-11-29",
                 "2026-11-2é18:30:00Z",
+                "2026-11-29T10:00:0ǥZ",
             ],
         );
         check(
@@ -319,5 +322,36 @@ mod tests {
             &["example.com", "https://exa mple.com", "1http://x", "https:"],
         );
         assert_eq!(is_valid("uint32", "1"), None);
+    }
+
+    /// A character of two or four bytes put anywhere in a valid value, or
+    /// in place of any of its characters, never makes a check slice inside
+    /// it, and the value is refused.
+    #[test]
+    fn multi_byte_characters_anywhere_are_refused_without_a_panic() {
+        let valid = [
+            ("date-time", "2026-11-29T18:30:00.5+01:00"),
+            ("date", "2026-11-29"),
+            ("time", "23:59:60.123+05:30"),
+            ("duration", "P1Y2M3DT4H5M6.5S"),
+            ("email", "a.b+c@sub.example.org"),
+            ("hostname", "a-b.example.com"),
+            ("ipv4", "192.0.2.1"),
+            ("ipv6", "2001:db8::1"),
+            ("uuid", "123e4567-e89b-12d3-a456-426614174000"),
+            ("uri", "https://example.com/a?b=c"),
+        ];
+        for (format, value) in valid {
+            assert_eq!(is_valid(format, value), Some(true), "{format} {value:?}");
+            for wide in ['ǥ', '🦀'] {
+                for (i, c) in value.char_indices() {
+                    let inserted = format!("{}{wide}{}", &value[..i], &value[i..]);
+                    let replaced = format!("{}{wide}{}", &value[..i], &value[i + c.len_utf8()..]);
+                    for bad in [inserted, replaced] {
+                        assert_eq!(is_valid(format, &bad), Some(false), "{format} {bad:?}");
+                    }
+                }
+            }
+        }
     }
 }
