@@ -653,3 +653,68 @@ fn hostile_documents_are_refused_with_code_path_and_message() {
     }
     assert!(failures.is_empty(), "{failures:#?}");
 }
+
+/// Collect parcels at a time the customer chose.
+#[derive(Debug, Tool)]
+struct SchedulePickup {
+    /// When to come, as an RFC 3339 date-time.
+    #[tool(format = "date-time")]
+    pickup_at: String,
+    /// The latest time of day to come, as an RFC 3339 time; null for any.
+    #[tool(format = "time")]
+    latest: Option<String>,
+}
+
+/// Format checks slice the value at fixed byte offsets; a multi-byte
+/// character across one of them is refused like any other bad value (found
+/// by fuzzing: `"10:00:0ǥZ"` panicked in the `time` check).
+#[test]
+fn format_values_with_multi_byte_characters_are_refused() {
+    let date_time = "an RFC 3339 date-time such as \"2026-11-29T18:30:00Z\"";
+    let time = "an RFC 3339 time with offset such as \"18:30:00Z\"";
+    let cases = [
+        (
+            r#"{"pickup_at": "2026-11-29T10:00:00Z", "latest": "10:00:0ǥZ"}"#,
+            "$.latest",
+            format!("expected {time}, got \"10:00:0ǥZ\""),
+        ),
+        (
+            r#"{"pickup_at": "2026-11-29T10:00:0ǥZ", "latest": null}"#,
+            "$.pickup_at",
+            format!("expected {date_time}, got \"2026-11-29T10:00:0ǥZ\""),
+        ),
+        (
+            r#"{"pickup_at": "2026-11-29T10:00:0🦀Z", "latest": null}"#,
+            "$.pickup_at",
+            format!("expected {date_time}, got \"2026-11-29T10:00:0🦀Z\""),
+        ),
+        (
+            r#"{"pickup_at": "2026-11-29T10:00:00Z", "latest": "10:00:00ǥ"}"#,
+            "$.latest",
+            format!("expected {time}, got \"10:00:00ǥ\""),
+        ),
+    ];
+    let session = Session::new();
+    let valid = SchedulePickup::from_arguments(
+        r#"{"pickup_at": "2026-11-29T10:00:00Z", "latest": "18:30:00+01:00"}"#,
+        &session,
+    )
+    .unwrap();
+    assert_eq!(
+        (valid.pickup_at.as_str(), valid.latest.as_deref()),
+        ("2026-11-29T10:00:00Z", Some("18:30:00+01:00"))
+    );
+    let mut failures = Vec::new();
+    for (document, path, message) in &cases {
+        match SchedulePickup::from_arguments(document, &session) {
+            Ok(parsed) => failures.push(format!("{document}: accepted as {parsed:?}")),
+            Err(error) => {
+                let got = (error.code(), error.path(), error.message());
+                if got != ("INVALID_ARGUMENTS", *path, message.as_str()) {
+                    failures.push(format!("{document}: got {got:?}"));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
