@@ -1,6 +1,8 @@
 //! The strict-mode checker: every rule and limit OpenAI states, asserted on a
 //! finished schema.
 
+use std::collections::HashSet;
+
 use serde_json::{Map, Value};
 
 use crate::error::{Pointer, StrictRule, StrictViolation};
@@ -371,11 +373,12 @@ impl<'a> Checker<'a> {
                 );
             }
         }
+        let listed: HashSet<&str> = required.iter().copied().collect();
         for (name, schema) in properties {
             self.properties += 1;
             self.characters += name.chars().count();
             let at = path.key("properties").key(name);
-            if !required.contains(&name.as_str()) {
+            if !listed.contains(name.as_str()) {
                 self.report(
                     &at,
                     StrictRule::NotRequired,

@@ -524,10 +524,11 @@ fn required_names<'m>(
             "`required` must be an array of property names",
         ));
     };
+    let known: HashSet<&str> = properties.iter().map(|p| p.as_str()).collect();
     let mut out = HashSet::new();
     for (i, name) in names.iter().enumerate() {
         let name = string(name, &at.index(i))?;
-        if !properties.iter().any(|p| p.as_str() == name) {
+        if !known.contains(name) {
             return Err(at.index(i).error(
                 StrictRule::NotRequired,
                 format!(
