@@ -390,6 +390,18 @@ fn hostile_documents_are_refused_with_code_path_and_message() {
             "invalid JSON: a string contains a lone UTF-16 surrogate escape (\\ud800-\\udfff) (at line 1, column 16)",
         ),
         (
+            "misspelled null before a comma",
+            set("note", "nul"),
+            "$.note",
+            "invalid JSON: a word is not a JSON literal; write true, false or null, or put text in double quotes (at line 1, column 13)",
+        ),
+        (
+            "misspelled literal at the end",
+            r#"{"reference": "SH-1", "note": tru}"#.to_owned(),
+            "$.note",
+            "invalid JSON: a word is not a JSON literal; write true, false or null, or put text in double quotes (at line 1, column 34)",
+        ),
+        (
             "raw control character",
             set("note", "\"a\u{1}b\""),
             "$.note",

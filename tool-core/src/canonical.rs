@@ -1,8 +1,6 @@
 //! The canonical form of a call's arguments and its SHA-256, which approvals
 //! and the audit record are bound to.
 
-use std::fmt::Write as _;
-
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
@@ -66,11 +64,12 @@ pub fn arguments_sha256(arguments: &str) -> String {
 
 /// SHA-256 of `bytes` as 64 lowercase hex digits.
 pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let digest = Sha256::digest(bytes);
     let mut hex = String::with_capacity(64);
     for byte in digest.iter() {
-        // Writing to a String cannot fail.
-        let _ = write!(hex, "{byte:02x}");
+        hex.push(char::from(DIGITS[usize::from(byte >> 4)]));
+        hex.push(char::from(DIGITS[usize::from(byte & 0x0f)]));
     }
     hex
 }

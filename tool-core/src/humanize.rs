@@ -70,6 +70,9 @@ pub(crate) fn syntax_error(message: &str, line: usize, column: usize) -> String 
             "a string contains a raw control character; escape it (\\n, \\t, \\u0000)"
         }
         "invalid escape" => "a string contains an invalid escape sequence",
+        "expected ident" => {
+            "a word is not a JSON literal; write true, false or null, or put text in double quotes"
+        }
         "invalid number" => "a number is not written as JSON allows",
         "invalid unicode code point" | "unexpected end of hex escape" => {
             "a string contains an invalid \\u escape"

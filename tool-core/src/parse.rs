@@ -229,8 +229,13 @@ fn from_serde(input: &str, state: &ParseState, error: &serde_json::Error) -> Arg
     let text = error.to_string();
     let suffix = format!(" at line {} column {}", error.line(), error.column());
     let message = text.strip_suffix(&suffix).unwrap_or(&text);
-    let location =
-        (error.line() > 0).then(|| locate(input, offset_of(input, error.line(), error.column())));
+    // serde_json reports a misspelled literal (`nul`, `tru`) just past the
+    // byte it could not match, which may be the `,` that ends the value.
+    let consumed = usize::from(message == "expected ident");
+    let location = (error.line() > 0).then(|| {
+        let offset = offset_of(input, error.line(), error.column());
+        locate(input, offset.saturating_sub(consumed))
+    });
     match error.classify() {
         Category::Syntax | Category::Eof | Category::Io => {
             let offset = offset_of(input, error.line(), error.column());
