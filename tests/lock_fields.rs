@@ -16,352 +16,268 @@ use tool_contract::Tool;
 mod optional_field_added {
     use super::*;
 
-    #[doc = "Reserve units of an item for the customer's order until checkout."]
-    #[derive(Tool)]
-    #[tool(
-        name = "reserve_stock",
-        version = "1.0.0",
-        effect = "write",
-        idempotent
-    )]
-    pub struct Unbumped {
-        /// Stock keeping unit, e.g. "SKU-1042".
-        pub sku: String,
-        /// How many units to hold.
-        #[tool(minimum = 1)]
-        pub quantity: u32,
-        /// How long to hold the units.
-        #[tool(unit = "minutes")]
-        pub hold: Option<u32>,
-        /// Which shelf to take the units from.
-        pub shelf: Shelf,
-        /// A note for the warehouse.
-        pub note: Option<String>,
-        /// Whether to wrap the units as a gift.
-        pub gift_wrap: Option<bool>,
+    reserve_stock! {
+        "1.0.0", Unbumped {
+            /// Stock keeping unit, e.g. "SKU-1042".
+            pub sku: String,
+            /// How many units to hold.
+            #[tool(minimum = 1)]
+            pub quantity: u32,
+            /// How long to hold the units.
+            #[tool(unit = "minutes")]
+            pub hold: Option<u32>,
+            /// Which shelf to take the units from.
+            pub shelf: Shelf,
+            /// A note for the warehouse.
+            pub note: Option<String>,
+            /// Whether to wrap the units as a gift.
+            pub gift_wrap: Option<bool>,
+        }
     }
 
-    #[doc = "Reserve units of an item for the customer's order until checkout."]
-    #[derive(Tool)]
-    #[tool(
-        name = "reserve_stock",
-        version = "1.1.0",
-        effect = "write",
-        idempotent
-    )]
-    pub struct Bumped {
-        /// Stock keeping unit, e.g. "SKU-1042".
-        pub sku: String,
-        /// How many units to hold.
-        #[tool(minimum = 1)]
-        pub quantity: u32,
-        /// How long to hold the units.
-        #[tool(unit = "minutes")]
-        pub hold: Option<u32>,
-        /// Which shelf to take the units from.
-        pub shelf: Shelf,
-        /// A note for the warehouse.
-        pub note: Option<String>,
-        /// Whether to wrap the units as a gift.
-        pub gift_wrap: Option<bool>,
+    reserve_stock! {
+        "1.1.0", Bumped {
+            /// Stock keeping unit, e.g. "SKU-1042".
+            pub sku: String,
+            /// How many units to hold.
+            #[tool(minimum = 1)]
+            pub quantity: u32,
+            /// How long to hold the units.
+            #[tool(unit = "minutes")]
+            pub hold: Option<u32>,
+            /// Which shelf to take the units from.
+            pub shelf: Shelf,
+            /// A note for the warehouse.
+            pub note: Option<String>,
+            /// Whether to wrap the units as a gift.
+            pub gift_wrap: Option<bool>,
+        }
     }
 }
 
 mod required_field_added {
     use super::*;
 
-    #[doc = "Reserve units of an item for the customer's order until checkout."]
-    #[derive(Tool)]
-    #[tool(
-        name = "reserve_stock",
-        version = "1.0.0",
-        effect = "write",
-        idempotent
-    )]
-    pub struct Unbumped {
-        /// Stock keeping unit, e.g. "SKU-1042".
-        pub sku: String,
-        /// How many units to hold.
-        #[tool(minimum = 1)]
-        pub quantity: u32,
-        /// How long to hold the units.
-        #[tool(unit = "minutes")]
-        pub hold: Option<u32>,
-        /// Which shelf to take the units from.
-        pub shelf: Shelf,
-        /// A note for the warehouse.
-        pub note: Option<String>,
-        /// The warehouse code, e.g. "BER-1".
-        pub warehouse: String,
+    reserve_stock! {
+        "1.0.0", Unbumped {
+            /// Stock keeping unit, e.g. "SKU-1042".
+            pub sku: String,
+            /// How many units to hold.
+            #[tool(minimum = 1)]
+            pub quantity: u32,
+            /// How long to hold the units.
+            #[tool(unit = "minutes")]
+            pub hold: Option<u32>,
+            /// Which shelf to take the units from.
+            pub shelf: Shelf,
+            /// A note for the warehouse.
+            pub note: Option<String>,
+            /// The warehouse code, e.g. "BER-1".
+            pub warehouse: String,
+        }
     }
 
-    #[doc = "Reserve units of an item for the customer's order until checkout."]
-    #[derive(Tool)]
-    #[tool(
-        name = "reserve_stock",
-        version = "2.0.0",
-        effect = "write",
-        idempotent
-    )]
-    pub struct Bumped {
-        /// Stock keeping unit, e.g. "SKU-1042".
-        pub sku: String,
-        /// How many units to hold.
-        #[tool(minimum = 1)]
-        pub quantity: u32,
-        /// How long to hold the units.
-        #[tool(unit = "minutes")]
-        pub hold: Option<u32>,
-        /// Which shelf to take the units from.
-        pub shelf: Shelf,
-        /// A note for the warehouse.
-        pub note: Option<String>,
-        /// The warehouse code, e.g. "BER-1".
-        pub warehouse: String,
+    reserve_stock! {
+        "2.0.0", Bumped {
+            /// Stock keeping unit, e.g. "SKU-1042".
+            pub sku: String,
+            /// How many units to hold.
+            #[tool(minimum = 1)]
+            pub quantity: u32,
+            /// How long to hold the units.
+            #[tool(unit = "minutes")]
+            pub hold: Option<u32>,
+            /// Which shelf to take the units from.
+            pub shelf: Shelf,
+            /// A note for the warehouse.
+            pub note: Option<String>,
+            /// The warehouse code, e.g. "BER-1".
+            pub warehouse: String,
+        }
     }
 }
 
 mod field_removed {
     use super::*;
 
-    #[doc = "Reserve units of an item for the customer's order until checkout."]
-    #[derive(Tool)]
-    #[tool(
-        name = "reserve_stock",
-        version = "1.0.0",
-        effect = "write",
-        idempotent
-    )]
-    pub struct Unbumped {
-        /// Stock keeping unit, e.g. "SKU-1042".
-        pub sku: String,
-        /// How many units to hold.
-        #[tool(minimum = 1)]
-        pub quantity: u32,
-        /// How long to hold the units.
-        #[tool(unit = "minutes")]
-        pub hold: Option<u32>,
-        /// Which shelf to take the units from.
-        pub shelf: Shelf,
+    reserve_stock! {
+        "1.0.0", Unbumped {
+            /// Stock keeping unit, e.g. "SKU-1042".
+            pub sku: String,
+            /// How many units to hold.
+            #[tool(minimum = 1)]
+            pub quantity: u32,
+            /// How long to hold the units.
+            #[tool(unit = "minutes")]
+            pub hold: Option<u32>,
+            /// Which shelf to take the units from.
+            pub shelf: Shelf,
+        }
     }
 
-    #[doc = "Reserve units of an item for the customer's order until checkout."]
-    #[derive(Tool)]
-    #[tool(
-        name = "reserve_stock",
-        version = "2.0.0",
-        effect = "write",
-        idempotent
-    )]
-    pub struct Bumped {
-        /// Stock keeping unit, e.g. "SKU-1042".
-        pub sku: String,
-        /// How many units to hold.
-        #[tool(minimum = 1)]
-        pub quantity: u32,
-        /// How long to hold the units.
-        #[tool(unit = "minutes")]
-        pub hold: Option<u32>,
-        /// Which shelf to take the units from.
-        pub shelf: Shelf,
+    reserve_stock! {
+        "2.0.0", Bumped {
+            /// Stock keeping unit, e.g. "SKU-1042".
+            pub sku: String,
+            /// How many units to hold.
+            #[tool(minimum = 1)]
+            pub quantity: u32,
+            /// How long to hold the units.
+            #[tool(unit = "minutes")]
+            pub hold: Option<u32>,
+            /// Which shelf to take the units from.
+            pub shelf: Shelf,
+        }
     }
 }
 
 mod field_renamed {
     use super::*;
 
-    #[doc = "Reserve units of an item for the customer's order until checkout."]
-    #[derive(Tool)]
-    #[tool(
-        name = "reserve_stock",
-        version = "1.0.0",
-        effect = "write",
-        idempotent
-    )]
-    pub struct Unbumped {
-        /// Stock keeping unit of the item, e.g. "SKU-1042".
-        pub item_sku: String,
-        /// How many units to hold.
-        #[tool(minimum = 1)]
-        pub quantity: u32,
-        /// How long to hold the units.
-        #[tool(unit = "minutes")]
-        pub hold: Option<u32>,
-        /// Which shelf to take the units from.
-        pub shelf: Shelf,
-        /// A note for the warehouse.
-        pub note: Option<String>,
+    reserve_stock! {
+        "1.0.0", Unbumped {
+            /// Stock keeping unit of the item, e.g. "SKU-1042".
+            pub item_sku: String,
+            /// How many units to hold.
+            #[tool(minimum = 1)]
+            pub quantity: u32,
+            /// How long to hold the units.
+            #[tool(unit = "minutes")]
+            pub hold: Option<u32>,
+            /// Which shelf to take the units from.
+            pub shelf: Shelf,
+            /// A note for the warehouse.
+            pub note: Option<String>,
+        }
     }
 
-    #[doc = "Reserve units of an item for the customer's order until checkout."]
-    #[derive(Tool)]
-    #[tool(
-        name = "reserve_stock",
-        version = "2.0.0",
-        effect = "write",
-        idempotent
-    )]
-    pub struct Bumped {
-        /// Stock keeping unit of the item, e.g. "SKU-1042".
-        pub item_sku: String,
-        /// How many units to hold.
-        #[tool(minimum = 1)]
-        pub quantity: u32,
-        /// How long to hold the units.
-        #[tool(unit = "minutes")]
-        pub hold: Option<u32>,
-        /// Which shelf to take the units from.
-        pub shelf: Shelf,
-        /// A note for the warehouse.
-        pub note: Option<String>,
+    reserve_stock! {
+        "2.0.0", Bumped {
+            /// Stock keeping unit of the item, e.g. "SKU-1042".
+            pub item_sku: String,
+            /// How many units to hold.
+            #[tool(minimum = 1)]
+            pub quantity: u32,
+            /// How long to hold the units.
+            #[tool(unit = "minutes")]
+            pub hold: Option<u32>,
+            /// Which shelf to take the units from.
+            pub shelf: Shelf,
+            /// A note for the warehouse.
+            pub note: Option<String>,
+        }
     }
 }
 
 mod made_required {
     use super::*;
 
-    #[doc = "Reserve units of an item for the customer's order until checkout."]
-    #[derive(Tool)]
-    #[tool(
-        name = "reserve_stock",
-        version = "1.0.0",
-        effect = "write",
-        idempotent
-    )]
-    pub struct Unbumped {
-        /// Stock keeping unit, e.g. "SKU-1042".
-        pub sku: String,
-        /// How many units to hold.
-        #[tool(minimum = 1)]
-        pub quantity: u32,
-        /// How long to hold the units.
-        #[tool(unit = "minutes")]
-        pub hold: Option<u32>,
-        /// Which shelf to take the units from.
-        pub shelf: Shelf,
-        /// A note for the warehouse.
-        pub note: String,
+    reserve_stock! {
+        "1.0.0", Unbumped {
+            /// Stock keeping unit, e.g. "SKU-1042".
+            pub sku: String,
+            /// How many units to hold.
+            #[tool(minimum = 1)]
+            pub quantity: u32,
+            /// How long to hold the units.
+            #[tool(unit = "minutes")]
+            pub hold: Option<u32>,
+            /// Which shelf to take the units from.
+            pub shelf: Shelf,
+            /// A note for the warehouse.
+            pub note: String,
+        }
     }
 
-    #[doc = "Reserve units of an item for the customer's order until checkout."]
-    #[derive(Tool)]
-    #[tool(
-        name = "reserve_stock",
-        version = "2.0.0",
-        effect = "write",
-        idempotent
-    )]
-    pub struct Bumped {
-        /// Stock keeping unit, e.g. "SKU-1042".
-        pub sku: String,
-        /// How many units to hold.
-        #[tool(minimum = 1)]
-        pub quantity: u32,
-        /// How long to hold the units.
-        #[tool(unit = "minutes")]
-        pub hold: Option<u32>,
-        /// Which shelf to take the units from.
-        pub shelf: Shelf,
-        /// A note for the warehouse.
-        pub note: String,
+    reserve_stock! {
+        "2.0.0", Bumped {
+            /// Stock keeping unit, e.g. "SKU-1042".
+            pub sku: String,
+            /// How many units to hold.
+            #[tool(minimum = 1)]
+            pub quantity: u32,
+            /// How long to hold the units.
+            #[tool(unit = "minutes")]
+            pub hold: Option<u32>,
+            /// Which shelf to take the units from.
+            pub shelf: Shelf,
+            /// A note for the warehouse.
+            pub note: String,
+        }
     }
 }
 
 mod type_changed {
     use super::*;
 
-    #[doc = "Reserve units of an item for the customer's order until checkout."]
-    #[derive(Tool)]
-    #[tool(
-        name = "reserve_stock",
-        version = "1.0.0",
-        effect = "write",
-        idempotent
-    )]
-    pub struct Unbumped {
-        /// Stock keeping unit, e.g. "SKU-1042".
-        pub sku: String,
-        /// How many units to hold.
-        pub quantity: String,
-        /// How long to hold the units.
-        #[tool(unit = "minutes")]
-        pub hold: Option<u32>,
-        /// Which shelf to take the units from.
-        pub shelf: Shelf,
-        /// A note for the warehouse.
-        pub note: Option<String>,
+    reserve_stock! {
+        "1.0.0", Unbumped {
+            /// Stock keeping unit, e.g. "SKU-1042".
+            pub sku: String,
+            /// How many units to hold.
+            pub quantity: String,
+            /// How long to hold the units.
+            #[tool(unit = "minutes")]
+            pub hold: Option<u32>,
+            /// Which shelf to take the units from.
+            pub shelf: Shelf,
+            /// A note for the warehouse.
+            pub note: Option<String>,
+        }
     }
 
-    #[doc = "Reserve units of an item for the customer's order until checkout."]
-    #[derive(Tool)]
-    #[tool(
-        name = "reserve_stock",
-        version = "2.0.0",
-        effect = "write",
-        idempotent
-    )]
-    pub struct Bumped {
-        /// Stock keeping unit, e.g. "SKU-1042".
-        pub sku: String,
-        /// How many units to hold.
-        pub quantity: String,
-        /// How long to hold the units.
-        #[tool(unit = "minutes")]
-        pub hold: Option<u32>,
-        /// Which shelf to take the units from.
-        pub shelf: Shelf,
-        /// A note for the warehouse.
-        pub note: Option<String>,
+    reserve_stock! {
+        "2.0.0", Bumped {
+            /// Stock keeping unit, e.g. "SKU-1042".
+            pub sku: String,
+            /// How many units to hold.
+            pub quantity: String,
+            /// How long to hold the units.
+            #[tool(unit = "minutes")]
+            pub hold: Option<u32>,
+            /// Which shelf to take the units from.
+            pub shelf: Shelf,
+            /// A note for the warehouse.
+            pub note: Option<String>,
+        }
     }
 }
 
 mod unit_changed {
     use super::*;
 
-    #[doc = "Reserve units of an item for the customer's order until checkout."]
-    #[derive(Tool)]
-    #[tool(
-        name = "reserve_stock",
-        version = "1.0.0",
-        effect = "write",
-        idempotent
-    )]
-    pub struct Unbumped {
-        /// Stock keeping unit, e.g. "SKU-1042".
-        pub sku: String,
-        /// How many units to hold.
-        #[tool(minimum = 1)]
-        pub quantity: u32,
-        /// How long to hold the units.
-        #[tool(unit = "seconds")]
-        pub hold: Option<u32>,
-        /// Which shelf to take the units from.
-        pub shelf: Shelf,
-        /// A note for the warehouse.
-        pub note: Option<String>,
+    reserve_stock! {
+        "1.0.0", Unbumped {
+            /// Stock keeping unit, e.g. "SKU-1042".
+            pub sku: String,
+            /// How many units to hold.
+            #[tool(minimum = 1)]
+            pub quantity: u32,
+            /// How long to hold the units.
+            #[tool(unit = "seconds")]
+            pub hold: Option<u32>,
+            /// Which shelf to take the units from.
+            pub shelf: Shelf,
+            /// A note for the warehouse.
+            pub note: Option<String>,
+        }
     }
 
-    #[doc = "Reserve units of an item for the customer's order until checkout."]
-    #[derive(Tool)]
-    #[tool(
-        name = "reserve_stock",
-        version = "2.0.0",
-        effect = "write",
-        idempotent
-    )]
-    pub struct Bumped {
-        /// Stock keeping unit, e.g. "SKU-1042".
-        pub sku: String,
-        /// How many units to hold.
-        #[tool(minimum = 1)]
-        pub quantity: u32,
-        /// How long to hold the units.
-        #[tool(unit = "seconds")]
-        pub hold: Option<u32>,
-        /// Which shelf to take the units from.
-        pub shelf: Shelf,
-        /// A note for the warehouse.
-        pub note: Option<String>,
+    reserve_stock! {
+        "2.0.0", Bumped {
+            /// Stock keeping unit, e.g. "SKU-1042".
+            pub sku: String,
+            /// How many units to hold.
+            #[tool(minimum = 1)]
+            pub quantity: u32,
+            /// How long to hold the units.
+            #[tool(unit = "seconds")]
+            pub hold: Option<u32>,
+            /// Which shelf to take the units from.
+            pub shelf: Shelf,
+            /// A note for the warehouse.
+            pub note: Option<String>,
+        }
     }
 }
 

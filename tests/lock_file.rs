@@ -20,27 +20,21 @@ mod tools;
 mod version_only {
     use super::*;
 
-    #[doc = "Reserve units of an item for the customer's order until checkout."]
-    #[derive(Tool)]
-    #[tool(
-        name = "reserve_stock",
-        version = "1.1.0",
-        effect = "write",
-        idempotent
-    )]
-    pub struct ReserveStock {
-        /// Stock keeping unit, e.g. "SKU-1042".
-        pub sku: String,
-        /// How many units to hold.
-        #[tool(minimum = 1)]
-        pub quantity: u32,
-        /// How long to hold the units.
-        #[tool(unit = "minutes")]
-        pub hold: Option<u32>,
-        /// Which shelf to take the units from.
-        pub shelf: Shelf,
-        /// A note for the warehouse.
-        pub note: Option<String>,
+    reserve_stock! {
+        "1.1.0", ReserveStock {
+            /// Stock keeping unit, e.g. "SKU-1042".
+            pub sku: String,
+            /// How many units to hold.
+            #[tool(minimum = 1)]
+            pub quantity: u32,
+            /// How long to hold the units.
+            #[tool(unit = "minutes")]
+            pub hold: Option<u32>,
+            /// Which shelf to take the units from.
+            pub shelf: Shelf,
+            /// A note for the warehouse.
+            pub note: Option<String>,
+        }
     }
 }
 
@@ -48,25 +42,19 @@ mod version_only {
 mod removed_with_minor_bump {
     use super::*;
 
-    #[doc = "Reserve units of an item for the customer's order until checkout."]
-    #[derive(Tool)]
-    #[tool(
-        name = "reserve_stock",
-        version = "1.1.0",
-        effect = "write",
-        idempotent
-    )]
-    pub struct ReserveStock {
-        /// Stock keeping unit, e.g. "SKU-1042".
-        pub sku: String,
-        /// How many units to hold.
-        #[tool(minimum = 1)]
-        pub quantity: u32,
-        /// How long to hold the units.
-        #[tool(unit = "minutes")]
-        pub hold: Option<u32>,
-        /// Which shelf to take the units from.
-        pub shelf: Shelf,
+    reserve_stock! {
+        "1.1.0", ReserveStock {
+            /// Stock keeping unit, e.g. "SKU-1042".
+            pub sku: String,
+            /// How many units to hold.
+            #[tool(minimum = 1)]
+            pub quantity: u32,
+            /// How long to hold the units.
+            #[tool(unit = "minutes")]
+            pub hold: Option<u32>,
+            /// Which shelf to take the units from.
+            pub shelf: Shelf,
+        }
     }
 }
 
@@ -74,29 +62,23 @@ mod removed_with_minor_bump {
 mod optional_added {
     use super::*;
 
-    #[doc = "Reserve units of an item for the customer's order until checkout."]
-    #[derive(Tool)]
-    #[tool(
-        name = "reserve_stock",
-        version = "1.1.0",
-        effect = "write",
-        idempotent
-    )]
-    pub struct ReserveStock {
-        /// Stock keeping unit, e.g. "SKU-1042".
-        pub sku: String,
-        /// How many units to hold.
-        #[tool(minimum = 1)]
-        pub quantity: u32,
-        /// How long to hold the units.
-        #[tool(unit = "minutes")]
-        pub hold: Option<u32>,
-        /// Which shelf to take the units from.
-        pub shelf: Shelf,
-        /// A note for the warehouse.
-        pub note: Option<String>,
-        /// Whether to wrap the units as a gift.
-        pub gift_wrap: Option<bool>,
+    reserve_stock! {
+        "1.1.0", ReserveStock {
+            /// Stock keeping unit, e.g. "SKU-1042".
+            pub sku: String,
+            /// How many units to hold.
+            #[tool(minimum = 1)]
+            pub quantity: u32,
+            /// How long to hold the units.
+            #[tool(unit = "minutes")]
+            pub hold: Option<u32>,
+            /// Which shelf to take the units from.
+            pub shelf: Shelf,
+            /// A note for the warehouse.
+            pub note: Option<String>,
+            /// Whether to wrap the units as a gift.
+            pub gift_wrap: Option<bool>,
+        }
     }
 }
 

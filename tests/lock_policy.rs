@@ -16,100 +16,76 @@ use tool_contract::{LockMode, Tool, check_contracts_locked};
 mod enum_value_removed {
     use super::*;
 
-    #[doc = "Reserve units of an item for the customer's order until checkout."]
-    #[derive(Tool)]
-    #[tool(
-        name = "reserve_stock",
-        version = "1.0.0",
-        effect = "write",
-        idempotent
-    )]
-    pub struct Unbumped {
-        /// Stock keeping unit, e.g. "SKU-1042".
-        pub sku: String,
-        /// How many units to hold.
-        #[tool(minimum = 1)]
-        pub quantity: u32,
-        /// How long to hold the units.
-        #[tool(unit = "minutes")]
-        pub hold: Option<u32>,
-        /// Which shelf to take the units from.
-        pub shelf: ShelfFrontOnly,
-        /// A note for the warehouse.
-        pub note: Option<String>,
+    reserve_stock! {
+        "1.0.0", Unbumped {
+            /// Stock keeping unit, e.g. "SKU-1042".
+            pub sku: String,
+            /// How many units to hold.
+            #[tool(minimum = 1)]
+            pub quantity: u32,
+            /// How long to hold the units.
+            #[tool(unit = "minutes")]
+            pub hold: Option<u32>,
+            /// Which shelf to take the units from.
+            pub shelf: ShelfFrontOnly,
+            /// A note for the warehouse.
+            pub note: Option<String>,
+        }
     }
 
-    #[doc = "Reserve units of an item for the customer's order until checkout."]
-    #[derive(Tool)]
-    #[tool(
-        name = "reserve_stock",
-        version = "2.0.0",
-        effect = "write",
-        idempotent
-    )]
-    pub struct Bumped {
-        /// Stock keeping unit, e.g. "SKU-1042".
-        pub sku: String,
-        /// How many units to hold.
-        #[tool(minimum = 1)]
-        pub quantity: u32,
-        /// How long to hold the units.
-        #[tool(unit = "minutes")]
-        pub hold: Option<u32>,
-        /// Which shelf to take the units from.
-        pub shelf: ShelfFrontOnly,
-        /// A note for the warehouse.
-        pub note: Option<String>,
+    reserve_stock! {
+        "2.0.0", Bumped {
+            /// Stock keeping unit, e.g. "SKU-1042".
+            pub sku: String,
+            /// How many units to hold.
+            #[tool(minimum = 1)]
+            pub quantity: u32,
+            /// How long to hold the units.
+            #[tool(unit = "minutes")]
+            pub hold: Option<u32>,
+            /// Which shelf to take the units from.
+            pub shelf: ShelfFrontOnly,
+            /// A note for the warehouse.
+            pub note: Option<String>,
+        }
     }
 }
 
 mod enum_value_added {
     use super::*;
 
-    #[doc = "Reserve units of an item for the customer's order until checkout."]
-    #[derive(Tool)]
-    #[tool(
-        name = "reserve_stock",
-        version = "1.0.0",
-        effect = "write",
-        idempotent
-    )]
-    pub struct Unbumped {
-        /// Stock keeping unit, e.g. "SKU-1042".
-        pub sku: String,
-        /// How many units to hold.
-        #[tool(minimum = 1)]
-        pub quantity: u32,
-        /// How long to hold the units.
-        #[tool(unit = "minutes")]
-        pub hold: Option<u32>,
-        /// Which shelf to take the units from.
-        pub shelf: ShelfWithTop,
-        /// A note for the warehouse.
-        pub note: Option<String>,
+    reserve_stock! {
+        "1.0.0", Unbumped {
+            /// Stock keeping unit, e.g. "SKU-1042".
+            pub sku: String,
+            /// How many units to hold.
+            #[tool(minimum = 1)]
+            pub quantity: u32,
+            /// How long to hold the units.
+            #[tool(unit = "minutes")]
+            pub hold: Option<u32>,
+            /// Which shelf to take the units from.
+            pub shelf: ShelfWithTop,
+            /// A note for the warehouse.
+            pub note: Option<String>,
+        }
     }
 
-    #[doc = "Reserve units of an item for the customer's order until checkout."]
-    #[derive(Tool)]
-    #[tool(
-        name = "reserve_stock",
-        version = "1.1.0",
-        effect = "write",
-        idempotent
-    )]
-    pub struct Bumped {
-        /// Stock keeping unit, e.g. "SKU-1042".
-        pub sku: String,
-        /// How many units to hold.
-        #[tool(minimum = 1)]
-        pub quantity: u32,
-        /// How long to hold the units.
-        #[tool(unit = "minutes")]
-        pub hold: Option<u32>,
-        /// Which shelf to take the units from.
-        pub shelf: ShelfWithTop,
-        /// A note for the warehouse.
-        pub note: Option<String>,
+    reserve_stock! {
+        "1.1.0", Bumped {
+            /// Stock keeping unit, e.g. "SKU-1042".
+            pub sku: String,
+            /// How many units to hold.
+            #[tool(minimum = 1)]
+            pub quantity: u32,
+            /// How long to hold the units.
+            #[tool(unit = "minutes")]
+            pub hold: Option<u32>,
+            /// Which shelf to take the units from.
+            pub shelf: ShelfWithTop,
+            /// A note for the warehouse.
+            pub note: Option<String>,
+        }
     }
 }
 

@@ -40,33 +40,41 @@ pub enum ShelfWithTop {
     Top,
 }
 
+/// Declares a version of the tool `reserve_stock` (a write tool, idempotent)
+/// with the given version and fields, so each test shows only what changes.
+#[macro_export]
+macro_rules! reserve_stock {
+    ($version:tt, $name:ident { $($fields:tt)* }) => {
+        #[doc = "Reserve units of an item for the customer's order until checkout."]
+        #[derive(tool_contract::Tool)]
+        #[tool(name = "reserve_stock", version = $version, effect = "write", idempotent)]
+        pub struct $name {
+            $($fields)*
+        }
+    };
+}
+
 /// The description of `base::ReserveStock`.
 pub const DOC: &str = "Reserve units of an item for the customer's order until checkout.";
 
 pub mod base {
     use super::*;
 
-    #[doc = "Reserve units of an item for the customer's order until checkout."]
-    #[derive(Tool)]
-    #[tool(
-        name = "reserve_stock",
-        version = "1.0.0",
-        effect = "write",
-        idempotent
-    )]
-    pub struct ReserveStock {
-        /// Stock keeping unit, e.g. "SKU-1042".
-        pub sku: String,
-        /// How many units to hold.
-        #[tool(minimum = 1)]
-        pub quantity: u32,
-        /// How long to hold the units.
-        #[tool(unit = "minutes")]
-        pub hold: Option<u32>,
-        /// Which shelf to take the units from.
-        pub shelf: Shelf,
-        /// A note for the warehouse.
-        pub note: Option<String>,
+    reserve_stock! {
+        "1.0.0", ReserveStock {
+            /// Stock keeping unit, e.g. "SKU-1042".
+            pub sku: String,
+            /// How many units to hold.
+            #[tool(minimum = 1)]
+            pub quantity: u32,
+            /// How long to hold the units.
+            #[tool(unit = "minutes")]
+            pub hold: Option<u32>,
+            /// Which shelf to take the units from.
+            pub shelf: Shelf,
+            /// A note for the warehouse.
+            pub note: Option<String>,
+        }
     }
 }
 
