@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use serde::Serialize;
+use serde::ser::{Serialize, SerializeStruct, Serializer};
 
 /// Why a call's arguments could not be turned into the tool's struct.
 ///
@@ -10,13 +10,22 @@ use serde::Serialize;
 /// at fault (`$` for the whole document, `$.items[2].sku` inside it) and a
 /// message that says what was expected and what was given, so a model can
 /// correct its call. Its `Display` is `"{path}: {message}"`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ArgumentError {
-    #[serde(skip)]
     kind: ArgumentErrorKind,
-    code: &'static str,
     path: String,
     message: String,
+}
+
+/// `{"code": ..., "path": ..., "message": ...}`.
+impl Serialize for ArgumentError {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut error = serializer.serialize_struct("ArgumentError", 3)?;
+        error.serialize_field("code", self.code())?;
+        error.serialize_field("path", &self.path)?;
+        error.serialize_field("message", &self.message)?;
+        error.end()
+    }
 }
 
 /// Whose mistake an [`ArgumentError`] is.
@@ -60,7 +69,6 @@ impl ArgumentError {
     ) -> Self {
         ArgumentError {
             kind,
-            code: kind.code(),
             path: path.into(),
             message: message.into(),
         }
@@ -68,7 +76,7 @@ impl ArgumentError {
 
     /// `INVALID_ARGUMENTS`, `MISSING_SESSION_VALUE` or `INVALID_CONTRACT`.
     pub fn code(&self) -> &'static str {
-        self.code
+        self.kind.code()
     }
 
     /// Whose mistake it is.

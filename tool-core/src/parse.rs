@@ -232,18 +232,17 @@ fn from_serde(input: &str, state: &ParseState, error: &serde_json::Error) -> Arg
     // serde_json reports a misspelled literal (`nul`, `tru`) just past the
     // byte it could not match, which may be the `,` that ends the value.
     let consumed = usize::from(message == "expected ident");
-    let location = (error.line() > 0).then(|| {
-        let offset = offset_of(input, error.line(), error.column());
-        locate(input, offset.saturating_sub(consumed))
-    });
+    let offset = (error.line() > 0).then(|| offset_of(input, error.line(), error.column()));
+    let location = offset.map(|offset| locate(input, offset.saturating_sub(consumed)));
     match error.classify() {
         Category::Syntax | Category::Eof | Category::Io => {
-            let offset = offset_of(input, error.line(), error.column());
             let path = location.map_or_else(|| "$".to_owned(), |l| l.value);
             // serde_json reports "expected value" also for a well-formed value
             // of a kind an enum cannot be read from (`"speed": 1`).
             if message == "expected value"
-                && let Some(kind) = offset.checked_sub(1).and_then(|i| json_kind_at(input, i))
+                && let Some(kind) = offset
+                    .and_then(|offset| offset.checked_sub(1))
+                    .and_then(|i| json_kind_at(input, i))
             {
                 return ArgumentError::invalid(
                     path,

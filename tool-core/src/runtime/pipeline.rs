@@ -271,28 +271,9 @@ impl Toolbox {
         let running = tokio::time::timeout(limit, CatchUnwind::new((parsed.run)(cx)));
         let ended = race(abort.aborted(), running).await;
         let notes = handle.notes();
-        let runtime = Notes::default();
         match ended {
-            Either::Left(()) => {
-                let error = aborted(Some(contract));
-                self.fresh(
-                    draft,
-                    ToolOutput::respond_to_model(error),
-                    stopped,
-                    Trust::Runtime,
-                    &runtime,
-                )
-            }
-            Either::Right(Err(_elapsed)) => {
-                let error = timeout(contract, limit);
-                self.fresh(
-                    draft,
-                    ToolOutput::respond_to_model(error),
-                    stopped,
-                    Trust::Runtime,
-                    &runtime,
-                )
-            }
+            Either::Left(()) => self.stop(draft, aborted(Some(contract)), stopped),
+            Either::Right(Err(_elapsed)) => self.stop(draft, timeout(contract, limit), stopped),
             Either::Right(Ok(Err(panic))) => {
                 self.fatal(draft, stopped, format!("the handler panicked: {panic}"))
             }
@@ -310,6 +291,12 @@ impl Toolbox {
                 self.fatal(draft, ExecutionOutcome::Completed, detail)
             }
         }
+    }
+
+    /// A call the runtime stopped (timeout or abort): the model reads why.
+    fn stop(&self, draft: &Draft, error: ToolError, outcome: ExecutionOutcome) -> Finished {
+        let output = ToolOutput::respond_to_model(error);
+        self.fresh(draft, output, outcome, Trust::Runtime, &Notes::default())
     }
 
     /// A success whose text is the output: a string as it is, anything else
