@@ -8,7 +8,7 @@
 #[path = "tools/mod.rs"]
 pub mod tools;
 
-use tool_contract::Catalog;
+use tool_contract::docs::Catalog;
 
 /// The example tools in the order the catalog lists them.
 pub fn catalog() -> Catalog {

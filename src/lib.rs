@@ -57,7 +57,8 @@
 //! timeouts, aborts, approvals bound to the exact arguments, idempotent
 //! replays, and a panic in one handler does not stop the others. Every call
 //! ends as a [`ToolOutput`] whose model text is plain, beside a structured
-//! [`ModelResult`] and an [`AuditRecord`] that never reaches the model.
+//! [`ModelResult`](runtime::ModelResult) and an [`AuditRecord`](audit::AuditRecord)
+//! that never reaches the model.
 //!
 //! ```
 //! use tool_contract::{CallContext, Session, Tool, ToolCall, ToolError, Toolbox};
@@ -92,7 +93,42 @@
 //! ```
 //!
 //! `tool_contract::openai` reads the calls out of a Chat Completions or
-//! Responses response and writes the outputs back.
+//! Responses response and writes the outputs back; with the runtime, one
+//! call answers a whole response through a [`Toolbox`].
+//!
+//! # Where things are
+//!
+//! The root holds what an application writes daily; the rest lives in a
+//! module named for its concern, and [`prelude`] imports the daily names at
+//! once.
+//!
+//! | module | what it holds |
+//! | --- | --- |
+//! | [`contract`] | the parts of a [`ToolContract`]: policy, fields, constraints, errors, waivers, versions |
+//! | [`runtime`] | the [`Toolbox`] and its results, the structured model result (feature `runtime`) |
+//! | [`approval`], [`idempotency`], [`audit`] | the runtime's policy state (feature `runtime`) |
+//! | [`docs`] | Markdown pages and catalogs of tools |
+//! | `lock` | lock files and semver diffs of contracts (feature `lock`, for dev-dependencies) |
+//! | [`openai`] | the OpenAI adapter: strict schemas, tool definitions, calls and outputs |
+//!
+//! Nested argument types derive `serde::Deserialize` and
+//! `schemars::JsonSchema`; both crates are re-exported ([`serde`],
+//! [`schemars`], [`serde_json`]), so an application needs no dependency of
+//! its own for them:
+//!
+//! ```
+//! use tool_contract::schemars::JsonSchema;
+//! use tool_contract::serde::Deserialize;
+//!
+//! /// Where a parcel goes.
+//! #[derive(Deserialize, JsonSchema)]
+//! #[serde(crate = "tool_contract::serde")]
+//! #[schemars(crate = "tool_contract::schemars")]
+//! pub struct Address {
+//!     /// Street and house number.
+//!     pub street: String,
+//! }
+//! ```
 //!
 //! # `#[tool(...)]` on the struct
 //!
@@ -158,37 +194,95 @@
 #![deny(missing_docs)]
 
 pub use tool_core::{
-    Approval, ArgumentError, ArgumentErrorKind, Bound, Constraint, Currency,
-    DEFAULT_MAX_ARGUMENT_BYTES, DataClass, DeclaredError, Effect, ErrorCategory, FieldContract,
-    Idempotency, IdempotencyKey, Money, OutputContract, Policy, Presence, Recovery, Rule, SchemaFn,
-    Session, ToolContract, Version, Waiver, constraint, field_path, formats, schema_settings,
+    ArgumentError, ArgumentErrorKind, Currency, Money, Session, ToolCall, ToolContract,
 };
-
-// --- re-exports of outputs, errors and dispatch (issue 4) go here ---
-/// The async dispatcher: a [`Toolbox`] of tools with their handlers
-/// (cargo feature `runtime`, on by default).
+pub use tool_core::{ToolError, ToolOutput};
 #[cfg(feature = "runtime")]
-pub use tool_core::runtime;
-pub use tool_core::{
-    AUDIT_SCHEMA_VERSION, ApprovalCheck, ApprovalGrant, ApprovalRequest, Approvals, AuditRecord,
-    BoxFuture, Claim, Delivery, Execution, ExecutionOutcome, IdempotencyError, IdempotencyRecord,
-    IdempotencyScope, IdempotencyStore, InMemoryIdempotencyStore, MODEL_RESULT_SCHEMA_VERSION,
-    ModelResult, OutputKind, Provenance, ResultStatus, Subject, Subjects, ToolError, ToolOutput,
-    Trust, arguments_sha256, canonical_arguments, format_rfc3339,
-};
-#[cfg(feature = "runtime")]
-pub use tool_core::{AbortHandle, CallContext, CallResult, ToolCall, Toolbox};
+pub use tool_runtime::{CallContext, CallResult, Toolbox};
 
-// --- re-exports of docs, catalog, fingerprints and lock files (issue 5) go here ---
-pub use tool_core::{
-    Bump, CATALOG_FORMAT, Catalog, Change, ChangeKind, ContractLock, Drift, LOCK_FORMAT, LockError,
-    LockMode, LockedTool, UPDATE_LOCK_ENV, canonical_json, check_contracts_locked,
-};
+pub use tool_core::Tool;
+/// Derives [`Tool`] for a struct with named fields; see the crate docs for
+/// its attributes and rules.
+pub use tool_macros::Tool;
+
+/// The names an application writes daily, in one import:
+/// `use tool_contract::prelude::*;`.
+pub mod prelude {
+    pub use tool_core::{
+        ArgumentError, Money, Session, Tool, ToolCall, ToolContract, ToolError, ToolOutput,
+    };
+    pub use tool_macros::Tool;
+    #[cfg(feature = "runtime")]
+    pub use tool_runtime::{CallContext, CallResult, Toolbox};
+}
+
+/// The parts of a [`ToolContract`]: execution policy, fields and their
+/// constraints, output and declared errors, waivers, versions, and the
+/// argument formats the parser checks.
+pub mod contract {
+    pub use tool_core::contract::{DEFAULT_MAX_ARGUMENT_BYTES, SchemaFn, schema_settings};
+    pub use tool_core::parse::formats;
+    pub use tool_core::{
+        Approval, AsIdempotencyKey, Constraint, ContractRule, Currency, DataClass, DeclaredError,
+        Effect, ErrorCategory, FieldContract, Idempotency, NumberBound, OutputContract, Policy,
+        Presence, Recovery, Version, Waiver,
+    };
+}
+
+/// The async dispatcher: a [`Toolbox`] of tools with their handlers, what a
+/// call gives back, and the structured model result (cargo feature
+/// `runtime`, on by default).
+#[cfg(feature = "runtime")]
+pub mod runtime {
+    pub use tool_core::{OutputKind, ToolCall};
+    pub use tool_runtime::model_result::{
+        ContentTrust, Delivery, Execution, ExecutionOutcome, MODEL_RESULT_SCHEMA_VERSION,
+        ModelResult, Provenance, ResultStatus,
+    };
+    pub use tool_runtime::{AbortHandle, CallContext, CallResult, Toolbox};
+}
+
+/// Approvals bound to one tool, version and exact arguments (cargo feature
+/// `runtime`).
+#[cfg(feature = "runtime")]
+pub mod approval {
+    pub use tool_runtime::approval::*;
+}
+
+/// Idempotent replays: the store of keyed calls' results (cargo feature
+/// `runtime`).
+#[cfg(feature = "runtime")]
+pub mod idempotency {
+    pub use tool_runtime::idempotency::*;
+}
+
+/// The audit record of each call, never sent to the model, and the
+/// canonical arguments it is bound to (cargo feature `runtime`).
+#[cfg(feature = "runtime")]
+pub mod audit {
+    pub use tool_core::outcome::{arguments_sha256, canonical_arguments, canonical_json};
+    pub use tool_runtime::audit::*;
+}
+
+/// Docs written from the contracts: one tool's Markdown page
+/// ([`ToolContract::to_markdown`]) and a [`Catalog`](docs::Catalog) of many.
+pub mod docs {
+    pub use tool_core::words::{CATALOG_FORMAT, Catalog};
+}
+
+/// Versioned contracts: the lock file, semver diffs, and the check behind
+/// [`assert_contracts_locked!`] (cargo feature `lock`, meant for an
+/// application's dev-dependency).
+#[cfg(feature = "lock")]
+pub mod lock {
+    pub use tool_lock::*;
+}
 
 /// Fails (panics) when the contracts of the given tools differ from the lock
 /// file, naming each change and the version it needs; with
 /// `TOOL_CONTRACT_UPDATE_LOCK=1` set, rewrites the lock file instead when
-/// every change is versioned well enough. Meant for a test:
+/// every change is versioned well enough. Meant for a test (cargo feature
+/// `lock`):
 ///
 /// ```no_run
 /// use tool_contract::Tool;
@@ -205,17 +299,18 @@ pub use tool_core::{
 /// ```
 ///
 /// A relative path is taken from the calling crate's `CARGO_MANIFEST_DIR`.
-/// See [`check_contracts_locked`] for the rules.
+/// See [`lock::check_contracts_locked`] for the rules.
+#[cfg(feature = "lock")]
 #[macro_export]
 macro_rules! assert_contracts_locked {
     ($path:expr, $($tool:ty),+ $(,)?) => {{
         let __tool_path = ::std::path::Path::new(::std::env!("CARGO_MANIFEST_DIR")).join($path);
         let __tool_contracts: &[&$crate::ToolContract] =
             &[$(<$tool as $crate::Tool>::contract()),+];
-        match $crate::check_contracts_locked(
+        match $crate::lock::check_contracts_locked(
             &__tool_path,
             __tool_contracts,
-            $crate::LockMode::from_env(),
+            $crate::lock::LockMode::from_env(),
         ) {
             ::std::result::Result::Ok(__tool_recorded) => {
                 for __tool_drift in &__tool_recorded {
@@ -227,11 +322,6 @@ macro_rules! assert_contracts_locked {
     }};
 }
 
-pub use tool_core::Tool;
-/// Derives [`Tool`] for a struct with named fields; see the crate docs for
-/// its attributes and rules.
-pub use tool_macros::Tool;
-
 /// The OpenAI adapter: strict-mode schemas, Chat Completions and Responses
 /// tool definitions, tool calls read from responses and outputs written back.
 pub mod openai {
@@ -239,6 +329,7 @@ pub mod openai {
 }
 
 pub use schemars;
+pub use serde;
 pub use serde_json;
 
 /// The README's quick start, compiled and run as a doc test.

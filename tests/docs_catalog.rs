@@ -6,7 +6,7 @@
 mod catalog_example;
 
 use serde_json::json;
-use tool_contract::{CATALOG_FORMAT, Catalog, Tool};
+use tool_contract::{Tool, docs::CATALOG_FORMAT, docs::Catalog};
 
 use catalog_example::tools;
 

@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use serde_json::Value;
-use tool_contract::{LockedTool, Tool, ToolContract, canonical_json};
+use tool_contract::{Tool, ToolContract, audit::canonical_json, lock::LockedTool};
 
 mod base {
     use tool_contract::Tool;

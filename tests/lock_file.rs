@@ -10,7 +10,8 @@ use std::process::Command;
 
 use lock::{Shelf, base, locked};
 use tool_contract::{
-    ContractLock, LockError, LockMode, Tool, ToolContract, UPDATE_LOCK_ENV, check_contracts_locked,
+    Tool, ToolContract, lock::ContractLock, lock::LockError, lock::LockMode, lock::UPDATE_LOCK_ENV,
+    lock::check_contracts_locked,
 };
 
 #[path = "../examples/tools/mod.rs"]
@@ -129,7 +130,7 @@ fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap()
 }
 
-fn texts(drifts: Vec<tool_contract::Drift>) -> Vec<String> {
+fn texts(drifts: Vec<tool_contract::lock::LockDiff>) -> Vec<String> {
     drifts.iter().map(ToString::to_string).collect()
 }
 
@@ -268,7 +269,7 @@ fn only_versioned_drift_is_written_and_nothing_when_some_is_not() {
         tools::GetInventory::contract(),
     ];
     let error = check_contracts_locked(&path, &contracts, LockMode::Update).unwrap_err();
-    let LockError::Drift { drifts, mode, .. } = &error else {
+    let LockError::LockDiff { drifts, mode, .. } = &error else {
         panic!("{error:?}");
     };
     assert_eq!(*mode, LockMode::Update);
@@ -278,7 +279,10 @@ fn only_versioned_drift_is_written_and_nothing_when_some_is_not() {
         "only the refused drift is listed: {drifts:?}"
     );
     assert_eq!(drifts[0].name(), "reserve_stock");
-    assert_eq!(drifts[0].required_bump(), Some(tool_contract::Bump::Major));
+    assert_eq!(
+        drifts[0].required_bump(),
+        Some(tool_contract::lock::Bump::Major)
+    );
     assert!(!drifts[0].is_versioned());
     assert_eq!(read(&path), lock_text(&[base::ReserveStock::contract()]));
 }

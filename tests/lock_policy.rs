@@ -11,7 +11,7 @@
 mod lock;
 
 use lock::{DOC, Shelf, ShelfFrontOnly, ShelfWithTop, assert_change, base, locked};
-use tool_contract::{LockMode, Tool, check_contracts_locked};
+use tool_contract::{Tool, lock::LockMode, lock::check_contracts_locked};
 
 mod enum_value_removed {
     use super::*;

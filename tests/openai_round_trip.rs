@@ -11,7 +11,7 @@ mod support;
 
 use serde_json::{Value, json};
 use tool_contract::openai::{self, Api, ToolCall, ToolRound};
-use tool_contract::{ErrorCategory, Session, Tool, ToolContract, ToolError, ToolOutput};
+use tool_contract::{Session, Tool, ToolContract, ToolError, ToolOutput, contract::ErrorCategory};
 use tools::{CreateRefundDraft, CustomerId, GetInventory, ReserveInventory, TenantId};
 
 fn contracts() -> [&'static ToolContract; 3] {

@@ -15,7 +15,7 @@ use tool_contract::openai::{StrictRule, check_strict_schema, to_strict_json_sche
 
 /// The schema schemars derives for `T` with the project's settings.
 fn schema_of<T: JsonSchema>() -> Value {
-    tool_contract::schema_settings()
+    tool_contract::contract::schema_settings()
         .for_deserialize()
         .into_generator()
         .root_schema_for::<T>()

@@ -11,9 +11,11 @@ use std::time::Duration;
 
 use serde_json::json;
 use tool_contract::{
-    ApprovalGrant, Approvals, BoxFuture, Claim, Delivery, ErrorCategory, ExecutionOutcome,
-    IdempotencyError, IdempotencyRecord, IdempotencyScope, IdempotencyStore, OutputKind, Recovery,
-    Session, Subjects, ToolError, ToolOutput, Version, arguments_sha256,
+    Session, ToolError, ToolOutput, approval::ApprovalGrant, approval::Approvals, audit::Subjects,
+    audit::arguments_sha256, contract::ErrorCategory, contract::Recovery, contract::Version,
+    idempotency::BoxFuture, idempotency::ClaimOutcome, idempotency::IdempotencyError,
+    idempotency::IdempotencyRecord, idempotency::IdempotencyScope, idempotency::IdempotencyStore,
+    runtime::Delivery, runtime::ExecutionOutcome, runtime::OutputKind,
 };
 
 use runtime_support::{DeleteSavedCart, KEY, Probe, approve, call, reserve, session, toolbox};
@@ -282,7 +284,7 @@ impl IdempotencyStore for DownStore {
     fn claim<'a>(
         &'a self,
         _: &'a IdempotencyScope,
-    ) -> BoxFuture<'a, Result<Claim, IdempotencyError>> {
+    ) -> BoxFuture<'a, Result<ClaimOutcome, IdempotencyError>> {
         Box::pin(async { Err(IdempotencyError::new("connection refused")) })
     }
 

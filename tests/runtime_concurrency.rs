@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 use tool_contract::{
-    AbortHandle, ApprovalGrant, Approvals, CallContext, ExecutionOutcome, OutputKind, Session,
-    Tool, ToolCall, ToolError, Toolbox,
+    CallContext, Session, Tool, ToolCall, ToolError, Toolbox, approval::ApprovalGrant,
+    approval::Approvals, runtime::AbortHandle, runtime::ExecutionOutcome, runtime::OutputKind,
 };
 
 /// Count the items on one shelf of the shop's storeroom.

@@ -10,8 +10,8 @@ use schemars::JsonSchema;
 use serde::{Serialize, Serializer};
 use serde_json::json;
 use tool_contract::{
-    CallContext, ErrorCategory, ExecutionOutcome, OutputKind, Recovery, Session, Subjects, Tool,
-    ToolCall, ToolError, ToolOutput, Toolbox,
+    CallContext, Session, Tool, ToolCall, ToolError, ToolOutput, Toolbox, audit::Subjects,
+    contract::ErrorCategory, contract::Recovery, runtime::ExecutionOutcome, runtime::OutputKind,
 };
 use tools::{GetInventory, StockLevel, TenantId};
 

@@ -11,7 +11,10 @@ use std::time::Duration;
 
 use serde_json::json;
 use tokio::time::Instant;
-use tool_contract::{AbortHandle, Approvals, Delivery, ErrorCategory, ExecutionOutcome, Recovery};
+use tool_contract::{
+    approval::Approvals, contract::ErrorCategory, contract::Recovery, runtime::AbortHandle,
+    runtime::Delivery, runtime::ExecutionOutcome,
+};
 
 use runtime_support::{KEY, Probe, approve, assert_within, call, reserve, session, toolbox};
 

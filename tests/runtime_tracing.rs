@@ -112,7 +112,7 @@ fn every_call_has_one_span_with_its_outcome_and_duration() {
             match call.weekday.as_str() {
                 "sunday" => Err(ToolError::new(
                     "CLOSED",
-                    tool_contract::ErrorCategory::NotFound,
+                    tool_contract::contract::ErrorCategory::NotFound,
                     "Closed.",
                 )),
                 _ => Ok("9:00 to 18:00".to_owned()),

@@ -33,7 +33,7 @@ fn derives_through_a_reexported_path() {
     assert_eq!(sms.to, "+4915112345678");
     assert_eq!(
         SendSms::contract().idempotency(),
-        tool_contract::Idempotency::NotIdempotent
+        tool_contract::contract::Idempotency::NotIdempotent
     );
     let error =
         SendSms::from_arguments(r#"{"to": "0151", "text": "x"}"#, &Session::new()).unwrap_err();

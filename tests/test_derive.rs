@@ -2,7 +2,7 @@
 //! identifiers, explicit descriptions.
 
 use serde_json::json;
-use tool_contract::{Rule, Session, Tool, Waiver};
+use tool_contract::{Session, Tool, contract::ContractRule, contract::Waiver};
 
 /// List the warehouses the shop ships from, with their codes and cities.
 #[derive(Debug, Tool)]
@@ -54,7 +54,7 @@ fn waivers_and_explicit_descriptions_land_in_the_contract() {
     assert_eq!(
         contract.waivers(),
         [Waiver {
-            rule: Rule::ModelIdentity,
+            rule: ContractRule::ModelIdentity,
             field: Some("customer_id"),
             reason: "support agents look up any customer by id"
         }]
@@ -118,11 +118,11 @@ fn every_runtime_format_is_accepted_by_the_derive() {
         .iter()
         .flat_map(|f| f.constraints.iter())
         .filter_map(|c| match c {
-            tool_contract::Constraint::Format(f) => Some(*f),
+            tool_contract::contract::Constraint::Format(f) => Some(*f),
             _ => None,
         })
         .collect();
-    assert_eq!(declared, tool_contract::formats::SUPPORTED);
+    assert_eq!(declared, tool_contract::contract::formats::SUPPORTED);
     let arguments = r#"{"at": "2026-11-29T18:30:00Z", "day": "2026-12-01", "time": "09:30:00+01:00",
         "length": "PT15M", "email": "ana@example.com", "host": "mx.example.com", "v4": "192.0.2.1",
         "v6": "2001:db8::1", "crm_ref": "123e4567-e89b-12d3-a456-426614174000", "homepage": "https://example.com"}"#;

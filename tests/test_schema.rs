@@ -5,8 +5,9 @@ mod tools;
 
 use serde_json::json;
 use tool_contract::{
-    Approval, Bound, Constraint, DataClass, Effect, ErrorCategory, Idempotency, Presence, Recovery,
-    Tool, Version,
+    Tool, contract::Approval, contract::Constraint, contract::DataClass, contract::Effect,
+    contract::ErrorCategory, contract::Idempotency, contract::NumberBound, contract::Presence,
+    contract::Recovery, contract::Version,
 };
 use tools::{CreateRefundDraft, GetInventory, ReserveInventory};
 
@@ -226,8 +227,8 @@ fn fields_describe_presence_injection_units_and_constraints() {
     assert_eq!(
         hold.constraints,
         [
-            Constraint::Minimum(Bound::UInt(5)),
-            Constraint::Maximum(Bound::UInt(1440))
+            Constraint::Minimum(NumberBound::UInt(5)),
+            Constraint::Maximum(NumberBound::UInt(1440))
         ]
     );
     assert_eq!(

@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use tool_contract::{
-    ContractLock, LockError, LockMode, Tool, ToolContract, check_contracts_locked,
+    Tool, ToolContract, lock::ContractLock, lock::LockError, lock::LockMode,
+    lock::check_contracts_locked,
 };
 
 /// Which shelf to take the units from.
@@ -96,7 +97,7 @@ pub fn locked(test: &str) -> PathBuf {
 pub fn refused(path: &Path, contract: &ToolContract, mode: LockMode) -> String {
     let before = std::fs::read_to_string(path).unwrap();
     let error = check_contracts_locked(path, &[contract], mode).unwrap_err();
-    assert!(matches!(error, LockError::Drift { .. }), "{error:?}");
+    assert!(matches!(error, LockError::LockDiff { .. }), "{error:?}");
     assert_eq!(std::fs::read_to_string(path).unwrap(), before);
     error
         .to_string()

@@ -7,8 +7,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use tool_contract::{
-    ApprovalGrant, Approvals, CallContext, Currency, Money, Session, Subjects, Tool, ToolCall,
-    ToolError, Toolbox,
+    CallContext, Currency, Money, Session, Tool, ToolCall, ToolError, Toolbox,
+    approval::ApprovalGrant, approval::Approvals, audit::Subjects,
 };
 
 use crate::tools::{

@@ -1,91 +1,52 @@
-//! Provider-neutral runtime of [tool-contract]: the [`Tool`] trait, tool
-//! contracts, the trusted [`Session`], argument parsing support and errors,
-//! [`Money`], and the JSON Schemas of a tool's input and output.
+//! Provider-neutral core of [tool-contract]: the [`Tool`] trait and tool
+//! contracts, the trusted [`Session`], the parser's runtime half and its
+//! errors, [`Money`], the contract in words, and how a call ends.
 //!
 //! Applications use it through the `tool-contract` facade crate, which
 //! re-exports everything here together with `#[derive(Tool)]`.
 //!
+//! | folder | what it holds |
+//! | --- | --- |
+//! | [`contract`] | [`Tool`], [`ToolContract`] and its parts, [`Money`], [`Session`], fingerprints |
+//! | [`parse`] | the generated parser's runtime half: strict objects, constraints, formats, paths |
+//! | [`words`] | the contract in words: Markdown pages, catalogs, model-facing messages |
+//! | [`outcome`] | [`ToolOutput`], [`ToolError`], [`ToolCall`], canonical arguments |
+//!
 //! [tool-contract]: https://github.com/tool-contract/tool-contract
 #![deny(missing_docs)]
 
-pub mod constraint;
-mod contract;
-mod error;
-pub mod formats;
-mod humanize;
-mod money;
-mod parse;
-mod path;
-mod schema;
-mod session;
-mod strict;
-mod tool;
+pub mod contract;
+pub mod outcome;
+pub mod parse;
+pub mod words;
 
 pub use contract::{
-    Approval, Bound, Constraint, DataClass, DeclaredError, Effect, ErrorCategory, FieldContract,
-    Idempotency, OutputContract, Policy, Presence, Recovery, Rule, ToolContract, Version, Waiver,
+    Approval, AsIdempotencyKey, Constraint, ContractRule, Currency, DataClass, DeclaredError,
+    Effect, ErrorCategory, FieldContract, Idempotency, Money, NumberBound, OutputContract, Policy,
+    Presence, Recovery, Session, Tool, ToolContract, Version, Waiver,
 };
-pub use error::{ArgumentError, ArgumentErrorKind};
-pub use money::{Currency, Money};
-pub use path::field_path;
-pub use schema::{SchemaFn, schema_settings};
-pub use session::{DEFAULT_MAX_ARGUMENT_BYTES, Session};
-pub use tool::{IdempotencyKey, Tool};
-
-// --- outputs, errors and dispatch (issue 4): modules and re-exports go here ---
-mod approval;
-mod audit;
-mod canonical;
-mod idempotency;
-mod model_result;
-mod output;
-#[cfg(feature = "runtime")]
-pub mod runtime;
-pub use approval::{ApprovalCheck, ApprovalGrant, ApprovalRequest, Approvals};
-pub use audit::{AUDIT_SCHEMA_VERSION, AuditRecord, Subject, Subjects};
-pub use canonical::{arguments_sha256, canonical_arguments, canonical_json};
-pub use idempotency::{
-    BoxFuture, Claim, IdempotencyError, IdempotencyRecord, IdempotencyScope, IdempotencyStore,
-    InMemoryIdempotencyStore,
-};
-pub use model_result::{
-    Delivery, Execution, ExecutionOutcome, MODEL_RESULT_SCHEMA_VERSION, ModelResult, Provenance,
-    ResultStatus, Trust, format_rfc3339,
-};
-pub use output::{OutputKind, ToolError, ToolOutput};
-#[cfg(feature = "runtime")]
-pub use runtime::{AbortHandle, CallContext, CallResult, ToolCall, Toolbox};
-
-// --- docs, catalog, fingerprints and lock files (issue 5): modules and re-exports go here ---
-mod catalog;
-mod change;
-mod describe;
-mod diff;
-mod docs;
-mod fingerprint;
-mod lock;
-mod schema_diff;
-pub use catalog::{CATALOG_FORMAT, Catalog};
-pub use change::{Bump, Change, ChangeKind};
-pub use lock::{
-    ContractLock, Drift, LOCK_FORMAT, LockError, LockMode, LockedTool, UPDATE_LOCK_ENV,
-    check_contracts_locked,
-};
+pub use outcome::{OutputKind, ToolError, ToolOutput};
+pub use parse::{ArgumentError, ArgumentErrorKind, ToolCall};
 
 /// What the code that `#[derive(Tool)]` generates refers to. Not a public API.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::constraint::{
-        Pattern, format, max_items, max_length, maximum, min_items, min_length, minimum, pattern,
+    pub use crate::contract::{
+        Approval, AsIdempotencyKey, Constraint, ContractParts, ContractRule, DataClass,
+        DeclaredError, Effect, ErrorCategory, FieldContract, Idempotency, NumberBound,
+        OutputContract, Policy, Presence, Recovery, Session, Tool, ToolContract, Version, Waiver,
+        root_schema_of, schema_of,
     };
-    pub use crate::contract::ContractParts;
+    pub use crate::parse::ArgumentError;
+    pub use crate::parse::{
+        ItemsValue, NumberValue, Pattern, StringValue, format, max_items, max_length, maximum,
+        min_items, min_length, minimum, pattern,
+    };
     pub use crate::parse::{ParseState, inject, inject_optional, next_key, next_value, parse_map};
-    pub use crate::schema::{root_schema_of, schema_of};
-    pub use crate::{
-        Approval, ArgumentError, Bound, Constraint, DataClass, DeclaredError, Effect,
-        ErrorCategory, FieldContract, Idempotency, IdempotencyKey, OutputContract, Policy,
-        Presence, Recovery, Rule, Session, Tool, ToolContract, Version, Waiver,
-    };
     pub use serde::de;
     pub use serde_json::Value;
+    // Old names the derive still emits until it names the new ones.
+    pub use crate::contract::{
+        AsIdempotencyKey as IdempotencyKey, ContractRule as Rule, NumberBound as Bound,
+    };
 }

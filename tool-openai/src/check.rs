@@ -45,7 +45,7 @@ pub const LONG_ENUM_CHARACTERS: usize = 15_000;
 /// use serde_json::json;
 ///
 /// let open = json!({"type": "object", "properties": {"a": {"type": "string"}}});
-/// let violations = tool_openai::check_strict_schema(&open).unwrap_err();
+/// let violations = tool_contract::openai::check_strict_schema(&open).unwrap_err();
 /// let paths: Vec<&str> = violations.iter().map(|v| v.path()).collect();
 /// assert_eq!(paths, ["#", "#/properties/a"]);
 /// ```

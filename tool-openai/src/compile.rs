@@ -61,7 +61,7 @@ use crate::refs::{Definitions, MAX_INPUT_DEPTH, make_nullable, merge, merge_all_
 ///     "required": ["sku"]
 /// });
 /// assert_eq!(
-///     tool_openai::to_strict_json_schema(&schema)?,
+///     tool_contract::openai::to_strict_json_schema(&schema)?,
 ///     json!({
 ///         "type": "object",
 ///         "properties": {
@@ -72,7 +72,7 @@ use crate::refs::{Definitions, MAX_INPUT_DEPTH, make_nullable, merge, merge_all_
 ///         "additionalProperties": false
 ///     })
 /// );
-/// # Ok::<(), tool_openai::StrictSchemaError>(())
+/// # Ok::<(), tool_contract::openai::StrictSchemaError>(())
 /// ```
 pub fn to_strict_json_schema(schema: &Value) -> Result<Value, StrictSchemaError> {
     let root = Pointer::root();

@@ -95,7 +95,7 @@ impl fmt::Display for StrictRule {
 ///
 /// ```
 /// use serde_json::json;
-/// use tool_openai::{StrictRule, to_strict_json_schema};
+/// use tool_contract::openai::{StrictRule, to_strict_json_schema};
 ///
 /// let schema = json!({
 ///     "type": "object",

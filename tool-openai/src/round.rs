@@ -38,8 +38,8 @@ impl ToolRound {
     /// fatal. Answer unknown tools with [`unknown_tool`] before running.
     ///
     /// ```
-    /// use tool_core::ToolOutput;
-    /// use tool_openai::{Api, ToolCall, ToolRound};
+    /// use tool_contract::ToolOutput;
+    /// use tool_contract::openai::{Api, ToolCall, ToolRound};
     ///
     /// let call = ToolCall::new(Api::Responses, "gpt-4.1", "call_1", "get_inventory", "{}", &[]);
     /// let round = ToolRound::from_results(vec![(call, ToolOutput::success("12 in stock"))]);
@@ -76,7 +76,7 @@ impl ToolRound {
 ///
 /// ```
 /// use serde_json::json;
-/// use tool_core::ToolOutput;
+/// use tool_contract::ToolOutput;
 ///
 /// let response = json!({
 ///     "model": "gpt-4.1-2025-04-14",
@@ -84,13 +84,13 @@ impl ToolRound {
 ///         "tool_calls": [{"id": "call_1", "type": "function",
 ///             "function": {"name": "lookup_weather", "arguments": "{}"}}]}}]
 /// });
-/// let round = tool_openai::answer_chat_completions(&response, &[], |_| ToolOutput::success("sunny"))?;
+/// let round = tool_contract::openai::answer_chat_completions(&response, &[], |_| ToolOutput::success("sunny"))?;
 /// assert_eq!(
 ///     round.items,
 ///     [json!({"role": "tool", "tool_call_id": "call_1",
 ///         "content": "Error [UNKNOWN_TOOL]: There is no tool named \"lookup_weather\"; no tools are available."})]
 /// );
-/// # Ok::<(), tool_openai::ResponseError>(())
+/// # Ok::<(), tool_contract::openai::ResponseError>(())
 /// ```
 pub fn answer_chat_completions(
     response: &Value,

@@ -57,14 +57,14 @@ pub fn responses_tool_non_strict<T: Tool>() -> Value {
 /// a request's `tools`.
 ///
 /// ```no_run
-/// # fn tools() -> Vec<&'static tool_core::ToolContract> { Vec::new() }
+/// # fn tools() -> Vec<&'static tool_contract::ToolContract> { Vec::new() }
 /// let contracts = tools(); // e.g. vec![GetInventory::contract(), ReserveInventory::contract()]
 /// let request = serde_json::json!({
 ///     "model": "gpt-4.1",
 ///     "messages": [{"role": "user", "content": "Is SKU-1042 in stock?"}],
-///     "tools": tool_openai::tools_for_chat_completions(&contracts)?,
+///     "tools": tool_contract::openai::tools_for_chat_completions(&contracts)?,
 /// });
-/// # Ok::<(), tool_openai::ToolSetError>(())
+/// # Ok::<(), tool_contract::openai::ToolSetError>(())
 /// ```
 pub fn tools_for_chat_completions(
     contracts: &[&'static ToolContract],

@@ -1,0 +1,27 @@
+//! The static contract of a tool: what `#[derive(Tool)]` declares, and the
+//! types it is made of (policy, fields, output and errors, version, money,
+//! the trusted session).
+
+mod errors;
+mod field;
+pub mod fingerprint;
+mod input_schema;
+mod money;
+mod policy;
+mod schema;
+mod session;
+mod tool;
+mod tool_contract;
+mod version;
+mod waiver;
+
+pub use errors::{DeclaredError, ErrorCategory, OutputContract, Recovery};
+pub use field::{Constraint, FieldContract, NumberBound, Presence};
+pub use money::{Currency, Money};
+pub use policy::{Approval, DataClass, Effect, Idempotency, Policy};
+pub use schema::{SchemaFn, root_schema_of, schema_of, schema_settings};
+pub use session::{DEFAULT_MAX_ARGUMENT_BYTES, Session};
+pub use tool::{AsIdempotencyKey, Tool};
+pub use tool_contract::{ContractParts, ToolContract};
+pub use version::Version;
+pub use waiver::{ContractRule, Waiver};

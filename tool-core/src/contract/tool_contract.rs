@@ -1,0 +1,168 @@
+//! The contract of one tool, built once by the derive.
+
+use std::fmt;
+use std::sync::OnceLock;
+
+use serde_json::Value;
+
+use super::errors::{DeclaredError, OutputContract};
+use super::field::FieldContract;
+use super::input_schema::{build_input_schema, build_output_schema};
+use super::policy::{Approval, DataClass, Effect, Idempotency, Policy};
+use super::version::Version;
+use super::waiver::Waiver;
+
+/// Everything a tool declares about itself: name, description, version,
+/// execution policy, inputs, output and error codes.
+///
+/// A contract is built once by `#[derive(Tool)]` as a `static` and reached
+/// through [`Tool::contract`](crate::Tool::contract). Its schemas are computed
+/// on first use and cached for the life of the process.
+pub struct ToolContract {
+    parts: ContractParts,
+    input_schema: OnceLock<Value>,
+    output_schema: OnceLock<Value>,
+}
+
+/// The pieces a contract is built from; written by the derive.
+#[doc(hidden)]
+pub struct ContractParts {
+    pub name: &'static str,
+    pub rust_name: &'static str,
+    pub description: &'static str,
+    pub version: Version,
+    pub policy: Policy,
+    pub fields: &'static [FieldContract],
+    pub output: OutputContract,
+    pub errors: &'static [DeclaredError],
+    pub waivers: &'static [Waiver],
+}
+
+impl ToolContract {
+    #[doc(hidden)]
+    pub const fn __new(parts: ContractParts) -> Self {
+        ToolContract {
+            parts,
+            input_schema: OnceLock::new(),
+            output_schema: OnceLock::new(),
+        }
+    }
+
+    /// The tool's name as the model sees it, e.g. `create_refund_draft`.
+    pub fn name(&self) -> &'static str {
+        self.parts.name
+    }
+
+    /// The name of the Rust struct that declares the tool.
+    pub fn rust_name(&self) -> &'static str {
+        self.parts.rust_name
+    }
+
+    /// What the tool does and when to use it, as the model reads it.
+    pub fn description(&self) -> &'static str {
+        self.parts.description
+    }
+
+    /// The contract's semantic version.
+    pub fn version(&self) -> Version {
+        self.parts.version
+    }
+
+    /// The execution policy: effect, idempotency, approval, timeout, data class.
+    pub fn policy(&self) -> &Policy {
+        &self.parts.policy
+    }
+
+    /// What the tool does to the world.
+    pub fn effect(&self) -> Effect {
+        self.parts.policy.effect
+    }
+
+    /// Whether running the tool twice with the same arguments is safe.
+    pub fn idempotency(&self) -> Idempotency {
+        self.parts.policy.idempotency
+    }
+
+    /// Whether a call must be approved before it runs.
+    pub fn approval(&self) -> Approval {
+        self.parts.policy.approval
+    }
+
+    /// The longest a call may run, if the contract bounds it.
+    pub fn timeout_ms(&self) -> Option<u64> {
+        self.parts.policy.timeout_ms
+    }
+
+    /// Whether the tool reaches systems outside the application's control.
+    pub fn open_world(&self) -> bool {
+        self.parts.policy.open_world
+    }
+
+    /// The most sensitive class of data the tool reads or returns.
+    pub fn data_class(&self) -> DataClass {
+        self.parts.policy.data_class
+    }
+
+    /// Every field of the struct in declaration order, injected ones included.
+    pub fn fields(&self) -> &'static [FieldContract] {
+        self.parts.fields
+    }
+
+    /// The field with this JSON name, if any.
+    pub fn field(&self, name: &str) -> Option<&'static FieldContract> {
+        self.parts.fields.iter().find(|f| f.name == name)
+    }
+
+    /// The fields the model supplies (not injected from the session).
+    pub fn model_fields(&self) -> impl Iterator<Item = &'static FieldContract> {
+        self.parts.fields.iter().filter(|f| !f.injected)
+    }
+
+    /// The declared output.
+    pub fn output(&self) -> &OutputContract {
+        &self.parts.output
+    }
+
+    /// The error codes the tool may answer with.
+    pub fn errors(&self) -> &'static [DeclaredError] {
+        self.parts.errors
+    }
+
+    /// The declared error with this code, if any.
+    pub fn declared_error(&self, code: &str) -> Option<&'static DeclaredError> {
+        self.parts.errors.iter().find(|e| e.code == code)
+    }
+
+    /// Contract rules waived on this tool or its fields, each with its reason.
+    pub fn waivers(&self) -> &'static [Waiver] {
+        self.parts.waivers
+    }
+
+    /// Provider-neutral JSON Schema (2020-12) of the model-supplied arguments.
+    ///
+    /// Built on first use and cached: later calls return the same reference.
+    pub fn input_schema(&self) -> &Value {
+        self.input_schema
+            .get_or_init(|| build_input_schema(self.parts.fields))
+    }
+
+    /// JSON Schema (2020-12) of the tool's output, built once and cached.
+    pub fn output_schema(&self) -> &Value {
+        self.output_schema
+            .get_or_init(|| build_output_schema(self.parts.output.schema))
+    }
+}
+
+impl fmt::Debug for ToolContract {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ToolContract")
+            .field("name", &self.parts.name)
+            .field("version", &self.parts.version)
+            .field("policy", &self.parts.policy)
+            .field("fields", &self.parts.fields)
+            .field("output", &self.parts.output)
+            .field("errors", &self.parts.errors)
+            .field("waivers", &self.parts.waivers)
+            .finish_non_exhaustive()
+    }
+}

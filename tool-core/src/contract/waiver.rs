@@ -1,0 +1,43 @@
+//! Waivers of the contract rules that judge names.
+
+use serde::{Deserialize, Serialize};
+
+/// A contract rule that the declaration waives, with the reason given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Waiver {
+    /// The rule's name, e.g. `model_identity`.
+    pub rule: ContractRule,
+    /// The field it applies to, or `None` for the whole tool.
+    pub field: Option<&'static str>,
+    /// Why the rule does not apply here.
+    pub reason: &'static str,
+}
+
+/// The contract rules that judge names, which a declaration may waive with a reason.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ContractRule {
+    /// A money-like field that is not `Money` or `*_minor` + `currency`.
+    UntypedAmount,
+    /// A duration-like number without a unit.
+    UntypedQuantity,
+    /// An identity (`user_id`, `role`, ...) the model could choose.
+    ModelIdentity,
+    /// Two booleans that encode one state.
+    BooleanPair,
+    /// A vague tool name, or one that is not `verb_object`.
+    VagueName,
+}
+
+impl ContractRule {
+    /// The rule's name as written in `allow(...)`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ContractRule::UntypedAmount => "untyped_amount",
+            ContractRule::UntypedQuantity => "untyped_quantity",
+            ContractRule::ModelIdentity => "model_identity",
+            ContractRule::BooleanPair => "boolean_pair",
+            ContractRule::VagueName => "vague_name",
+        }
+    }
+}

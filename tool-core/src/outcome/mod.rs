@@ -1,0 +1,8 @@
+//! How a tool call ends: [`ToolOutput`] and [`ToolError`], and the canonical
+//! form of a call's arguments that approvals and audit records are bound to.
+
+mod canonical;
+mod output;
+
+pub use canonical::{arguments_sha256, canonical_arguments, canonical_json, key_order, sha256_hex};
+pub use output::{OutputKind, ToolError, ToolOutput};

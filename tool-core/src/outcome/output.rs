@@ -1,0 +1,398 @@
+//! How a tool call ends: one structured outcome for the runtime, plain text
+//! for the model.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::contract::{ErrorCategory, Recovery};
+use crate::parse::{ArgumentError, ArgumentErrorKind};
+
+/// The outcome of one tool call.
+///
+/// The runtime keeps all of it; the model sees only [`model_text`](Self::model_text):
+/// the content for a success, `Error [CODE]: message` for an error the model
+/// can act on, and nothing for a fatal error, which stops the run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum ToolOutput {
+    /// The call did what it was asked.
+    Success {
+        /// What the model reads.
+        content_text: String,
+        /// A remark for the model after the content (e.g. "showing 20 of 312").
+        notice: Option<String>,
+        /// Whether `content_text` was cut short.
+        truncated: bool,
+        /// Structured result that stays with the runtime.
+        details: Value,
+    },
+    /// A recoverable error, written into the conversation for the model.
+    RespondToModel {
+        /// What went wrong, in words safe to show the model.
+        error: ToolError,
+        /// Structured context that stays with the runtime.
+        details: Value,
+    },
+    /// The run cannot go on: no tool output is written and the loop stops.
+    Fatal {
+        /// What went wrong.
+        error: ToolError,
+        /// Structured context that stays with the runtime.
+        details: Value,
+    },
+}
+
+impl ToolOutput {
+    /// A success whose model text is `content_text`.
+    pub fn success(content_text: impl Into<String>) -> Self {
+        ToolOutput::Success {
+            content_text: content_text.into(),
+            notice: None,
+            truncated: false,
+            details: Value::Null,
+        }
+    }
+
+    /// A recoverable error for the model.
+    pub fn respond_to_model(error: ToolError) -> Self {
+        ToolOutput::RespondToModel {
+            error,
+            details: Value::Null,
+        }
+    }
+
+    /// An error that stops the run.
+    pub fn fatal(error: ToolError) -> Self {
+        ToolOutput::Fatal {
+            error,
+            details: Value::Null,
+        }
+    }
+
+    /// The text the model sees: the content (and notice) of a success,
+    /// `Error [CODE]: message` for a recoverable error, `None` when fatal.
+    ///
+    /// ```
+    /// use tool_contract::{ToolError, ToolOutput};
+    ///
+    /// assert_eq!(ToolOutput::success("3 in stock").model_text().as_deref(), Some("3 in stock"));
+    /// let error = ToolError::not_found("ORDER_NOT_FOUND", "No order A-1 for this customer.");
+    /// assert_eq!(
+    ///     ToolOutput::respond_to_model(error.clone()).model_text().as_deref(),
+    ///     Some("Error [ORDER_NOT_FOUND]: No order A-1 for this customer.")
+    /// );
+    /// assert_eq!(ToolOutput::fatal(error).model_text(), None);
+    /// ```
+    pub fn model_text(&self) -> Option<String> {
+        match self {
+            ToolOutput::Success {
+                content_text,
+                notice: Some(notice),
+                ..
+            } => Some(format!("{content_text}\n\n{notice}")),
+            ToolOutput::Success { content_text, .. } => Some(content_text.clone()),
+            ToolOutput::RespondToModel { error, .. } => Some(error.model_text()),
+            ToolOutput::Fatal { .. } => None,
+        }
+    }
+
+    /// True for [`ToolOutput::Fatal`].
+    pub fn is_fatal(&self) -> bool {
+        matches!(self, ToolOutput::Fatal { .. })
+    }
+
+    /// Which of the three outcomes this is.
+    pub fn kind(&self) -> OutputKind {
+        match self {
+            ToolOutput::Success { .. } => OutputKind::Success,
+            ToolOutput::RespondToModel { .. } => OutputKind::RespondToModel,
+            ToolOutput::Fatal { .. } => OutputKind::Fatal,
+        }
+    }
+
+    /// The structured details that stay with the runtime.
+    pub fn details(&self) -> &Value {
+        match self {
+            ToolOutput::Success { details, .. }
+            | ToolOutput::RespondToModel { details, .. }
+            | ToolOutput::Fatal { details, .. } => details,
+        }
+    }
+
+    /// Replaces the details and returns the output.
+    #[must_use]
+    pub fn with_details(mut self, value: Value) -> Self {
+        match &mut self {
+            ToolOutput::Success { details, .. }
+            | ToolOutput::RespondToModel { details, .. }
+            | ToolOutput::Fatal { details, .. } => *details = value,
+        }
+        self
+    }
+
+    /// The error, unless the call succeeded.
+    pub fn error(&self) -> Option<&ToolError> {
+        match self {
+            ToolOutput::Success { .. } => None,
+            ToolOutput::RespondToModel { error, .. } | ToolOutput::Fatal { error, .. } => {
+                Some(error)
+            }
+        }
+    }
+}
+
+/// Which of the three outcomes a [`ToolOutput`] is; serialized in
+/// snake_case (`"success"`, `"respond_to_model"`, `"fatal"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OutputKind {
+    /// [`ToolOutput::Success`].
+    Success,
+    /// [`ToolOutput::RespondToModel`].
+    RespondToModel,
+    /// [`ToolOutput::Fatal`].
+    Fatal,
+}
+
+impl OutputKind {
+    /// The snake_case name used in JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OutputKind::Success => "success",
+            OutputKind::RespondToModel => "respond_to_model",
+            OutputKind::Fatal => "fatal",
+        }
+    }
+}
+
+/// An error a tool call ends with.
+///
+/// `code` is a stable `SCREAMING_SNAKE_CASE` string the model and the
+/// application can branch on; `safe_message` is written for the model and
+/// never carries an internal error's text or a secret.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ToolError {
+    /// Stable code, e.g. `ORDER_NOT_FOUND`.
+    pub code: Cow<'static, str>,
+    /// What kind of failure it is.
+    pub category: ErrorCategory,
+    /// What happened and what to do, safe to show the model.
+    pub safe_message: String,
+    /// How to recover.
+    pub recovery: Recovery,
+    /// When retrying makes sense, how long to wait first.
+    pub retry_after_ms: Option<u64>,
+}
+
+impl ToolError {
+    /// The model's arguments do not fit the tool's input contract.
+    pub const INVALID_ARGUMENTS: &'static str = "INVALID_ARGUMENTS";
+    /// A bug or an unexpected failure; the model is told no more.
+    pub const INTERNAL: &'static str = "INTERNAL";
+    /// The model called a tool that is not registered.
+    pub const UNKNOWN_TOOL: &'static str = "UNKNOWN_TOOL";
+    /// The tool needs an approval bound to this call and none was given.
+    pub const APPROVAL_REQUIRED: &'static str = "APPROVAL_REQUIRED";
+    /// The call ran past its time limit and was stopped.
+    pub const TIMEOUT: &'static str = "TIMEOUT";
+    /// The call was cancelled.
+    pub const ABORTED: &'static str = "ABORTED";
+    /// A call with the same idempotency key is still running.
+    pub const CALL_IN_PROGRESS: &'static str = "CALL_IN_PROGRESS";
+    /// The idempotency key was used before for a call with other arguments.
+    pub const IDEMPOTENCY_KEY_REUSED: &'static str = "IDEMPOTENCY_KEY_REUSED";
+
+    /// An error with a recovery that fits its category.
+    pub fn new(
+        code: impl Into<Cow<'static, str>>,
+        category: ErrorCategory,
+        safe_message: impl Into<String>,
+    ) -> Self {
+        ToolError {
+            code: code.into(),
+            category,
+            safe_message: safe_message.into(),
+            recovery: default_recovery(category),
+            retry_after_ms: None,
+        }
+    }
+
+    /// Sets how to recover.
+    #[must_use]
+    pub fn with_recovery(mut self, recovery: Recovery) -> Self {
+        self.recovery = recovery;
+        self
+    }
+
+    /// Sets how long to wait before a retry.
+    #[must_use]
+    pub fn with_retry_after_ms(mut self, retry_after_ms: u64) -> Self {
+        self.retry_after_ms = Some(retry_after_ms);
+        self
+    }
+
+    /// `INVALID_ARGUMENTS`: the model can fix the call.
+    pub fn invalid_arguments(safe_message: impl Into<String>) -> Self {
+        ToolError::new(
+            "INVALID_ARGUMENTS",
+            ErrorCategory::InvalidArguments,
+            safe_message,
+        )
+    }
+
+    /// A conflict with the current state, with the tool's own code (e.g.
+    /// `OUT_OF_STOCK`).
+    pub fn conflict(code: impl Into<Cow<'static, str>>, safe_message: impl Into<String>) -> Self {
+        ToolError::new(code, ErrorCategory::Conflict, safe_message)
+    }
+
+    /// A not-found error with the tool's own code.
+    pub fn not_found(code: impl Into<Cow<'static, str>>, safe_message: impl Into<String>) -> Self {
+        ToolError::new(code, ErrorCategory::NotFound, safe_message)
+    }
+
+    /// `UNKNOWN_TOOL`: the model called a tool that is not offered; the
+    /// message lists the ones that are.
+    ///
+    /// ```
+    /// use tool_contract::ToolError;
+    ///
+    /// let error = ToolError::unknown_tool("get_stock", ["get_inventory", "reserve_inventory"]);
+    /// assert_eq!(
+    ///     error.model_text(),
+    ///     r#"Error [UNKNOWN_TOOL]: There is no tool named "get_stock". Use one of: get_inventory, reserve_inventory."#
+    /// );
+    /// ```
+    pub fn unknown_tool<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> Self {
+        let known: Vec<&str> = known.into_iter().collect();
+        let name = Value::from(crate::words::humanize::truncate(name)).to_string();
+        let message = if known.is_empty() {
+            format!("There is no tool named {name}; no tools are available.")
+        } else {
+            format!(
+                "There is no tool named {name}. Use one of: {}.",
+                known.join(", ")
+            )
+        };
+        ToolError::new(
+            ToolError::UNKNOWN_TOOL,
+            ErrorCategory::InvalidArguments,
+            message,
+        )
+    }
+
+    /// `INTERNAL`: a bug or an unexpected failure; the message says no more.
+    pub fn internal() -> Self {
+        ToolError::new(
+            "INTERNAL",
+            ErrorCategory::Internal,
+            "The tool failed unexpectedly. The failure was recorded; do not retry this call.",
+        )
+    }
+
+    /// The text the model sees: `Error [CODE]: message`.
+    pub fn model_text(&self) -> String {
+        format!("Error [{}]: {}", self.code, self.safe_message)
+    }
+}
+
+impl fmt::Display for ToolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.model_text())
+    }
+}
+
+impl std::error::Error for ToolError {}
+
+fn default_recovery(category: ErrorCategory) -> Recovery {
+    match category {
+        ErrorCategory::InvalidArguments => Recovery::FixArguments,
+        ErrorCategory::NotFound | ErrorCategory::Permission => Recovery::AskUser,
+        ErrorCategory::Approval => Recovery::RequestApproval,
+        ErrorCategory::Conflict | ErrorCategory::Timeout | ErrorCategory::Upstream => {
+            Recovery::Retry
+        }
+        ErrorCategory::RateLimit => Recovery::RetryLater,
+        ErrorCategory::Aborted | ErrorCategory::Internal => Recovery::None,
+    }
+}
+
+impl From<ArgumentError> for ToolError {
+    /// `INVALID_ARGUMENTS` with the parser's message for the model's
+    /// mistakes; `INTERNAL` for the application's (a missing session value,
+    /// a broken contract), whose details the model must not see.
+    fn from(error: ArgumentError) -> Self {
+        match error.kind() {
+            ArgumentErrorKind::InvalidArguments => ToolError::invalid_arguments(error.to_string()),
+            _ => ToolError::internal(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn success_text_carries_the_notice() {
+        let output = ToolOutput::Success {
+            content_text: "20 orders".into(),
+            notice: Some("Showing 20 of 312; narrow the search to see others.".into()),
+            truncated: true,
+            details: Value::Null,
+        };
+        assert_eq!(
+            output.model_text().unwrap(),
+            "20 orders\n\nShowing 20 of 312; narrow the search to see others."
+        );
+    }
+
+    #[test]
+    fn argument_errors_become_tool_errors() {
+        let model = ToolError::from(ArgumentError::invalid(
+            "$.qty",
+            "expected an integer, got null",
+        ));
+        assert_eq!(
+            model.model_text(),
+            "Error [INVALID_ARGUMENTS]: $.qty: expected an integer, got null"
+        );
+        assert_eq!(model.recovery, Recovery::FixArguments);
+        let app = ToolError::from(ArgumentError::new(
+            ArgumentErrorKind::MissingSessionValue,
+            "$.tenant",
+            "the session holds no `TenantId`",
+        ));
+        assert_eq!(app.code, "INTERNAL");
+        assert!(!app.safe_message.contains("TenantId"));
+    }
+
+    #[test]
+    fn outputs_serialize_with_their_outcome() {
+        let output = ToolOutput::respond_to_model(
+            ToolError::new(
+                "RATE_LIMITED",
+                ErrorCategory::RateLimit,
+                "Too many calls; wait a minute.",
+            )
+            .with_retry_after_ms(60_000),
+        );
+        assert_eq!(
+            serde_json::to_value(&output).unwrap(),
+            serde_json::json!({
+                "outcome": "respond_to_model",
+                "error": {
+                    "code": "RATE_LIMITED",
+                    "category": "rate_limit",
+                    "safe_message": "Too many calls; wait a minute.",
+                    "recovery": "retry_later",
+                    "retry_after_ms": 60000
+                },
+                "details": null
+            })
+        );
+    }
+}

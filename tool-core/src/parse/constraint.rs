@@ -1,0 +1,463 @@
+//! Checks for the constraints a field declares (`min_length`, `pattern`,
+//! `minimum`, `min_items`, `format`, ...), called by the generated parser.
+
+use std::borrow::Cow;
+use std::collections::{BTreeSet, HashSet, VecDeque};
+use std::sync::{Arc, OnceLock};
+
+use regex_lite::Regex;
+
+use super::error::{ArgumentError, ArgumentErrorKind};
+use super::formats;
+use super::path::field_path;
+use crate::contract::NumberBound;
+use crate::words::humanize::truncate;
+
+/// A type whose value is a string, for `min_length`, `max_length`,
+/// `pattern` and `format`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a string, so it cannot have a length, pattern or format constraint",
+    label = "not a string",
+    note = "`min_length`, `max_length`, `pattern` and `format` apply to `String` (or `Option<String>`); use `min_items`/`max_items` for lists and `minimum`/`maximum` for numbers"
+)]
+pub trait StringValue {
+    /// The string, or `None` when an optional value is absent.
+    fn string_value(&self) -> Option<&str>;
+}
+
+impl StringValue for String {
+    fn string_value(&self) -> Option<&str> {
+        Some(self)
+    }
+}
+impl StringValue for str {
+    fn string_value(&self) -> Option<&str> {
+        Some(self)
+    }
+}
+impl StringValue for Box<str> {
+    fn string_value(&self) -> Option<&str> {
+        Some(self)
+    }
+}
+impl StringValue for Arc<str> {
+    fn string_value(&self) -> Option<&str> {
+        Some(self)
+    }
+}
+impl StringValue for Cow<'_, str> {
+    fn string_value(&self) -> Option<&str> {
+        Some(self)
+    }
+}
+impl<T: StringValue> StringValue for Option<T> {
+    fn string_value(&self) -> Option<&str> {
+        self.as_ref().and_then(StringValue::string_value)
+    }
+}
+
+/// A type whose value is a list, for `min_items` and `max_items`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a list, so it cannot have an item-count constraint",
+    label = "not a list",
+    note = "`min_items` and `max_items` apply to `Vec<T>`, sets and `Option` of them; use `min_length`/`max_length` for strings"
+)]
+pub trait ItemsValue {
+    /// The number of items, or `None` when an optional value is absent.
+    fn item_count(&self) -> Option<usize>;
+}
+
+impl<T> ItemsValue for Vec<T> {
+    fn item_count(&self) -> Option<usize> {
+        Some(self.len())
+    }
+}
+impl<T> ItemsValue for [T] {
+    fn item_count(&self) -> Option<usize> {
+        Some(self.len())
+    }
+}
+impl<T> ItemsValue for Box<[T]> {
+    fn item_count(&self) -> Option<usize> {
+        Some(self.len())
+    }
+}
+impl<T> ItemsValue for VecDeque<T> {
+    fn item_count(&self) -> Option<usize> {
+        Some(self.len())
+    }
+}
+impl<T, S> ItemsValue for HashSet<T, S> {
+    fn item_count(&self) -> Option<usize> {
+        Some(self.len())
+    }
+}
+impl<T> ItemsValue for BTreeSet<T> {
+    fn item_count(&self) -> Option<usize> {
+        Some(self.len())
+    }
+}
+impl<T: ItemsValue> ItemsValue for Option<T> {
+    fn item_count(&self) -> Option<usize> {
+        self.as_ref().and_then(ItemsValue::item_count)
+    }
+}
+
+/// A number as the range checks see it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Number {
+    /// Any Rust integer.
+    Int(i128),
+    /// `f32` or `f64`.
+    Float(f64),
+}
+
+/// A type whose value is a number, for `minimum` and `maximum`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a number, so it cannot have a `minimum` or `maximum`",
+    label = "not a number",
+    note = "`minimum` and `maximum` apply to integer and float fields (or `Option` of them)"
+)]
+pub trait NumberValue {
+    /// The number, or `None` when an optional value is absent.
+    fn number_value(&self) -> Option<Number>;
+}
+
+macro_rules! int_number {
+    ($($t:ty)*) => {$(
+        impl NumberValue for $t {
+            fn number_value(&self) -> Option<Number> {
+                Some(Number::Int(*self as i128))
+            }
+        }
+    )*};
+}
+int_number!(i8 i16 i32 i64 i128 isize u8 u16 u32 u64 usize);
+
+impl NumberValue for u128 {
+    fn number_value(&self) -> Option<Number> {
+        Some(match i128::try_from(*self) {
+            Ok(n) => Number::Int(n),
+            Err(_) => Number::Float(*self as f64),
+        })
+    }
+}
+impl NumberValue for f32 {
+    fn number_value(&self) -> Option<Number> {
+        Some(Number::Float(f64::from(*self)))
+    }
+}
+impl NumberValue for f64 {
+    fn number_value(&self) -> Option<Number> {
+        Some(Number::Float(*self))
+    }
+}
+impl<T: NumberValue> NumberValue for Option<T> {
+    fn number_value(&self) -> Option<Number> {
+        self.as_ref().and_then(NumberValue::number_value)
+    }
+}
+
+fn invalid(field: &str, message: String) -> ArgumentError {
+    ArgumentError::invalid(field_path(field), message)
+}
+
+fn plural(n: u64, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
+/// `min_length`: at least `min` characters.
+pub fn min_length<T: StringValue + ?Sized>(
+    value: &T,
+    min: u64,
+    field: &str,
+) -> Result<(), ArgumentError> {
+    match value.string_value() {
+        Some(s) if (s.chars().count() as u64) < min => Err(invalid(
+            field,
+            format!(
+                "expected at least {}, got {}",
+                plural(min, "character", "characters"),
+                plural(s.chars().count() as u64, "character", "characters")
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// `max_length`: at most `max` characters.
+pub fn max_length<T: StringValue + ?Sized>(
+    value: &T,
+    max: u64,
+    field: &str,
+) -> Result<(), ArgumentError> {
+    match value.string_value() {
+        Some(s) if (s.chars().count() as u64) > max => Err(invalid(
+            field,
+            format!(
+                "expected at most {}, got {}",
+                plural(max, "character", "characters"),
+                plural(s.chars().count() as u64, "character", "characters")
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// `min_items`: at least `min` items.
+pub fn min_items<T: ItemsValue + ?Sized>(
+    value: &T,
+    min: u64,
+    field: &str,
+) -> Result<(), ArgumentError> {
+    match value.item_count() {
+        Some(n) if (n as u64) < min => Err(invalid(
+            field,
+            format!(
+                "expected at least {}, got {}",
+                plural(min, "item", "items"),
+                plural(n as u64, "item", "items")
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// `max_items`: at most `max` items.
+pub fn max_items<T: ItemsValue + ?Sized>(
+    value: &T,
+    max: u64,
+    field: &str,
+) -> Result<(), ArgumentError> {
+    match value.item_count() {
+        Some(n) if (n as u64) > max => Err(invalid(
+            field,
+            format!(
+                "expected at most {}, got {}",
+                plural(max, "item", "items"),
+                plural(n as u64, "item", "items")
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Compares a value with a bound exactly (integers as integers).
+fn compare(value: Number, bound: NumberBound) -> Option<std::cmp::Ordering> {
+    match (value, bound) {
+        (Number::Int(v), NumberBound::Int(b)) => Some(v.cmp(&i128::from(b))),
+        (Number::Int(v), NumberBound::UInt(b)) => Some(v.cmp(&i128::from(b))),
+        (Number::Int(v), NumberBound::Float(b)) => (v as f64).partial_cmp(&b),
+        (Number::Float(v), NumberBound::Int(b)) => v.partial_cmp(&(b as f64)),
+        (Number::Float(v), NumberBound::UInt(b)) => v.partial_cmp(&(b as f64)),
+        (Number::Float(v), NumberBound::Float(b)) => v.partial_cmp(&b),
+    }
+}
+
+fn show(n: Number) -> String {
+    match n {
+        Number::Int(v) => v.to_string(),
+        Number::Float(v) => v.to_string(),
+    }
+}
+
+/// `minimum`: at least `min`.
+pub fn minimum<T: NumberValue + ?Sized>(
+    value: &T,
+    min: NumberBound,
+    field: &str,
+) -> Result<(), ArgumentError> {
+    match value.number_value() {
+        Some(v) if compare(v, min).is_some_and(std::cmp::Ordering::is_ge) => Ok(()),
+        Some(v) => Err(invalid(
+            field,
+            format!("expected a number of at least {min}, got {}", show(v)),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// `maximum`: at most `max`.
+pub fn maximum<T: NumberValue + ?Sized>(
+    value: &T,
+    max: NumberBound,
+    field: &str,
+) -> Result<(), ArgumentError> {
+    match value.number_value() {
+        Some(v) if compare(v, max).is_some_and(std::cmp::Ordering::is_le) => Ok(()),
+        Some(v) => Err(invalid(
+            field,
+            format!("expected a number of at most {max}, got {}", show(v)),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// A field's `pattern`, compiled on first use and kept for the process.
+pub struct Pattern {
+    source: &'static str,
+    compiled: OnceLock<Result<Regex, String>>,
+}
+
+impl Pattern {
+    /// A pattern from its source (compiled lazily).
+    pub const fn new(source: &'static str) -> Self {
+        Pattern {
+            source,
+            compiled: OnceLock::new(),
+        }
+    }
+
+    /// The pattern's source text.
+    pub fn source(&self) -> &'static str {
+        self.source
+    }
+
+    /// The compiled expression, or why it does not compile.
+    pub fn regex(&self) -> Result<&Regex, &str> {
+        self.compiled
+            .get_or_init(|| Regex::new(self.source).map_err(|e| e.to_string()))
+            .as_ref()
+            .map_err(String::as_str)
+    }
+}
+
+/// `pattern`: the string matches the regular expression (anywhere, as in JSON Schema).
+pub fn pattern<T: StringValue + ?Sized>(
+    value: &T,
+    pattern: &Pattern,
+    field: &str,
+) -> Result<(), ArgumentError> {
+    let Some(s) = value.string_value() else {
+        return Ok(());
+    };
+    match pattern.regex() {
+        Ok(re) if re.is_match(s) => Ok(()),
+        Ok(_) => Err(invalid(
+            field,
+            format!(
+                "expected a string matching the pattern {:?}, got {}",
+                pattern.source,
+                truncate(&format!("{s:?}"))
+            ),
+        )),
+        Err(why) => Err(ArgumentError::new(
+            ArgumentErrorKind::InvalidContract,
+            field_path(field),
+            format!(
+                "the contract's pattern {:?} is not a valid regular expression: {why}",
+                pattern.source
+            ),
+        )),
+    }
+}
+
+/// `format`: the string is a valid value of the format.
+pub fn format<T: StringValue + ?Sized>(
+    value: &T,
+    format: &str,
+    field: &str,
+) -> Result<(), ArgumentError> {
+    let Some(s) = value.string_value() else {
+        return Ok(());
+    };
+    match formats::is_valid(format, s) {
+        Some(true) => Ok(()),
+        Some(false) => Err(invalid(
+            field,
+            format!(
+                "expected {}, got {}",
+                formats::describe(format),
+                truncate(&format!("{s:?}"))
+            ),
+        )),
+        None => Err(ArgumentError::new(
+            ArgumentErrorKind::InvalidContract,
+            field_path(field),
+            format!("the contract's format {format:?} is not one this library checks"),
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lengths_count_characters() {
+        assert_eq!(min_length("é", 1, "a"), Ok(()));
+        let err = min_length("", 1, "order_ref").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "$.order_ref: expected at least 1 character, got 0 characters"
+        );
+        let err = max_length(&Some("abcd".to_string()), 3, "a").unwrap_err();
+        assert_eq!(
+            err.message(),
+            "expected at most 3 characters, got 4 characters"
+        );
+        assert_eq!(max_length(&None::<String>, 3, "a"), Ok(()));
+    }
+
+    #[test]
+    fn ranges_compare_exactly() {
+        assert_eq!(minimum(&1u32, NumberBound::UInt(1), "q"), Ok(()));
+        assert_eq!(
+            minimum(&0u32, NumberBound::UInt(1), "q")
+                .unwrap_err()
+                .message(),
+            "expected a number of at least 1, got 0"
+        );
+        assert_eq!(
+            maximum(&i64::MAX, NumberBound::Int(-1), "q")
+                .unwrap_err()
+                .message(),
+            "expected a number of at most -1, got 9223372036854775807"
+        );
+        assert_eq!(
+            maximum(&0.51f64, NumberBound::Float(0.5), "r")
+                .unwrap_err()
+                .message(),
+            "expected a number of at most 0.5, got 0.51"
+        );
+        assert!(minimum(&Some(f64::NAN), NumberBound::Float(0.0), "r").is_err());
+        assert_eq!(minimum(&None::<u8>, NumberBound::UInt(3), "r"), Ok(()));
+    }
+
+    #[test]
+    fn items() {
+        assert_eq!(
+            min_items(&Vec::<u8>::new(), 1, "tags")
+                .unwrap_err()
+                .message(),
+            "expected at least 1 item, got 0 items"
+        );
+        assert_eq!(max_items(&vec![1, 2], 2, "tags"), Ok(()));
+    }
+
+    #[test]
+    fn patterns_and_bad_patterns() {
+        static SKU: Pattern = Pattern::new("^[A-Z]-\\d+$");
+        assert_eq!(pattern("A-10293", &SKU, "sku"), Ok(()));
+        assert_eq!(
+            pattern("a-1", &SKU, "sku").unwrap_err().message(),
+            "expected a string matching the pattern \"^[A-Z]-\\\\d+$\", got \"a-1\""
+        );
+        static BAD: Pattern = Pattern::new("(");
+        let err = pattern("x", &BAD, "sku").unwrap_err();
+        assert_eq!(err.code(), "INVALID_CONTRACT");
+    }
+
+    #[test]
+    fn formats_are_enforced() {
+        assert_eq!(format("ana@example.com", "email", "to"), Ok(()));
+        assert_eq!(
+            format("ana", "email", "to").unwrap_err().to_string(),
+            "$.to: expected an email address such as \"ana@example.com\", got \"ana\""
+        );
+    }
+}

@@ -1,0 +1,327 @@
+//! The runtime half of the generated argument parser.
+//!
+//! `#[derive(Tool)]` writes a serde `Visitor` for the struct's top-level
+//! object and calls these functions from it: keys are matched against the
+//! contract's field names, values are deserialized straight from the JSON
+//! text (no intermediate `serde_json::Value`), and every failure becomes an
+//! [`ArgumentError`] with the JSON path of the value at fault.
+
+use std::cell::Cell;
+use std::fmt;
+use std::marker::PhantomData;
+
+use serde::de::{self, DeserializeSeed, MapAccess, Visitor};
+use serde_json::error::Category;
+
+use super::error::{ArgumentError, ArgumentErrorKind};
+use super::path::{self, field_path, locate, offset_of};
+use super::strict::StrictSeed;
+use crate::contract::Session;
+use crate::contract::{FieldContract, ToolContract};
+use crate::words::humanize::{self, Humanized};
+
+/// The state of one parse: which field is being read, and the error that
+/// stopped it when the error is ours rather than serde's.
+pub struct ParseState {
+    contract: &'static ToolContract,
+    current: Cell<Option<usize>>,
+    /// Where the search for the next key starts: just after the field read
+    /// last, since models write keys in schema order.
+    next: Cell<usize>,
+    error: Cell<Option<ArgumentError>>,
+}
+
+impl ParseState {
+    /// A fresh state for a parse of `contract`'s arguments.
+    pub fn new(contract: &'static ToolContract) -> Self {
+        ParseState {
+            contract,
+            current: Cell::new(None),
+            next: Cell::new(0),
+            error: Cell::new(None),
+        }
+    }
+
+    fn field(&self, index: usize) -> &'static FieldContract {
+        &self.contract.fields()[index]
+    }
+
+    /// Records `error` and returns a placeholder serde error that unwinds the
+    /// deserializer; [`parse_map`] returns the recorded error instead.
+    fn fail<E: de::Error>(&self, error: ArgumentError) -> E {
+        self.error.set(Some(error));
+        E::custom("tool argument error")
+    }
+
+    /// The error for required fields that are missing, naming all of them.
+    /// `slots` pairs each required field's index with whether it is missing.
+    pub fn missing_fields(&self, slots: &[(usize, bool)]) -> ArgumentError {
+        let missing: Vec<&str> = slots
+            .iter()
+            .filter(|(_, missing)| *missing)
+            .map(|(index, _)| self.field(*index).name)
+            .collect();
+        let first = missing.first().copied().unwrap_or("");
+        let message = match missing.as_slice() {
+            [one] => format!("missing required field \"{one}\""),
+            many => {
+                let names: Vec<String> = many.iter().map(|n| format!("\"{n}\"")).collect();
+                format!("missing required fields {}", names.join(", "))
+            }
+        };
+        ArgumentError::invalid(field_path(first), message)
+    }
+}
+
+enum Key {
+    Field(usize),
+    Unknown(String),
+}
+
+/// Matches a key against the fields' names, starting at field `start` and
+/// wrapping around; names are unique, so the order of the search does not
+/// change the result, only how soon an in-order key is found.
+struct KeySeed {
+    fields: &'static [FieldContract],
+    start: usize,
+}
+
+impl<'de> DeserializeSeed<'de> for KeySeed {
+    type Value = Key;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Key, D::Error> {
+        deserializer.deserialize_identifier(self)
+    }
+}
+
+impl<'de> Visitor<'de> for KeySeed {
+    type Value = Key;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a field name")
+    }
+
+    fn visit_str<E: de::Error>(self, key: &str) -> Result<Key, E> {
+        let start = self.start.min(self.fields.len());
+        let (before, after) = self.fields.split_at(start);
+        let found = match after.iter().position(|f| f.name == key) {
+            Some(i) => Some(start + i),
+            None => before.iter().position(|f| f.name == key),
+        };
+        Ok(match found {
+            Some(index) => Key::Field(index),
+            None => Key::Unknown(key.chars().take(256).collect()),
+        })
+    }
+}
+
+/// Reads the next key and returns the index of its field in the contract.
+/// Unknown keys and keys of injected fields stop the parse.
+pub fn next_key<'de, A: MapAccess<'de>>(
+    map: &mut A,
+    state: &ParseState,
+) -> Result<Option<usize>, A::Error> {
+    let fields = state.contract.fields();
+    let seed = KeySeed {
+        fields,
+        start: state.next.get(),
+    };
+    match map.next_key_seed(seed)? {
+        None => Ok(None),
+        Some(Key::Field(index)) if fields[index].injected => {
+            let name = fields[index].name;
+            Err(state.fail(ArgumentError::invalid(
+                field_path(name),
+                format!(
+                    "field \"{name}\" is set by the application from the trusted session, not by the model; remove it from the arguments"
+                ),
+            )))
+        }
+        Some(Key::Field(index)) => {
+            state.next.set(index + 1);
+            Ok(Some(index))
+        }
+        Some(Key::Unknown(key)) => {
+            let allowed: Vec<&str> = state.contract.model_fields().map(|f| f.name).collect();
+            Err(state.fail(ArgumentError::invalid(
+                field_path(&key),
+                humanize::unknown_field_message(&key, &allowed),
+            )))
+        }
+    }
+}
+
+/// Reads the value of field `index` into `slot`; a second value for the same
+/// field stops the parse.
+pub fn next_value<'de, A: MapAccess<'de>, T: de::Deserialize<'de>>(
+    map: &mut A,
+    state: &ParseState,
+    index: usize,
+    slot: &mut Option<T>,
+) -> Result<(), A::Error> {
+    if slot.is_some() {
+        let name = state.field(index).name;
+        return Err(state.fail(ArgumentError::invalid(
+            field_path(name),
+            format!("field \"{name}\" is given more than once; give each field once"),
+        )));
+    }
+    state.current.set(Some(index));
+    *slot = Some(map.next_value_seed(StrictSeed(PhantomData))?);
+    state.current.set(None);
+    Ok(())
+}
+
+/// Parses `input` as the top-level arguments object with the generated
+/// `visitor`, enforcing the size cap and the object root.
+pub fn parse_map<'de, V: Visitor<'de>>(
+    input: &'de str,
+    session: &Session,
+    state: &ParseState,
+    visitor: V,
+) -> Result<V::Value, ArgumentError> {
+    let max = session.max_argument_bytes();
+    if input.len() > max {
+        return Err(ArgumentError::invalid(
+            "$",
+            format!(
+                "the arguments are {} bytes long; at most {max} bytes are accepted",
+                input.len()
+            ),
+        ));
+    }
+    let input = match input.bytes().find(|b| !b.is_ascii_whitespace()) {
+        // An empty argument string means "no arguments", as providers send
+        // for tools without parameters.
+        None => "{}",
+        Some(b'{') => input,
+        Some(first) => return Err(ArgumentError::invalid("$", root_message(first))),
+    };
+    let mut deserializer = serde_json::Deserializer::from_str(input);
+    let result = de::Deserializer::deserialize_map(&mut deserializer, visitor);
+    match result {
+        Ok(value) => match deserializer.end() {
+            Ok(()) => Ok(value),
+            Err(error) => Err(from_serde(input, state, &error)),
+        },
+        Err(error) => Err(state
+            .error
+            .take()
+            .unwrap_or_else(|| from_serde(input, state, &error))),
+    }
+}
+
+fn root_message(first: u8) -> String {
+    let got = match first {
+        b'[' => "an array",
+        b'"' => "a string",
+        b'-' | b'0'..=b'9' => "a number",
+        b't' | b'f' => "a boolean",
+        b'n' => "null",
+        _ => "text that is not JSON",
+    };
+    format!("expected the arguments as a JSON object, got {got}")
+}
+
+/// Turns a serde_json error into an [`ArgumentError`] whose path names the
+/// value at fault, found from the error's position in the text.
+fn from_serde(input: &str, state: &ParseState, error: &serde_json::Error) -> ArgumentError {
+    let text = error.to_string();
+    let suffix = format!(" at line {} column {}", error.line(), error.column());
+    let message = text.strip_suffix(&suffix).unwrap_or(&text);
+    // serde_json reports a misspelled literal (`nul`, `tru`) just past the
+    // byte it could not match, which may be the `,` that ends the value.
+    let consumed = usize::from(message == "expected ident");
+    let offset = (error.line() > 0).then(|| offset_of(input, error.line(), error.column()));
+    let location = offset.map(|offset| locate(input, offset.saturating_sub(consumed)));
+    match error.classify() {
+        Category::Syntax | Category::Eof | Category::Io => {
+            let path = location.map_or_else(|| "$".to_owned(), |l| l.value);
+            // serde_json reports "expected value" also for a well-formed value
+            // of a kind an enum cannot be read from (`"speed": 1`).
+            if message == "expected value"
+                && let Some(kind) = offset
+                    .and_then(|offset| offset.checked_sub(1))
+                    .and_then(|i| json_kind_at(input, i))
+            {
+                return ArgumentError::invalid(
+                    path,
+                    format!("expected one of the allowed values (a string), got {kind}"),
+                );
+            }
+            ArgumentError::invalid(
+                path,
+                humanize::syntax_error(message, error.line(), error.column()),
+            )
+        }
+        Category::Data => {
+            let top = state.current.get().map(|i| field_path(state.field(i).name));
+            let within = |candidate: &str| match &top {
+                Some(top) => candidate.strip_prefix(top.as_str()).is_some_and(|rest| {
+                    rest.is_empty() || rest.starts_with('.') || rest.starts_with('[')
+                }),
+                None => true,
+            };
+            let fallback = || top.clone().unwrap_or_else(|| "$".to_owned());
+            match humanize::data_error(message) {
+                Humanized::MissingField { field, message } => {
+                    let mut path = location
+                        .map(|l| l.container)
+                        .filter(|p| within(p))
+                        .unwrap_or_else(fallback);
+                    path::push_key(&mut path, &field);
+                    ArgumentError::invalid(path, message)
+                }
+                Humanized::Message(message) => {
+                    let path = location
+                        .map(|l| l.value)
+                        .filter(|p| within(p))
+                        .unwrap_or_else(fallback);
+                    ArgumentError::invalid(path, message)
+                }
+            }
+        }
+    }
+}
+
+/// What kind of JSON value starts at byte `i`, if a well-formed one does.
+fn json_kind_at(input: &str, i: usize) -> Option<&'static str> {
+    let rest = input.get(i..)?;
+    let first = rest.bytes().next()?;
+    match first {
+        b'0'..=b'9' => Some("a number"),
+        b'-' if rest.as_bytes().get(1).is_some_and(u8::is_ascii_digit) => Some("a number"),
+        b'[' => Some("an array"),
+        b't' if rest.starts_with("true") => Some("a boolean"),
+        b'f' if rest.starts_with("false") => Some("a boolean"),
+        b'n' if rest.starts_with("null") => Some("null"),
+        _ => None,
+    }
+}
+
+/// The value of `T` from the session for an injected field.
+pub fn inject<T: Clone + Send + Sync + 'static>(
+    session: &Session,
+    state: &ParseState,
+    index: usize,
+) -> Result<T, ArgumentError> {
+    match session.get::<T>() {
+        Some(value) => Ok(value.clone()),
+        None => {
+            let name = state.field(index).name;
+            Err(ArgumentError::new(
+                ArgumentErrorKind::MissingSessionValue,
+                field_path(name),
+                format!(
+                    "the session holds no `{}` for the injected field \"{name}\"; the application must add it with `Session::with`",
+                    std::any::type_name::<T>()
+                ),
+            ))
+        }
+    }
+}
+
+/// The value of `T` from the session for an injected `Option<T>` field.
+pub fn inject_optional<T: Clone + Send + Sync + 'static>(session: &Session) -> Option<T> {
+    session.get::<T>().cloned()
+}

@@ -1,0 +1,21 @@
+//! The generated parser's runtime half: reading the model's JSON arguments
+//! into a tool's struct, with strict objects, constraints, formats, JSON
+//! paths and messages a model can act on.
+
+mod call;
+mod constraint;
+mod error;
+pub mod formats;
+mod map;
+mod path;
+mod strict;
+
+pub use call::ToolCall;
+#[doc(hidden)]
+pub use constraint::{
+    ItemsValue, NumberValue, Pattern, StringValue, format, max_items, max_length, maximum,
+    min_items, min_length, minimum, pattern,
+};
+pub use error::{ArgumentError, ArgumentErrorKind};
+pub use map::{ParseState, inject, inject_optional, next_key, next_value, parse_map};
+pub use path::field_path;

@@ -1,0 +1,252 @@
+//! Approvals for tools whose contract says `approval = "required"`: each is
+//! bound to one tool, one contract version and one exact argument hash, and
+//! is used up by the call it approves.
+
+use std::fmt;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use tool_core::Tool;
+use tool_core::Version;
+use tool_core::outcome::arguments_sha256;
+
+/// What a call that needs an approval asks for: shown to the user, who
+/// approves exactly this call (or does not).
+///
+/// The runtime returns it when it refuses a call with `APPROVAL_REQUIRED`.
+///
+/// ```json
+/// {
+///   "call_id": "call_2",
+///   "tool": "reserve_inventory",
+///   "contract_version": "1.0.0",
+///   "arguments_sha256": "…64 hex digits…",
+///   "arguments": {"quantity": 2, "request_id": "0b7e9a52-…", "sku": "SKU-1042"}
+/// }
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ApprovalRequest {
+    /// The id of the call that was refused.
+    pub call_id: String,
+    /// The tool's name.
+    pub tool: String,
+    /// The contract version the approval must name.
+    pub contract_version: Version,
+    /// The SHA-256 of the canonical arguments the approval must name.
+    pub arguments_sha256: String,
+    /// The canonical arguments, to show the user what they approve.
+    pub arguments: Value,
+}
+
+impl ApprovalRequest {
+    /// The grant that approves exactly this call; `approval_id` is the
+    /// application's id for the user's decision, kept in the audit record.
+    pub fn approve(&self, approval_id: impl Into<String>) -> ApprovalGrant {
+        ApprovalGrant {
+            approval_id: approval_id.into(),
+            tool: self.tool.clone(),
+            contract_version: self.contract_version,
+            arguments_sha256: self.arguments_sha256.clone(),
+        }
+    }
+}
+
+/// A user's approval of one call: this tool, this contract version, these
+/// exact arguments. Good for one call.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ApprovalGrant {
+    /// The application's id for the approval, kept in the audit record.
+    pub approval_id: String,
+    /// The tool's name.
+    pub tool: String,
+    /// The contract version approved.
+    pub contract_version: Version,
+    /// The SHA-256 of the canonical arguments approved.
+    pub arguments_sha256: String,
+}
+
+impl ApprovalGrant {
+    /// An approval of a call of `tool` at `contract_version` with the
+    /// arguments whose hash is `arguments_sha256`.
+    pub fn new(
+        approval_id: impl Into<String>,
+        tool: impl Into<String>,
+        contract_version: Version,
+        arguments_sha256: impl Into<String>,
+    ) -> Self {
+        ApprovalGrant {
+            approval_id: approval_id.into(),
+            tool: tool.into(),
+            contract_version,
+            arguments_sha256: arguments_sha256.into(),
+        }
+    }
+
+    /// An approval of a call of `T` (at its current contract version) with
+    /// exactly this argument text.
+    pub fn for_call<T: Tool>(approval_id: impl Into<String>, arguments: &str) -> Self {
+        let contract = T::contract();
+        ApprovalGrant::new(
+            approval_id,
+            contract.name(),
+            contract.version(),
+            arguments_sha256(arguments),
+        )
+    }
+
+    fn binds(&self, tool: &str, version: Version, arguments_sha256: &str) -> bool {
+        self.tool == tool
+            && self.contract_version == version
+            && self.arguments_sha256 == arguments_sha256
+    }
+}
+
+/// The approvals of one conversation; put a clone into the
+/// [`Session`](tool_core::Session) and grant approvals through another.
+///
+/// Clones share the same approvals, so a grant made after the session was
+/// built still counts, and a grant used by one call is used for all.
+///
+/// ```
+/// use tool_contract::Session;
+/// use tool_contract::approval::{ApprovalCheck, ApprovalGrant, Approvals};
+/// use tool_contract::contract::Version;
+///
+/// let approvals = Approvals::new();
+/// let session = Session::new().with(approvals.clone());
+/// let v1 = Version::new(1, 0, 0);
+/// approvals.grant(ApprovalGrant::new("appr-1", "reserve_inventory", v1, "ab12"));
+///
+/// let in_session = session.get::<Approvals>().unwrap();
+/// assert!(matches!(in_session.consume("reserve_inventory", v1, "ab12"), ApprovalCheck::Granted(_)));
+/// assert_eq!(in_session.consume("reserve_inventory", v1, "ab12"), ApprovalCheck::AlreadyUsed);
+/// assert_eq!(in_session.consume("reserve_inventory", v1, "cd34"), ApprovalCheck::Missing);
+/// ```
+#[derive(Clone, Default)]
+pub struct Approvals {
+    grants: Arc<Mutex<Vec<Slot>>>,
+}
+
+struct Slot {
+    grant: ApprovalGrant,
+    used: bool,
+}
+
+/// What [`Approvals::consume`] found for a call.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ApprovalCheck {
+    /// An unused approval bound to the call; it is now used.
+    Granted(ApprovalGrant),
+    /// No approval bound to this tool, version and arguments.
+    Missing,
+    /// Every approval bound to the call has been used by an earlier call.
+    AlreadyUsed,
+}
+
+impl Approvals {
+    /// No approvals.
+    pub fn new() -> Self {
+        Approvals::default()
+    }
+
+    /// Adds an approval.
+    pub fn grant(&self, grant: ApprovalGrant) {
+        self.lock().push(Slot { grant, used: false });
+    }
+
+    /// Takes an unused approval bound to this tool, version and argument
+    /// hash, marking it used, so that no later call can use it again.
+    pub fn consume(&self, tool: &str, version: Version, arguments_sha256: &str) -> ApprovalCheck {
+        let mut slots = self.lock();
+        let mut bound = slots
+            .iter_mut()
+            .filter(|slot| slot.grant.binds(tool, version, arguments_sha256))
+            .peekable();
+        if bound.peek().is_none() {
+            return ApprovalCheck::Missing;
+        }
+        match bound.find(|slot| !slot.used) {
+            Some(slot) => {
+                slot.used = true;
+                ApprovalCheck::Granted(slot.grant.clone())
+            }
+            None => ApprovalCheck::AlreadyUsed,
+        }
+    }
+
+    /// How many approvals have not been used yet.
+    pub fn unused(&self) -> usize {
+        self.lock().iter().filter(|slot| !slot.used).count()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Slot>> {
+        // A panic elsewhere cannot leave the list half-written: every
+        // change is a single push or flag write.
+        self.grants.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl fmt::Debug for Approvals {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let slots = self.lock();
+        f.debug_struct("Approvals")
+            .field("granted", &slots.len())
+            .field("unused", &slots.iter().filter(|slot| !slot.used).count())
+            .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_approval_binds_tool_version_and_arguments_once() {
+        let v1 = Version::new(1, 0, 0);
+        let approvals = Approvals::new();
+        approvals.grant(ApprovalGrant::new("a", "reserve", v1, "h1"));
+        approvals.grant(ApprovalGrant::new("b", "reserve", v1, "h1"));
+        assert_eq!(
+            approvals.consume("release", v1, "h1"),
+            ApprovalCheck::Missing
+        );
+        assert_eq!(
+            approvals.consume("reserve", Version::new(1, 1, 0), "h1"),
+            ApprovalCheck::Missing
+        );
+        assert_eq!(
+            approvals.consume("reserve", v1, "h2"),
+            ApprovalCheck::Missing
+        );
+        let first = approvals.consume("reserve", v1, "h1");
+        assert!(matches!(first, ApprovalCheck::Granted(ref g) if g.approval_id == "a"));
+        assert_eq!(approvals.unused(), 1);
+        let second = approvals.consume("reserve", v1, "h1");
+        assert!(matches!(second, ApprovalCheck::Granted(ref g) if g.approval_id == "b"));
+        assert_eq!(
+            approvals.consume("reserve", v1, "h1"),
+            ApprovalCheck::AlreadyUsed
+        );
+        assert_eq!(
+            format!("{approvals:?}"),
+            "Approvals { granted: 2, unused: 0 }"
+        );
+    }
+
+    #[test]
+    fn a_request_approves_itself() {
+        let request = ApprovalRequest {
+            call_id: "c".into(),
+            tool: "reserve".into(),
+            contract_version: Version::new(2, 0, 0),
+            arguments_sha256: "h".into(),
+            arguments: serde_json::json!({}),
+        };
+        assert_eq!(
+            request.approve("appr-9"),
+            ApprovalGrant::new("appr-9", "reserve", Version::new(2, 0, 0), "h")
+        );
+    }
+}

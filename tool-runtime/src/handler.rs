@@ -1,0 +1,257 @@
+//! Typed handlers behind one object-safe interface, the context a handler
+//! gets, and the guard that turns a handler's panic into a value.
+
+use std::any::Any;
+use std::fmt;
+use std::future::Future;
+use std::marker::PhantomData;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::pin::Pin;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::task::{Context, Poll};
+
+use serde_json::Value;
+
+use crate::idempotency::BoxFuture;
+use tool_core::ArgumentError;
+use tool_core::Session;
+use tool_core::Tool;
+use tool_core::ToolContract;
+use tool_core::ToolError;
+
+/// What a handler gets besides the parsed call: the call's id, the trusted
+/// session, and ways to say more about its result than the output value.
+///
+/// Clones share the same notes, so a handler may hand a clone to a helper.
+///
+/// ```
+/// # #[cfg(feature = "runtime")] {
+/// use tool_contract::CallContext;
+///
+/// fn annotate(cx: &CallContext) {
+///     cx.set_notice("Showing 20 of 312 orders; narrow the search to see others.");
+///     cx.set_incomplete();
+///     cx.set_resource_revision("orders@2026-05-04T09:30:00Z");
+/// }
+/// # }
+/// ```
+#[derive(Clone)]
+pub struct CallContext {
+    call_id: Arc<str>,
+    session: Session,
+    notes: Arc<Mutex<Notes>>,
+}
+
+/// What a handler said about its result through the [`CallContext`].
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Notes {
+    pub notice: Option<String>,
+    pub incomplete: bool,
+    pub resource_revision: Option<String>,
+}
+
+impl CallContext {
+    pub(crate) fn new(call_id: &str, session: Session) -> Self {
+        CallContext {
+            call_id: Arc::from(call_id),
+            session,
+            notes: Arc::default(),
+        }
+    }
+
+    /// The provider's id of this call.
+    pub fn call_id(&self) -> &str {
+        &self.call_id
+    }
+
+    /// The trusted session the call was made in: shared state (a database
+    /// pool, the signed-in user) that the application put there.
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    /// Sets a remark the model reads after the content of a success, e.g.
+    /// "Showing 20 of 312; narrow the search to see others."
+    pub fn set_notice(&self, notice: impl Into<String>) {
+        self.lock().notice = Some(notice.into());
+    }
+
+    /// Marks the result as partial (one page of many): the model result's
+    /// `execution.complete` is then `false`.
+    pub fn set_incomplete(&self) {
+        self.lock().incomplete = true;
+    }
+
+    /// Sets the revision of the data the tool read or wrote (an ETag, a row
+    /// version), which the model result's provenance names.
+    pub fn set_resource_revision(&self, revision: impl Into<String>) {
+        self.lock().resource_revision = Some(revision.into());
+    }
+
+    pub(crate) fn notes(&self) -> Notes {
+        self.lock().clone()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Notes> {
+        // Every write is a single assignment; a poisoned lock holds whole values.
+        self.notes.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl fmt::Debug for CallContext {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CallContext")
+            .field("call_id", &self.call_id)
+            .field("session", &self.session)
+            .field("notes", &self.notes())
+            .finish()
+    }
+}
+
+/// What a handler's future ends with, the output already serialized.
+pub(crate) enum HandlerResult {
+    Ok(Value),
+    Err(ToolError),
+    /// The output value would not serialize; the message is internal.
+    Unserializable(String),
+}
+
+/// A call whose arguments parsed: its idempotency key and the deferred run.
+pub(crate) struct Parsed {
+    pub key: Option<String>,
+    pub run: Box<dyn FnOnce(CallContext) -> BoxFuture<'static, HandlerResult> + Send>,
+}
+
+/// One registered tool, whatever its type.
+pub(crate) trait ErasedTool: Send + Sync {
+    fn contract(&self) -> &'static ToolContract;
+    fn parse(&self, arguments: &str, session: &Session) -> Result<Parsed, ArgumentError>;
+}
+
+/// Names the types a handler is registered with, without owning any.
+type Marker<T, Fut, E> = fn() -> (T, Fut, E);
+
+/// A tool type and its handler.
+pub(crate) struct Registered<T, H, Fut, E> {
+    handler: Arc<H>,
+    _types: PhantomData<Marker<T, Fut, E>>,
+}
+
+impl<T, H, Fut, E> Registered<T, H, Fut, E> {
+    pub(crate) fn new(handler: H) -> Self {
+        Registered {
+            handler: Arc::new(handler),
+            _types: PhantomData,
+        }
+    }
+}
+
+impl<T, H, Fut, E> ErasedTool for Registered<T, H, Fut, E>
+where
+    T: Tool + Send + 'static,
+    H: Fn(T, CallContext) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<T::Output, E>> + Send + 'static,
+    E: Into<ToolError> + 'static,
+{
+    fn contract(&self) -> &'static ToolContract {
+        T::contract()
+    }
+
+    fn parse(&self, arguments: &str, session: &Session) -> Result<Parsed, ArgumentError> {
+        let tool = T::from_arguments(arguments, session)?;
+        let key = tool.idempotency_key();
+        let handler = Arc::clone(&self.handler);
+        let run = move |cx: CallContext| -> BoxFuture<'static, HandlerResult> {
+            Box::pin(async move {
+                // The handler is called inside the future, so a panic while
+                // it builds its future is caught like one while it runs.
+                match handler(tool, cx).await {
+                    Ok(output) => match serde_json::to_value(&output) {
+                        Ok(value) => HandlerResult::Ok(value),
+                        Err(error) => HandlerResult::Unserializable(error.to_string()),
+                    },
+                    Err(error) => HandlerResult::Err(error.into()),
+                }
+            })
+        };
+        Ok(Parsed {
+            key,
+            run: Box::new(run),
+        })
+    }
+}
+
+/// Polls a future and turns a panic in it into `Err(message)`; the future is
+/// not polled again after it panicked.
+pub(crate) struct CatchUnwind<F> {
+    inner: Option<F>,
+}
+
+impl<F> CatchUnwind<F> {
+    pub(crate) fn new(inner: F) -> Self {
+        CatchUnwind { inner: Some(inner) }
+    }
+}
+
+impl<F: Future + Unpin> Future for CatchUnwind<F> {
+    type Output = Result<F::Output, String>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let Some(inner) = self.inner.as_mut() else {
+            return Poll::Ready(Err("polled after it panicked".to_owned()));
+        };
+        match catch_unwind(AssertUnwindSafe(|| Pin::new(inner).poll(cx))) {
+            Ok(Poll::Ready(value)) => Poll::Ready(Ok(value)),
+            Ok(Poll::Pending) => Poll::Pending,
+            Err(payload) => {
+                // Drop the panicked future here, outside its own poll, and
+                // catch a second panic from its destructor too.
+                let inner = self.inner.take();
+                let _ = catch_unwind(AssertUnwindSafe(move || drop(inner)));
+                Poll::Ready(Err(panic_message(payload.as_ref())))
+            }
+        }
+    }
+}
+
+/// The message of a panic payload (`&str` or `String`), else a placeholder.
+pub(crate) fn panic_message(payload: &(dyn Any + Send)) -> String {
+    if let Some(text) = payload.downcast_ref::<&str>() {
+        (*text).to_owned()
+    } else if let Some(text) = payload.downcast_ref::<String>() {
+        text.clone()
+    } else {
+        "a panic with a payload that is not text".to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_panic_becomes_its_message() {
+        let fut: BoxFuture<'static, u8> = Box::pin(async { panic!("boom {}", 7) });
+        assert_eq!(CatchUnwind::new(fut).await, Err("boom 7".to_owned()));
+        let fut: BoxFuture<'static, u8> = Box::pin(async { std::panic::panic_any(5_u32) });
+        assert_eq!(
+            CatchUnwind::new(fut).await,
+            Err("a panic with a payload that is not text".to_owned())
+        );
+        let fut: BoxFuture<'static, u8> = Box::pin(async { 3 });
+        assert_eq!(CatchUnwind::new(fut).await, Ok(3));
+    }
+
+    #[test]
+    fn notes_are_shared_by_clones() {
+        let cx = CallContext::new("call_1", Session::new());
+        cx.clone().set_notice("n");
+        cx.set_incomplete();
+        cx.set_resource_revision("r7");
+        let notes = cx.notes();
+        assert_eq!(notes.notice.as_deref(), Some("n"));
+        assert!(notes.incomplete);
+        assert_eq!(notes.resource_revision.as_deref(), Some("r7"));
+        assert_eq!(cx.call_id(), "call_1");
+    }
+}

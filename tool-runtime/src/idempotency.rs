@@ -1,0 +1,352 @@
+//! Idempotency: a repeated call of a write tool with the same idempotency key
+//! gets the recorded result instead of running twice.
+//!
+//! The runtime talks to an [`IdempotencyStore`]; [`InMemoryIdempotencyStore`]
+//! serves tests and single-process applications, and an application that
+//! runs several processes implements the trait over its database.
+
+use std::collections::{HashMap, VecDeque};
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use crate::audit::Subject;
+use crate::model_result::{ExecutionOutcome, ModelResult};
+use tool_core::ToolOutput;
+
+/// A boxed future that can move between threads, as the
+/// [`IdempotencyStore`] methods return.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// What an idempotency key is unique within: the tool and the subjects of
+/// the session (see [`Subjects`](crate::audit::Subjects)), so that two customers who
+/// send the same key never share a result.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct IdempotencyScope {
+    /// The tool's name.
+    pub tool: String,
+    /// The session's subject references, in the order the session has them.
+    pub subjects: Vec<Subject>,
+    /// The value of the tool's idempotency-key field.
+    pub key: String,
+}
+
+/// The recorded result of a call that ran to its end.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct IdempotencyRecord {
+    /// The hash of the arguments of the recorded call; a later call with the
+    /// same key but other arguments is refused rather than replayed.
+    pub arguments_sha256: String,
+    /// What the recorded call ended with.
+    pub output: ToolOutput,
+    /// Its model result (`None` when the output is fatal).
+    pub model_result: Option<ModelResult>,
+    /// How far it got (always `completed` when the runtime records it).
+    pub outcome: ExecutionOutcome,
+}
+
+/// What [`IdempotencyStore::claim`] found for a key.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ClaimOutcome {
+    /// Nothing is recorded or running under the key; it is now held for
+    /// this call until it is recorded or released.
+    Fresh,
+    /// A call under the key ran to its end: its record.
+    Recorded(Box<IdempotencyRecord>),
+    /// A call under the key is running.
+    InProgress,
+}
+
+/// A failure of the store itself (e.g. its database is unreachable). The
+/// runtime does not run a keyed call it cannot guard, and keeps the message
+/// in the audit record only.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IdempotencyError {
+    message: String,
+}
+
+impl IdempotencyError {
+    /// A store failure with an internal message.
+    pub fn new(message: impl Into<String>) -> Self {
+        IdempotencyError {
+            message: message.into(),
+        }
+    }
+
+    /// The internal message.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl fmt::Display for IdempotencyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "idempotency store failed: {}", self.message)
+    }
+}
+
+impl std::error::Error for IdempotencyError {}
+
+/// Where the runtime keeps the results of keyed calls.
+///
+/// The runtime calls [`claim`](Self::claim) before a keyed call runs, then
+/// either [`record`](Self::record) when the tool ran to its end, or
+/// [`release`](Self::release) when it did not (it failed, was refused,
+/// stopped, or timed out), so a retry with the same key runs again.
+/// `claim` must be atomic: of two concurrent claims of one key, one gets
+/// [`ClaimOutcome::Fresh`]. A claim whose call never comes back (its future was
+/// dropped) should expire after a while, as a lease.
+pub trait IdempotencyStore: Send + Sync {
+    /// Looks the key up and, if it is free, holds it for this call.
+    fn claim<'a>(
+        &'a self,
+        scope: &'a IdempotencyScope,
+    ) -> BoxFuture<'a, Result<ClaimOutcome, IdempotencyError>>;
+
+    /// Records the result of the call that holds the key.
+    fn record<'a>(
+        &'a self,
+        scope: &'a IdempotencyScope,
+        record: IdempotencyRecord,
+    ) -> BoxFuture<'a, Result<(), IdempotencyError>>;
+
+    /// Frees a key held by [`claim`](Self::claim) without recording a result.
+    fn release<'a>(
+        &'a self,
+        scope: &'a IdempotencyScope,
+    ) -> BoxFuture<'a, Result<(), IdempotencyError>>;
+}
+
+/// An [`IdempotencyStore`] in memory: for tests and single-process
+/// applications. Records live as long as the store, up to
+/// [`max_records`](Self::with_max_records) (the oldest go first); a held key
+/// whose call never came back is free again after the
+/// [`lease`](Self::with_lease).
+pub struct InMemoryIdempotencyStore {
+    state: Mutex<State>,
+    lease: Duration,
+    max_records: usize,
+}
+
+#[derive(Default)]
+struct State {
+    entries: HashMap<IdempotencyScope, Entry>,
+    /// Recorded scopes, oldest first.
+    order: VecDeque<IdempotencyScope>,
+}
+
+enum Entry {
+    Running { since: Instant },
+    Done(Box<IdempotencyRecord>),
+}
+
+impl InMemoryIdempotencyStore {
+    /// How long a held key stays held by default: 10 minutes.
+    pub const DEFAULT_LEASE: Duration = Duration::from_secs(600);
+    /// How many records are kept by default.
+    pub const DEFAULT_MAX_RECORDS: usize = 10_000;
+
+    /// An empty store with the default lease and size.
+    pub fn new() -> Self {
+        InMemoryIdempotencyStore {
+            state: Mutex::new(State::default()),
+            lease: Self::DEFAULT_LEASE,
+            max_records: Self::DEFAULT_MAX_RECORDS,
+        }
+    }
+
+    /// Sets how long a held key stays held when its call never comes back.
+    #[must_use]
+    pub fn with_lease(mut self, lease: Duration) -> Self {
+        self.lease = lease;
+        self
+    }
+
+    /// Sets how many records are kept (at least one); the oldest are dropped first.
+    #[must_use]
+    pub fn with_max_records(mut self, max_records: usize) -> Self {
+        self.max_records = max_records.max(1);
+        self
+    }
+
+    /// How many results are recorded.
+    pub fn len(&self) -> usize {
+        self.lock().order.len()
+    }
+
+    /// Whether no result is recorded.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        // Each change below leaves the maps consistent before it can panic.
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn claim_now(&self, scope: &IdempotencyScope) -> ClaimOutcome {
+        let mut state = self.lock();
+        match state.entries.get(scope) {
+            Some(Entry::Done(record)) => return ClaimOutcome::Recorded(Box::clone(record)),
+            Some(Entry::Running { since }) if since.elapsed() < self.lease => {
+                return ClaimOutcome::InProgress;
+            }
+            _ => {}
+        }
+        let since = Instant::now();
+        state
+            .entries
+            .insert(scope.clone(), Entry::Running { since });
+        ClaimOutcome::Fresh
+    }
+
+    fn record_now(&self, scope: &IdempotencyScope, record: IdempotencyRecord) {
+        let mut state = self.lock();
+        let previous = state
+            .entries
+            .insert(scope.clone(), Entry::Done(Box::new(record)));
+        if !matches!(previous, Some(Entry::Done(_))) {
+            state.order.push_back(scope.clone());
+        }
+        while state.order.len() > self.max_records {
+            if let Some(oldest) = state.order.pop_front() {
+                state.entries.remove(&oldest);
+            }
+        }
+    }
+
+    fn release_now(&self, scope: &IdempotencyScope) {
+        let mut state = self.lock();
+        if matches!(state.entries.get(scope), Some(Entry::Running { .. })) {
+            state.entries.remove(scope);
+        }
+    }
+}
+
+impl Default for InMemoryIdempotencyStore {
+    fn default() -> Self {
+        InMemoryIdempotencyStore::new()
+    }
+}
+
+impl fmt::Debug for InMemoryIdempotencyStore {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("InMemoryIdempotencyStore")
+            .field("records", &self.len())
+            .field("lease", &self.lease)
+            .field("max_records", &self.max_records)
+            .finish()
+    }
+}
+
+impl IdempotencyStore for InMemoryIdempotencyStore {
+    fn claim<'a>(
+        &'a self,
+        scope: &'a IdempotencyScope,
+    ) -> BoxFuture<'a, Result<ClaimOutcome, IdempotencyError>> {
+        let claim = self.claim_now(scope);
+        Box::pin(std::future::ready(Ok(claim)))
+    }
+
+    fn record<'a>(
+        &'a self,
+        scope: &'a IdempotencyScope,
+        record: IdempotencyRecord,
+    ) -> BoxFuture<'a, Result<(), IdempotencyError>> {
+        self.record_now(scope, record);
+        Box::pin(std::future::ready(Ok(())))
+    }
+
+    fn release<'a>(
+        &'a self,
+        scope: &'a IdempotencyScope,
+    ) -> BoxFuture<'a, Result<(), IdempotencyError>> {
+        self.release_now(scope);
+        Box::pin(std::future::ready(Ok(())))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scope(key: &str) -> IdempotencyScope {
+        IdempotencyScope {
+            tool: "reserve".into(),
+            subjects: vec![Subject {
+                kind: "tenant".into(),
+                id: "acme".into(),
+            }],
+            key: key.into(),
+        }
+    }
+
+    fn record(hash: &str) -> IdempotencyRecord {
+        IdempotencyRecord {
+            arguments_sha256: hash.into(),
+            output: ToolOutput::success("ok"),
+            model_result: None,
+            outcome: ExecutionOutcome::Completed,
+        }
+    }
+
+    fn claim(store: &InMemoryIdempotencyStore, key: &IdempotencyScope) -> ClaimOutcome {
+        store.claim_now(key)
+    }
+
+    #[test]
+    fn a_key_is_claimed_once_then_recorded_or_released() {
+        let store = InMemoryIdempotencyStore::new();
+        let k1 = scope("k1");
+        assert_eq!(claim(&store, &k1), ClaimOutcome::Fresh);
+        assert_eq!(claim(&store, &k1), ClaimOutcome::InProgress);
+        store.release_now(&k1);
+        assert_eq!(claim(&store, &k1), ClaimOutcome::Fresh);
+        store.record_now(&k1, record("h"));
+        assert_eq!(
+            claim(&store, &k1),
+            ClaimOutcome::Recorded(Box::new(record("h")))
+        );
+        // Releasing a recorded key keeps the record.
+        store.release_now(&k1);
+        assert_eq!(
+            claim(&store, &k1),
+            ClaimOutcome::Recorded(Box::new(record("h")))
+        );
+        // Another subject's key of the same value is another key.
+        let mut other = scope("k1");
+        other.subjects[0].id = "globex".into();
+        assert_eq!(claim(&store, &other), ClaimOutcome::Fresh);
+        assert_eq!(store.len(), 1);
+    }
+
+    #[test]
+    fn an_expired_lease_frees_the_key() {
+        let store = InMemoryIdempotencyStore::new().with_lease(Duration::ZERO);
+        assert_eq!(claim(&store, &scope("k")), ClaimOutcome::Fresh);
+        assert_eq!(claim(&store, &scope("k")), ClaimOutcome::Fresh);
+    }
+
+    #[test]
+    fn the_oldest_records_go_first() {
+        let store = InMemoryIdempotencyStore::new().with_max_records(2);
+        for key in ["a", "b", "c"] {
+            assert_eq!(claim(&store, &scope(key)), ClaimOutcome::Fresh);
+            store.record_now(&scope(key), record(key));
+        }
+        assert_eq!(store.len(), 2);
+        assert_eq!(claim(&store, &scope("a")), ClaimOutcome::Fresh);
+        assert_eq!(
+            claim(&store, &scope("c")),
+            ClaimOutcome::Recorded(Box::new(record("c")))
+        );
+        assert_eq!(
+            format!("{store:?}"),
+            "InMemoryIdempotencyStore { records: 2, lease: 600s, max_records: 2 }"
+        );
+    }
+}

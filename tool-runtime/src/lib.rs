@@ -1,0 +1,35 @@
+//! The async runtime of tool-contract (the facade's `runtime` feature): a [`Toolbox`] of tools
+//! with their handlers that parses each call, enforces its contract's
+//! policy (approval, idempotency, timeout), runs it, and returns the
+//! [`ToolOutput`] together with the model result and the audit record.
+//!
+//! Calls run on the caller's task, on a Tokio runtime with its time driver
+//! enabled (`tokio::time` timers bound every call). Handlers must not block
+//! the thread: wrap blocking work in `tokio::task::spawn_blocking`.
+//!
+//! Register each tool with an async handler that takes the parsed call and
+//! a [`CallContext`] and returns `Result<T::Output, E>` with
+//! `E: Into<ToolError>`; the facade crate's `examples/conversation.rs` runs
+//! a whole conversation.
+//!
+//! [`ToolError`]: tool_core::ToolError
+//! [`ToolOutput`]: tool_core::ToolOutput
+
+#![deny(missing_docs)]
+
+mod abort;
+pub mod approval;
+pub mod audit;
+mod call_result;
+mod handler;
+pub mod idempotency;
+mod messages;
+pub mod model_result;
+mod pipeline;
+mod toolbox;
+
+pub use abort::AbortHandle;
+pub use call_result::CallResult;
+pub use handler::CallContext;
+pub use tool_core::ToolCall;
+pub use toolbox::Toolbox;

@@ -1,0 +1,125 @@
+//! What the runtime tells the model when it refuses or stops a call.
+
+use std::borrow::Cow;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use tool_core::ToolError;
+use tool_core::{Effect, ErrorCategory, Idempotency, Recovery, ToolContract};
+
+/// `text` cut to `max` characters.
+pub(super) fn cut(text: &str, max: usize) -> Cow<'_, str> {
+    match text.char_indices().nth(max) {
+        Some((end, _)) => Cow::Owned(text[..end].to_owned()),
+        None => Cow::Borrowed(text),
+    }
+}
+
+/// `text` as a JSON string literal, cut to 64 characters.
+fn quoted(text: &str) -> String {
+    Value::from(cut(text, 64).as_ref()).to_string()
+}
+
+pub(super) fn unknown_tool<'a>(name: &str, known: impl Iterator<Item = &'a str>) -> ToolError {
+    ToolError::unknown_tool(name, known)
+}
+
+pub(super) fn approval_required(used: bool) -> ToolError {
+    let message = if used {
+        "The approval for this call was already used; an approval covers one call. Ask the user to approve it again, then repeat the call."
+    } else {
+        "This call needs the user's approval before it runs. Ask the user to approve it, then make the same call again with the same arguments."
+    };
+    ToolError::new(
+        ToolError::APPROVAL_REQUIRED,
+        ErrorCategory::Approval,
+        message,
+    )
+    .with_recovery(Recovery::RequestApproval)
+}
+
+pub(super) fn timeout(contract: &ToolContract, limit: Duration) -> ToolError {
+    let ms = limit.as_millis();
+    let (message, recovery) = match (contract.effect(), contract.idempotency()) {
+        (Effect::Read, _) => (
+            format!(
+                "The call did not finish within {ms} ms and was stopped; nothing was changed. Try again, or ask for less."
+            ),
+            Recovery::Retry,
+        ),
+        (_, Idempotency::Keyed { field }) => (
+            format!(
+                "The call did not finish within {ms} ms and was stopped; it may or may not have taken effect. Retry with the same {field} so it is not applied twice."
+            ),
+            Recovery::Retry,
+        ),
+        _ => (
+            format!(
+                "The call did not finish within {ms} ms and was stopped; it may or may not have taken effect. Ask the user to check before trying again."
+            ),
+            Recovery::AskUser,
+        ),
+    };
+    ToolError::new(ToolError::TIMEOUT, ErrorCategory::Timeout, message).with_recovery(recovery)
+}
+
+/// ABORTED before the call started (`None`) or while it ran.
+pub(super) fn aborted(running: Option<&ToolContract>) -> ToolError {
+    let message = match running.map(ToolContract::effect) {
+        None => "The call was cancelled before it started; nothing was changed.",
+        Some(Effect::Read) => "The call was cancelled before it finished; nothing was changed.",
+        Some(_) => {
+            "The call was cancelled before it finished; it may or may not have taken effect."
+        }
+    };
+    ToolError::new(ToolError::ABORTED, ErrorCategory::Aborted, message)
+}
+
+pub(super) fn key_reused(field: &str, key: &str) -> ToolError {
+    ToolError::new(
+        ToolError::IDEMPOTENCY_KEY_REUSED,
+        ErrorCategory::Conflict,
+        format!(
+            "The {field} {} was already used for a call with other arguments. Use a new {field} for a new request, or repeat the earlier call exactly.",
+            quoted(key)
+        ),
+    )
+    .with_recovery(Recovery::FixArguments)
+}
+
+pub(super) fn in_progress(field: &str) -> ToolError {
+    ToolError::new(
+        ToolError::CALL_IN_PROGRESS,
+        ErrorCategory::Conflict,
+        format!(
+            "A call with this {field} is still running. Wait for its result before trying again."
+        ),
+    )
+    .with_recovery(Recovery::RetryLater)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_cut_by_characters_and_quoted_as_json() {
+        assert_eq!(cut("ab", 5), "ab");
+        assert_eq!(cut("äöü", 2), "äö");
+        assert_eq!(quoted("a\"b"), r#""a\"b""#);
+        assert_eq!(quoted(&"x".repeat(100)), format!("\"{}\"", "x".repeat(64)));
+    }
+
+    #[test]
+    fn unknown_tool_lists_the_known_names() {
+        assert_eq!(
+            unknown_tool("get_stock", ["a_b", "c_d"].into_iter()).model_text(),
+            r#"Error [UNKNOWN_TOOL]: There is no tool named "get_stock". Use one of: a_b, c_d."#
+        );
+        assert_eq!(
+            unknown_tool("x", std::iter::empty()).model_text(),
+            r#"Error [UNKNOWN_TOOL]: There is no tool named "x"; no tools are available."#
+        );
+    }
+}

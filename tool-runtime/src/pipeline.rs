@@ -1,0 +1,475 @@
+//! One call from start to end: look-up, parse, idempotency, approval, run
+//! under a timeout and an abort handle, then the output, model result,
+//! audit record and trace.
+
+use std::time::Duration;
+
+use serde_json::Value;
+use tokio::time::Instant;
+use tracing::Instrument as _;
+use tracing::field::Empty;
+
+use crate::abort::AbortHandle;
+use crate::approval::{ApprovalCheck, ApprovalRequest, Approvals};
+use crate::audit::{AUDIT_SCHEMA_VERSION, AuditRecord, Subject, Subjects};
+use crate::call_result::CallResult;
+use crate::handler::{CallContext, CatchUnwind, HandlerResult, Notes, Parsed};
+use crate::idempotency::{ClaimOutcome, IdempotencyRecord, IdempotencyScope};
+use crate::messages::{
+    aborted, approval_required, cut, in_progress, key_reused, timeout, unknown_tool,
+};
+use crate::model_result::{
+    ContentTrust, Delivery, Execution, ExecutionOutcome, ModelResult, Provenance, format_rfc3339,
+};
+use crate::toolbox::{Either, Toolbox, race};
+use tool_core::Session;
+use tool_core::ToolCall;
+use tool_core::outcome::{arguments_sha256, canonical_arguments, sha256_hex};
+use tool_core::{Approval, Effect, Idempotency, ToolContract};
+use tool_core::{OutputKind, ToolError, ToolOutput};
+
+/// The longest tool name kept in the audit record and the trace.
+const MAX_NAME_CHARS: usize = 256;
+
+/// What a call gathers on its way, for the audit record.
+struct Draft {
+    contract: Option<&'static ToolContract>,
+    subjects: Vec<Subject>,
+    arguments_sha256: String,
+    approval_id: Option<String>,
+    approval_request: Option<ApprovalRequest>,
+    idempotency_key: Option<String>,
+    undeclared_error_code: Option<String>,
+    internal_detail: Option<String>,
+}
+
+/// How a call ended, before it is written into the audit record.
+struct Finished {
+    output: ToolOutput,
+    model_result: Option<ModelResult>,
+    outcome: ExecutionOutcome,
+    delivery: Delivery,
+}
+
+impl Toolbox {
+    pub(super) async fn run_call(
+        &self,
+        call: &ToolCall,
+        session: &Session,
+        abort: &AbortHandle,
+    ) -> CallResult {
+        let name = cut(&call.name, MAX_NAME_CHARS);
+        let version = self.contract(&call.name).map(ToolContract::version);
+        let span = tracing::info_span!(
+            "tool_call",
+            tool = %name,
+            version = version.map(tracing::field::display),
+            call_id = %call.call_id,
+            outcome = Empty,
+            result = Empty,
+            code = Empty,
+            delivery = Empty,
+            duration_ms = Empty,
+        );
+        let started = Instant::now();
+        let started_at = format_rfc3339((self.clock)());
+        let arguments_sha256 = if call.arguments.len() > session.max_argument_bytes() {
+            // Too long to be parsed, so too long to be canonicalized.
+            sha256_hex(call.arguments.as_bytes())
+        } else {
+            arguments_sha256(&call.arguments)
+        };
+        let mut draft = Draft {
+            contract: None,
+            subjects: session
+                .get::<Subjects>()
+                .map(|subjects| subjects.as_slice().to_vec())
+                .unwrap_or_default(),
+            arguments_sha256,
+            approval_id: None,
+            approval_request: None,
+            idempotency_key: None,
+            undeclared_error_code: None,
+            internal_detail: None,
+        };
+        let finished = self
+            .steps(call, session, abort, &mut draft)
+            .instrument(span.clone())
+            .await;
+        let duration_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+
+        let result = finished.output.kind();
+        let error_code = finished.output.error().map(|error| error.code.to_string());
+        span.record("outcome", finished.outcome.as_str());
+        span.record("result", result.as_str());
+        span.record("code", error_code.as_deref().unwrap_or(""));
+        span.record("delivery", finished.delivery.as_str());
+        span.record("duration_ms", duration_ms);
+        span.in_scope(|| match result {
+            OutputKind::Fatal => tracing::error!(
+                internal_detail = draft.internal_detail.as_deref().unwrap_or(""),
+                "tool call failed; the run must stop"
+            ),
+            OutputKind::RespondToModel => tracing::info!(
+                undeclared_error_code = draft.undeclared_error_code.as_deref().unwrap_or(""),
+                "tool call answered with an error"
+            ),
+            OutputKind::Success => tracing::info!("tool call succeeded"),
+        });
+
+        let audit = AuditRecord {
+            schema_version: AUDIT_SCHEMA_VERSION.to_owned(),
+            call_id: call.call_id.clone(),
+            tool: name.into_owned(),
+            contract_version: draft.contract.map(ToolContract::version),
+            subjects: draft.subjects,
+            started_at,
+            duration_ms,
+            arguments_sha256: draft.arguments_sha256,
+            result,
+            error_code,
+            outcome: finished.outcome,
+            delivery: finished.delivery,
+            approval_id: draft.approval_id,
+            idempotency_key: draft.idempotency_key,
+            undeclared_error_code: draft.undeclared_error_code,
+            internal_detail: draft.internal_detail,
+        };
+        CallResult {
+            output: finished.output,
+            model_result: finished.model_result,
+            audit,
+            approval_request: draft.approval_request,
+        }
+    }
+
+    async fn steps(
+        &self,
+        call: &ToolCall,
+        session: &Session,
+        abort: &AbortHandle,
+        draft: &mut Draft,
+    ) -> Finished {
+        let Some(tool) = self.tools.get(call.name.as_str()) else {
+            return self.refuse(draft, unknown_tool(&call.name, self.names()));
+        };
+        let contract = tool.contract();
+        draft.contract = Some(contract);
+
+        let parsed = match tool.parse(&call.arguments, session) {
+            Ok(parsed) => parsed,
+            Err(error) if error.is_model_error() => {
+                return self.refuse(draft, ToolError::from(error));
+            }
+            Err(error) => {
+                // The application's fault (a missing session value, a broken
+                // contract): the model learns nothing of it.
+                let detail = format!("{}: {error}", error.code());
+                return self.fatal(draft, ExecutionOutcome::NotStarted, detail);
+            }
+        };
+
+        let scope = match (contract.idempotency(), &parsed.key) {
+            (Idempotency::Keyed { field }, Some(key)) => {
+                draft.idempotency_key = Some(key.clone());
+                let scope = IdempotencyScope {
+                    tool: contract.name().to_owned(),
+                    subjects: draft.subjects.clone(),
+                    key: key.clone(),
+                };
+                match self.idempotency.claim(&scope).await {
+                    Ok(ClaimOutcome::Fresh) => Some(scope),
+                    Ok(ClaimOutcome::Recorded(record))
+                        if record.arguments_sha256 == draft.arguments_sha256 =>
+                    {
+                        return replayed(*record, field);
+                    }
+                    Ok(ClaimOutcome::Recorded(_)) => {
+                        return self.refuse(draft, key_reused(field, key));
+                    }
+                    Ok(ClaimOutcome::InProgress) => return self.refuse(draft, in_progress(field)),
+                    Err(error) => {
+                        return self.fatal(draft, ExecutionOutcome::NotStarted, error.to_string());
+                    }
+                }
+            }
+            _ => None,
+        };
+
+        let finished = self
+            .approve_and_run(contract, parsed, call, session, abort, draft)
+            .await;
+
+        if let Some(scope) = scope {
+            let settled = if finished.outcome == ExecutionOutcome::Completed {
+                let record = IdempotencyRecord {
+                    arguments_sha256: draft.arguments_sha256.clone(),
+                    output: finished.output.clone(),
+                    model_result: finished.model_result.clone(),
+                    outcome: finished.outcome,
+                };
+                self.idempotency.record(&scope, record).await
+            } else {
+                self.idempotency.release(&scope).await
+            };
+            if let Err(error) = settled {
+                add_detail(draft, error.to_string());
+            }
+        }
+        finished
+    }
+
+    async fn approve_and_run(
+        &self,
+        contract: &'static ToolContract,
+        parsed: Parsed,
+        call: &ToolCall,
+        session: &Session,
+        abort: &AbortHandle,
+        draft: &mut Draft,
+    ) -> Finished {
+        if abort.is_aborted() {
+            return self.refuse(draft, aborted(None));
+        }
+        if contract.approval() == Approval::Required {
+            let check = session
+                .get::<Approvals>()
+                .map_or(ApprovalCheck::Missing, |approvals| {
+                    approvals.consume(contract.name(), contract.version(), &draft.arguments_sha256)
+                });
+            match check {
+                ApprovalCheck::Granted(grant) => draft.approval_id = Some(grant.approval_id),
+                refused => {
+                    draft.approval_request = Some(ApprovalRequest {
+                        call_id: call.call_id.clone(),
+                        tool: contract.name().to_owned(),
+                        contract_version: contract.version(),
+                        arguments_sha256: draft.arguments_sha256.clone(),
+                        arguments: canonical_arguments(&call.arguments)
+                            .and_then(|text| serde_json::from_str(&text).ok())
+                            .unwrap_or(Value::Null),
+                    });
+                    let used = refused == ApprovalCheck::AlreadyUsed;
+                    return self.refuse(draft, approval_required(used));
+                }
+            }
+        }
+
+        let cx = CallContext::new(&call.call_id, session.clone());
+        let handle = cx.clone();
+        let limit = contract
+            .timeout_ms()
+            .map_or(self.default_timeout, Duration::from_millis);
+        let stopped = if contract.effect() == Effect::Read {
+            ExecutionOutcome::Failed
+        } else {
+            ExecutionOutcome::Unknown
+        };
+        let trust = if contract.open_world() {
+            ContentTrust::External
+        } else {
+            ContentTrust::Application
+        };
+        // The handler's future lives inside this race: when the timeout or
+        // the abort wins, it is dropped before this function returns.
+        let running = tokio::time::timeout(limit, CatchUnwind::new((parsed.run)(cx)));
+        let ended = race(abort.aborted(), running).await;
+        let notes = handle.notes();
+        match ended {
+            Either::Left(()) => self.stop(draft, aborted(Some(contract)), stopped),
+            Either::Right(Err(_elapsed)) => self.stop(draft, timeout(contract, limit), stopped),
+            Either::Right(Ok(Err(panic))) => {
+                self.fatal(draft, stopped, format!("the handler panicked: {panic}"))
+            }
+            Either::Right(Ok(Ok(HandlerResult::Ok(value)))) => {
+                let output = self.success(value, &notes);
+                self.fresh(draft, output, ExecutionOutcome::Completed, trust, &notes)
+            }
+            Either::Right(Ok(Ok(HandlerResult::Err(error)))) => {
+                let error = check_declared(contract, error, draft);
+                let output = ToolOutput::respond_to_model(error);
+                self.fresh(draft, output, ExecutionOutcome::Failed, trust, &notes)
+            }
+            Either::Right(Ok(Ok(HandlerResult::Unserializable(message)))) => {
+                let detail = format!("the output could not be serialized: {message}");
+                self.fatal(draft, ExecutionOutcome::Completed, detail)
+            }
+        }
+    }
+
+    /// A call the runtime stopped (timeout or abort): the model reads why.
+    fn stop(&self, draft: &Draft, error: ToolError, outcome: ExecutionOutcome) -> Finished {
+        let output = ToolOutput::respond_to_model(error);
+        self.fresh(
+            draft,
+            output,
+            outcome,
+            ContentTrust::Runtime,
+            &Notes::default(),
+        )
+    }
+
+    /// A success whose text is the output: a string as it is, anything else
+    /// as compact JSON, cut at the toolbox's limit.
+    fn success(&self, value: Value, notes: &Notes) -> ToolOutput {
+        let mut text = match &value {
+            Value::String(text) => text.clone(),
+            other => other.to_string(),
+        };
+        let truncated = text.len() > self.max_content_bytes;
+        if truncated {
+            let mut end = self.max_content_bytes;
+            while !text.is_char_boundary(end) {
+                end -= 1;
+            }
+            text.truncate(end);
+        }
+        let mut notices: Vec<String> = notes.notice.iter().cloned().collect();
+        if truncated {
+            notices.push(format!(
+                "The result was cut to its first {} bytes; ask for less to see the rest.",
+                self.max_content_bytes
+            ));
+        }
+        ToolOutput::Success {
+            content_text: text,
+            notice: (!notices.is_empty()).then(|| notices.join("\n")),
+            truncated,
+            details: value,
+        }
+    }
+
+    /// The outcome of a call produced now, with its model result.
+    fn fresh(
+        &self,
+        draft: &Draft,
+        output: ToolOutput,
+        outcome: ExecutionOutcome,
+        trust: ContentTrust,
+        notes: &Notes,
+    ) -> Finished {
+        let truncated = matches!(
+            output,
+            ToolOutput::Success {
+                truncated: true,
+                ..
+            }
+        );
+        let finished_run = matches!(
+            outcome,
+            ExecutionOutcome::Completed | ExecutionOutcome::Failed
+        );
+        let (source_label, producer_revision) = match draft.contract {
+            Some(contract) => (contract.name().to_owned(), contract.version().to_string()),
+            None => (
+                "tool-contract".to_owned(),
+                env!("CARGO_PKG_VERSION").to_owned(),
+            ),
+        };
+        let execution = Execution {
+            outcome,
+            delivery: Delivery::Fresh,
+            complete: finished_run && !truncated && !notes.incomplete,
+            truncated,
+        };
+        let provenance = Provenance {
+            source_label,
+            producer_revision,
+            resource_revision: notes.resource_revision.clone(),
+            observed_at: format_rfc3339((self.clock)()),
+            trust,
+        };
+        Finished {
+            model_result: ModelResult::from_output(&output, execution, provenance),
+            output,
+            outcome,
+            delivery: Delivery::Fresh,
+        }
+    }
+
+    /// A call the runtime refused before running it.
+    fn refuse(&self, draft: &Draft, error: ToolError) -> Finished {
+        let output = ToolOutput::respond_to_model(error);
+        self.fresh(
+            draft,
+            output,
+            ExecutionOutcome::NotStarted,
+            ContentTrust::Runtime,
+            &Notes::default(),
+        )
+    }
+
+    /// A fatal `INTERNAL` whose reason only the audit record keeps.
+    fn fatal(&self, draft: &mut Draft, outcome: ExecutionOutcome, detail: String) -> Finished {
+        add_detail(draft, detail);
+        let output = ToolOutput::fatal(ToolError::internal());
+        self.fresh(
+            draft,
+            output,
+            outcome,
+            ContentTrust::Runtime,
+            &Notes::default(),
+        )
+    }
+}
+
+fn add_detail(draft: &mut Draft, detail: String) {
+    draft.internal_detail = Some(match draft.internal_detail.take() {
+        Some(earlier) => format!("{earlier}; {detail}"),
+        None => detail,
+    });
+}
+
+/// The recorded outcome of an earlier call with the same key, marked replayed.
+fn replayed(record: IdempotencyRecord, key_field: &str) -> Finished {
+    let note = format!(
+        "This is the recorded result of an earlier call with the same {key_field}; it was not run again."
+    );
+    let output = match record.output {
+        ToolOutput::Success {
+            content_text,
+            notice,
+            truncated,
+            details,
+        } => ToolOutput::Success {
+            content_text,
+            notice: Some(match notice {
+                Some(notice) => format!("{notice}\n{note}"),
+                None => note,
+            }),
+            truncated,
+            details,
+        },
+        other => other,
+    };
+    let model_result = record.model_result.map(|mut result| {
+        result.execution.delivery = Delivery::Replayed;
+        result
+    });
+    Finished {
+        output,
+        model_result,
+        outcome: record.outcome,
+        delivery: Delivery::Replayed,
+    }
+}
+
+/// Keeps a handler's error when the contract declares its code (taking the
+/// declared category and recovery), or when it is `INVALID_ARGUMENTS` or
+/// `INTERNAL`; any other code becomes `INTERNAL`, noted in the audit record.
+fn check_declared(contract: &ToolContract, mut error: ToolError, draft: &mut Draft) -> ToolError {
+    if let Some(declared) = contract.declared_error(&error.code) {
+        if let Some(category) = declared.category {
+            error.category = category;
+        }
+        if let Some(recovery) = declared.recovery {
+            error.recovery = recovery;
+        }
+        error
+    } else if error.code == ToolError::INVALID_ARGUMENTS || error.code == ToolError::INTERNAL {
+        error
+    } else {
+        draft.undeclared_error_code = Some(error.code.into_owned());
+        ToolError::internal()
+    }
+}

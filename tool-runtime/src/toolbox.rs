@@ -1,0 +1,356 @@
+//! The registry of tools and the entry points that run calls.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::future::{Future, poll_fn};
+use std::pin::{Pin, pin};
+use std::sync::Arc;
+use std::task::Poll;
+use std::time::{Duration, SystemTime};
+
+use tokio::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
+
+use crate::abort::AbortHandle;
+use crate::call_result::CallResult;
+use crate::handler::{CallContext, ErasedTool, Registered};
+use crate::idempotency::{IdempotencyStore, InMemoryIdempotencyStore};
+use tool_core::Session;
+use tool_core::Tool;
+use tool_core::ToolCall;
+use tool_core::ToolError;
+use tool_core::{Effect, ToolContract};
+
+/// The tools an agent may call, each with its async handler, and the policy
+/// that every call goes through.
+///
+/// A call ([`call`](Self::call)) is looked up by name, parsed against the
+/// tool's contract (injected fields from the [`Session`]), checked for an
+/// approval when the contract requires one, checked against the
+/// idempotency store when the tool has an idempotency key, and run with the
+/// contract's `timeout_ms` (or the toolbox's default) and an optional
+/// [`AbortHandle`]. Whatever happens, it returns a [`CallResult`]: the
+/// [`ToolOutput`](tool_core::ToolOutput) the model text comes from, the
+/// [`ModelResult`](crate::model_result::ModelResult) and the
+/// [`AuditRecord`](crate::audit::AuditRecord). A handler that panics gives a fatal
+/// `INTERNAL` output; the process and the other calls go on.
+///
+/// The order of the checks matters to the caller:
+/// 1. an unknown tool or invalid arguments answer `UNKNOWN_TOOL` /
+///    `INVALID_ARGUMENTS`; a missing session value or a broken contract is
+///    the application's fault: fatal `INTERNAL`, the reason in the audit only;
+/// 2. a repeated idempotency key (same tool, same session
+///    [`Subjects`](crate::audit::Subjects),
+///    same arguments) returns the recorded result, marked `replayed`,
+///    without running the tool or asking for a new approval; the same key
+///    with other arguments answers `IDEMPOTENCY_KEY_REUSED`, and while the
+///    first call runs, `CALL_IN_PROGRESS`;
+/// 3. a cancelled call answers `ABORTED` before it starts;
+/// 4. a tool that requires approval needs an unused
+///    [`ApprovalGrant`](crate::approval::ApprovalGrant) for this tool, contract version
+///    and argument hash in the session's [`Approvals`](crate::approval::Approvals),
+///    else `APPROVAL_REQUIRED` with an
+///    [`ApprovalRequest`](crate::approval::ApprovalRequest) in the result; the grant
+///    is used up when the call starts, however the call then ends;
+/// 5. the handler runs under the time limit and the abort handle; only a
+///    completed run is recorded under its idempotency key, so a retry after
+///    a failure, timeout or abort runs again. The time limit bounds the
+///    handler, not the idempotency store.
+///
+/// Each call runs inside a `tracing` span named `tool_call` with the fields
+/// `tool`, `version`, `call_id`, `outcome`, `result`, `code`, `delivery`
+/// and `duration_ms`, and ends with one event.
+///
+/// A toolbox is built once at start-up and shared (`Arc<Toolbox>`); its
+/// methods take `&self`.
+pub struct Toolbox {
+    pub(super) tools: BTreeMap<&'static str, Box<dyn ErasedTool>>,
+    pub(super) default_timeout: Duration,
+    pub(super) max_content_bytes: usize,
+    pub(super) idempotency: Arc<dyn IdempotencyStore>,
+    pub(super) clock: Arc<dyn Fn() -> SystemTime + Send + Sync>,
+}
+
+impl Toolbox {
+    /// The time limit of a call whose contract sets no `timeout_ms`: 30 s.
+    pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+    /// The longest `content_text` a success gets by default (64 KiB); a
+    /// longer one is cut and marked `truncated`.
+    pub const DEFAULT_MAX_CONTENT_BYTES: usize = 64 * 1024;
+
+    /// An empty toolbox with an [`InMemoryIdempotencyStore`], the default
+    /// timeout and content limit, and the system clock.
+    pub fn new() -> Self {
+        Toolbox {
+            tools: BTreeMap::new(),
+            default_timeout: Self::DEFAULT_TIMEOUT,
+            max_content_bytes: Self::DEFAULT_MAX_CONTENT_BYTES,
+            idempotency: Arc::new(InMemoryIdempotencyStore::new()),
+            clock: Arc::new(SystemTime::now),
+        }
+    }
+
+    /// Sets the time limit of calls whose contract sets no `timeout_ms`.
+    #[must_use]
+    pub fn with_default_timeout(mut self, timeout: Duration) -> Self {
+        self.default_timeout = timeout;
+        self
+    }
+
+    /// Sets the longest `content_text` of a success, in bytes.
+    #[must_use]
+    pub fn with_max_content_bytes(mut self, bytes: usize) -> Self {
+        self.max_content_bytes = bytes;
+        self
+    }
+
+    /// Sets where the results of keyed calls are kept (e.g. the
+    /// application's database).
+    #[must_use]
+    pub fn with_idempotency_store(mut self, store: Arc<dyn IdempotencyStore>) -> Self {
+        self.idempotency = store;
+        self
+    }
+
+    /// Sets the clock that stamps `started_at` and `observed_at` (for tests
+    /// and replays; durations are measured with Tokio's clock).
+    #[must_use]
+    pub fn with_clock(mut self, clock: impl Fn() -> SystemTime + Send + Sync + 'static) -> Self {
+        self.clock = Arc::new(clock);
+        self
+    }
+
+    /// Registers tool `T` with its handler.
+    ///
+    /// The handler takes the parsed call and a [`CallContext`] and returns
+    /// a future of `Result<T::Output, E>`: the output is serialized into
+    /// the success's `details`, and its text (a string as it is, anything
+    /// else as compact JSON) is what the model reads; the error becomes a
+    /// [`ToolError`], whose code must be one the contract declares (or
+    /// `INVALID_ARGUMENTS` / `INTERNAL`), else the model is told `INTERNAL`
+    /// and the audit record names the undeclared code. State is shared
+    /// through the session or captured by the handler.
+    ///
+    /// # Panics
+    ///
+    /// When a tool of the same name is already registered: names are what
+    /// the model calls, so they must be unique.
+    pub fn register<T, H, Fut, E>(&mut self, handler: H) -> &mut Self
+    where
+        T: Tool + Send + 'static,
+        H: Fn(T, CallContext) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<T::Output, E>> + Send + 'static,
+        E: Into<ToolError> + 'static,
+    {
+        let name = T::contract().name();
+        assert!(
+            !self.tools.contains_key(name),
+            "a tool named `{name}` is already registered; each tool needs its own name"
+        );
+        self.tools
+            .insert(name, Box::new(Registered::<T, H, Fut, E>::new(handler)));
+        self
+    }
+
+    /// The contracts of the registered tools, by name: what a provider
+    /// adapter builds the tool list from.
+    pub fn contracts(&self) -> impl ExactSizeIterator<Item = &'static ToolContract> + '_ {
+        self.tools.values().map(|tool| tool.contract())
+    }
+
+    /// The contract of the tool called `name`, if it is registered.
+    pub fn contract(&self, name: &str) -> Option<&'static ToolContract> {
+        self.tools.get(name).map(|tool| tool.contract())
+    }
+
+    /// The names of the registered tools, sorted.
+    pub fn names(&self) -> impl ExactSizeIterator<Item = &'static str> + '_ {
+        self.tools.keys().copied()
+    }
+
+    /// How many tools are registered.
+    pub fn len(&self) -> usize {
+        self.tools.len()
+    }
+
+    /// Whether no tool is registered.
+    pub fn is_empty(&self) -> bool {
+        self.tools.is_empty()
+    }
+
+    /// Runs one call.
+    pub async fn call(&self, call: &ToolCall, session: &Session) -> CallResult {
+        self.run_call(call, session, &AbortHandle::new()).await
+    }
+
+    /// Runs one call that `abort` can cancel.
+    pub async fn call_with_abort(
+        &self,
+        call: &ToolCall,
+        session: &Session,
+        abort: &AbortHandle,
+    ) -> CallResult {
+        self.run_call(call, session, abort).await
+    }
+
+    /// Runs the calls of one model turn concurrently and returns their
+    /// results in the order of `calls`; `abort` cancels all of them (pass a
+    /// [`child`](AbortHandle::child) of a run's handle to cancel one turn).
+    ///
+    /// A call of a destructive tool runs alone: it starts once the calls
+    /// before it have finished, and the calls after it wait until it has.
+    /// Other calls overlap.
+    pub async fn call_turn(
+        &self,
+        calls: &[ToolCall],
+        session: &Session,
+        abort: &AbortHandle,
+    ) -> Vec<CallResult> {
+        let gate = RwLock::new(());
+        let pending = calls
+            .iter()
+            .map(|call| Box::pin(self.gated_call(call, session, abort, &gate)))
+            .collect();
+        join_all(pending).await
+    }
+
+    async fn gated_call(
+        &self,
+        call: &ToolCall,
+        session: &Session,
+        abort: &AbortHandle,
+        gate: &RwLock<()>,
+    ) -> CallResult {
+        let destructive = self
+            .contract(&call.name)
+            .is_some_and(|contract| contract.effect() == Effect::Destructive);
+        let wait = async {
+            if destructive {
+                Held::Alone {
+                    _guard: gate.write().await,
+                }
+            } else {
+                Held::Shared {
+                    _guard: gate.read().await,
+                }
+            }
+        };
+        // A call aborted while it waits does not start: `run_call` sees the
+        // abort and answers ABORTED with outcome `not_started`.
+        let held = race(abort.aborted(), wait).await;
+        let result = self.run_call(call, session, abort).await;
+        drop(held);
+        result
+    }
+}
+
+/// A turn's gate, held (until dropped) while a call runs.
+enum Held<'a> {
+    Shared { _guard: RwLockReadGuard<'a, ()> },
+    Alone { _guard: RwLockWriteGuard<'a, ()> },
+}
+
+impl Default for Toolbox {
+    fn default() -> Self {
+        Toolbox::new()
+    }
+}
+
+impl fmt::Debug for Toolbox {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let tools: Vec<&str> = self.names().collect();
+        f.debug_struct("Toolbox")
+            .field("tools", &tools)
+            .field("default_timeout", &self.default_timeout)
+            .field("max_content_bytes", &self.max_content_bytes)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Which of two raced futures finished first.
+pub(super) enum Either<A, B> {
+    Left(A),
+    Right(B),
+}
+
+/// Polls `left` then `right` until one is ready; the other is dropped.
+pub(super) async fn race<A: Future, B: Future>(left: A, right: B) -> Either<A::Output, B::Output> {
+    let mut left = pin!(left);
+    let mut right = pin!(right);
+    poll_fn(|cx| {
+        if let Poll::Ready(value) = left.as_mut().poll(cx) {
+            return Poll::Ready(Either::Left(value));
+        }
+        if let Poll::Ready(value) = right.as_mut().poll(cx) {
+            return Poll::Ready(Either::Right(value));
+        }
+        Poll::Pending
+    })
+    .await
+}
+
+/// Polls every future on the current task until all are ready; the outputs
+/// come back in input order.
+async fn join_all<F: Future + Unpin>(futures: Vec<F>) -> Vec<F::Output> {
+    enum Slot<F: Future> {
+        Running(F),
+        Done(F::Output),
+        Taken,
+    }
+    let mut slots: Vec<Slot<F>> = futures.into_iter().map(Slot::Running).collect();
+    poll_fn(move |cx| {
+        let mut running = false;
+        for slot in slots.iter_mut() {
+            if let Slot::Running(future) = slot {
+                match Pin::new(future).poll(cx) {
+                    Poll::Ready(output) => *slot = Slot::Done(output),
+                    Poll::Pending => running = true,
+                }
+            }
+        }
+        if running {
+            return Poll::Pending;
+        }
+        let outputs = slots
+            .iter_mut()
+            .filter_map(|slot| match std::mem::replace(slot, Slot::Taken) {
+                Slot::Done(output) => Some(output),
+                Slot::Running(_) | Slot::Taken => None,
+            })
+            .collect();
+        Poll::Ready(outputs)
+    })
+    .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test(start_paused = true)]
+    async fn join_all_keeps_the_input_order_and_overlaps() {
+        let start = tokio::time::Instant::now();
+        let futures: Vec<_> = [30_u64, 10, 20]
+            .into_iter()
+            .map(|ms| {
+                Box::pin(async move {
+                    tokio::time::sleep(Duration::from_millis(ms)).await;
+                    ms
+                })
+            })
+            .collect();
+        assert_eq!(join_all(futures).await, vec![30, 10, 20]);
+        assert_eq!(start.elapsed(), Duration::from_millis(30));
+        let none: Vec<Pin<Box<std::future::Ready<u8>>>> = Vec::new();
+        assert!(join_all(none).await.is_empty());
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn race_prefers_the_left_when_both_are_ready() {
+        assert!(matches!(
+            race(async { 1 }, async { 2 }).await,
+            Either::Left(1)
+        ));
+        let slow = tokio::time::sleep(Duration::from_millis(5));
+        assert!(matches!(race(slow, async { 2 }).await, Either::Right(2)));
+    }
+}
