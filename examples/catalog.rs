@@ -9,6 +9,7 @@
 pub mod tools;
 
 use tool_contract::docs::Catalog;
+use tool_contract::serde_json;
 
 /// The example tools in the order the catalog lists them.
 pub fn catalog() -> Catalog {

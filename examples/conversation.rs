@@ -16,6 +16,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
+use tool_contract::serde_json;
 use tool_contract::{
     CallContext, CallResult, Session, ToolCall, ToolError, Toolbox, approval::Approvals,
     audit::Subjects, runtime::AbortHandle,

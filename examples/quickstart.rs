@@ -6,6 +6,7 @@
 #[path = "tools/mod.rs"]
 mod tools;
 
+use tool_contract::serde_json;
 use tool_contract::{Session, Tool, openai};
 use tools::{CreateRefundDraft, CustomerId};
 

@@ -1,10 +1,14 @@
 //! The example tools: a small shop's order and inventory tools.
 //!
 //! Shared by the examples (`#[path]`-included) and by the integration tests.
+//! Nested types name the facade's copies of serde and schemars
+//! (`#[serde(crate = ...)]`, `#[schemars(crate = ...)]`).
 #![allow(dead_code)]
 
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+// Through the facade's re-exports: the examples' package depends on
+// `tool-contract` alone, which proves an application needs nothing more.
+use tool_contract::schemars::JsonSchema;
+use tool_contract::serde::{Deserialize, Serialize};
 use tool_contract::{Money, Tool};
 
 /// The signed-in customer, put into the session by the application.
@@ -17,6 +21,8 @@ pub struct TenantId(pub String);
 
 /// Why the customer wants a refund.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(crate = "tool_contract::serde")]
+#[schemars(crate = "tool_contract::schemars")]
 #[serde(rename_all = "snake_case")]
 pub enum RefundReason {
     /// The item arrived damaged.
@@ -29,6 +35,8 @@ pub enum RefundReason {
 
 /// A refund that was drafted but not submitted.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(crate = "tool_contract::serde")]
+#[schemars(crate = "tool_contract::schemars")]
 pub struct RefundDraft {
     /// The draft's id, e.g. "RD-1".
     pub draft_id: String,
@@ -75,6 +83,8 @@ pub struct CreateRefundDraft {
 
 /// Stock of one item in one warehouse.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(crate = "tool_contract::serde")]
+#[schemars(crate = "tool_contract::schemars")]
 pub struct StockLevel {
     /// The item's stock keeping unit.
     pub sku: String,
@@ -105,6 +115,8 @@ pub struct GetInventory {
 
 /// A hold on stock for one order line.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(crate = "tool_contract::serde")]
+#[schemars(crate = "tool_contract::schemars")]
 pub struct Reservation {
     /// The reservation's id.
     pub reservation_id: String,
