@@ -220,7 +220,7 @@ pub mod prelude {
 /// constraints, output and declared errors, waivers, versions, and the
 /// argument formats the parser checks.
 pub mod contract {
-    pub use tool_core::contract::{DEFAULT_MAX_ARGUMENT_BYTES, SchemaFn, schema_settings};
+    pub use tool_core::contract::{DEFAULT_MAX_ARGUMENT_BYTES, schema_settings};
     pub use tool_core::parse::formats;
     pub use tool_core::{
         Approval, AsIdempotencyKey, Constraint, ContractRule, Currency, DataClass, DeclaredError,

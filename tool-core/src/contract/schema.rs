@@ -2,7 +2,9 @@
 
 use schemars::{JsonSchema, Schema, SchemaGenerator, generate::SchemaSettings};
 
-/// Builds a (sub)schema for one type with a shared generator.
+/// Builds a (sub)schema for one type with a shared generator; written by the
+/// derive into each field and output contract.
+#[doc(hidden)]
 pub type SchemaFn = fn(&mut SchemaGenerator) -> Schema;
 
 /// The schema of `T` as a property: a `$ref` into `$defs` for named types.

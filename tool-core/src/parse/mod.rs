@@ -18,4 +18,4 @@ pub use constraint::{
 };
 pub use error::{ArgumentError, ArgumentErrorKind};
 pub use map::{ParseState, inject, inject_optional, next_key, next_value, parse_map};
-pub use path::field_path;
+
