@@ -88,4 +88,10 @@ pub mod __private {
     };
     pub use serde::de;
     pub use serde_json::Value;
+
+    // Temporary: the names tool-core takes in the rename happening beside
+    // this change; these three lines go at the merge.
+    pub use crate::Bound as NumberBound;
+    pub use crate::IdempotencyKey as AsIdempotencyKey;
+    pub use crate::Rule as ContractRule;
 }

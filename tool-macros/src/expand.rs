@@ -266,9 +266,9 @@ fn unreachable_constraint() -> TokenStream {
 
 fn bound(n: Number) -> TokenStream {
     match n {
-        Number::Int(v) => quote!(_tool::Bound::Int(#v)),
-        Number::UInt(v) => quote!(_tool::Bound::UInt(#v)),
-        Number::Float(v) => quote!(_tool::Bound::Float(#v)),
+        Number::Int(v) => quote!(_tool::NumberBound::Int(#v)),
+        Number::UInt(v) => quote!(_tool::NumberBound::UInt(#v)),
+        Number::Float(v) => quote!(_tool::NumberBound::Float(#v)),
     }
 }
 
@@ -276,7 +276,7 @@ fn waiver(allow: &attr::Allow, field: Option<&str>) -> TokenStream {
     let rule = format_ident!("{}", camel(&allow.rule));
     let field = option(field.map(|f| quote!(#f)));
     let reason = &allow.reason;
-    quote!(_tool::Waiver { rule: _tool::Rule::#rule, field: #field, reason: #reason })
+    quote!(_tool::Waiver { rule: _tool::ContractRule::#rule, field: #field, reason: #reason })
 }
 
 fn option(value: Option<TokenStream>) -> TokenStream {
@@ -512,7 +512,7 @@ fn idempotency_key(input: &Input) -> TokenStream {
     };
     let ident = field.ident;
     let ty = field.ty;
-    let key_text = quote_spanned!(at(&ty)=> <#ty as _tool::IdempotencyKey>::key_text);
+    let key_text = quote_spanned!(at(&ty)=> <#ty as _tool::AsIdempotencyKey>::key_text);
     quote! {
         fn idempotency_key(&self) -> ::core::option::Option<::std::string::String> {
             #key_text(&self.#ident)
