@@ -18,7 +18,7 @@ mod expand;
 mod fallback;
 mod naming;
 mod nested;
-mod regex_syntax;
+mod pattern;
 mod symbol;
 mod ty;
 mod valid;

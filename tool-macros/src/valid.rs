@@ -8,7 +8,7 @@ use crate::ast::{Field, Input};
 use crate::attr::{Allow, Approval, ConstraintKind, ConstraintValue, Effect, Number};
 use crate::ctxt::Ctxt;
 use crate::naming;
-use crate::regex_syntax;
+use crate::pattern;
 use crate::symbol::{ALLOW, APPROVAL, DESCRIPTION, EFFECT, IDEMPOTENCY_KEY, IDEMPOTENT};
 use crate::ty::{self, Unsupported};
 use crate::words;
@@ -327,7 +327,7 @@ fn check_field_attrs(cx: &Ctxt, input: &Input) {
                     );
                 }
                 (ConstraintKind::Pattern, ConstraintValue::Text(lit)) => {
-                    if let Some(why) = regex_syntax::check(&lit.value()) {
+                    if let Some(why) = pattern::check(&lit.value()) {
                         cx.error_spanned_by(
                             lit,
                             format!("`pattern` is not a valid regular expression: {why}"),
