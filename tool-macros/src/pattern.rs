@@ -33,8 +33,7 @@ pub fn check(pattern: &str) -> Option<String> {
 }
 
 /// Where the accepted syntax is described, for errors without a better fix.
-const SYNTAX: &str =
-    "write the pattern in the syntax of the `regex` crate: https://docs.rs/regex/latest/regex/#syntax";
+const SYNTAX: &str = "write the pattern in the syntax of the `regex` crate: https://docs.rs/regex/latest/regex/#syntax";
 
 fn syntax_fix(kind: &SyntaxError) -> &'static str {
     match kind {
