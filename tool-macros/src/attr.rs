@@ -16,7 +16,7 @@ use crate::nested::{Allow, AllowList, ErrorDecl, misplaced_or_unknown, parse_err
 use crate::slot::{Attr, Slot};
 use crate::symbol::*;
 use crate::value::{
-    flag, lit_count, lit_number, lit_str, lit_vocab, no_value, skip_value, spellings,
+    flag, lit_count, lit_number, lit_str, lit_vocab, no_value, output_type, spellings,
 };
 use crate::version::parse_version;
 use crate::vocab::{Approval, DataClass, Effect, Format, Vocabulary};
@@ -170,33 +170,6 @@ pub fn tool_attrs(cx: &Ctxt, attrs: &[Attribute]) -> ToolAttrs {
         errors,
         crate_path: crate_path.finish(failed),
         allows: allows.finish(failed),
-    }
-}
-
-/// `output = Type`.
-fn output_type(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<Type>> {
-    let value = meta.value()?;
-    if value.peek(LitStr) {
-        let lit: LitStr = value.parse()?;
-        cx.error_spanned_by(
-            &lit,
-            format!(
-                "`output` takes a type, not a string: write `output = {}`",
-                lit.value()
-            ),
-        );
-        return Ok(None);
-    }
-    match value.parse::<Type>() {
-        Ok(ty) => Ok(Some(ty)),
-        Err(err) => {
-            cx.error_at(
-                err.span(),
-                "`output` takes the type a call returns, e.g. `output = OrderStatus`",
-            );
-            skip_value(meta)?;
-            Ok(None)
-        }
     }
 }
 

@@ -1,10 +1,11 @@
-//! Reading the values of `#[tool(...)]` keys: string, integer, number and
-//! flag literals, each reported at its token when it is malformed.
+//! Reading the values of `#[tool(...)]` keys: string, integer, number, flag
+//! and vocabulary literals and types, each reported at its token when it is
+//! malformed.
 
 use proc_macro2::{TokenStream, TokenTree};
 use quote::ToTokens;
 use syn::meta::ParseNestedMeta;
-use syn::{Expr, ExprLit, ExprUnary, Lit, LitBool, LitInt, LitStr, Path, Token, UnOp};
+use syn::{Expr, ExprLit, ExprUnary, Lit, LitBool, LitInt, LitStr, Path, Token, Type, UnOp};
 
 use crate::constraint::Number;
 use crate::ctxt::Ctxt;
@@ -138,6 +139,33 @@ pub fn lit_number(
         );
     }
     Ok(number.map(|n| (n, expr.to_token_stream())))
+}
+
+/// `output = Type`.
+pub fn output_type(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<Type>> {
+    let value = meta.value()?;
+    if value.peek(LitStr) {
+        let lit: LitStr = value.parse()?;
+        cx.error_spanned_by(
+            &lit,
+            format!(
+                "`output` takes a type, not a string: write `output = {}`",
+                lit.value()
+            ),
+        );
+        return Ok(None);
+    }
+    match value.parse::<Type>() {
+        Ok(ty) => Ok(Some(ty)),
+        Err(err) => {
+            cx.error_at(
+                err.span(),
+                "`output` takes the type a call returns, e.g. `output = OrderStatus`",
+            );
+            skip_value(meta)?;
+            Ok(None)
+        }
+    }
 }
 
 pub fn flag(
