@@ -45,8 +45,4 @@ pub mod __private {
     pub use crate::parse::{ParseState, inject, inject_optional, next_key, next_value, parse_map};
     pub use serde::de;
     pub use serde_json::Value;
-    // Old names the derive still emits until it names the new ones.
-    pub use crate::contract::{
-        AsIdempotencyKey as IdempotencyKey, ContractRule as Rule, NumberBound as Bound,
-    };
 }

@@ -6,7 +6,10 @@ use syn::{Data, DeriveInput, Fields, Ident, Type};
 
 use crate::attr::{self, FieldAttrs, ToolAttrs};
 use crate::ctxt::Ctxt;
+use crate::doc_comment::Doc;
+use crate::slot::Slot;
 use crate::ty;
+use crate::vocab::{Approval, DataClass, Effect, Idempotency};
 use crate::words::snake_case;
 
 pub struct Input<'a> {
@@ -94,7 +97,7 @@ impl<'a> Input<'a> {
             .iter()
             .filter_map(|field| Field::from_syn(cx, field))
             .collect();
-        let (name, name_tokens) = match &attrs.name {
+        let (name, name_tokens) = match attrs.name.given() {
             Some(lit) => (lit.value(), lit.to_token_stream()),
             None => (
                 snake_case(&node.ident.to_string()),
@@ -115,6 +118,45 @@ impl<'a> Input<'a> {
         description(&self.attrs.description, &self.attrs.doc)
     }
 
+    /// What the tool does: `effect = "..."`, `read` when not given.
+    pub fn effect(&self) -> Effect {
+        self.attrs.effect.given().map_or(Effect::Read, |(e, _)| *e)
+    }
+
+    /// `approval = "..."`, `none` when not given.
+    pub fn approval(&self) -> Approval {
+        self.attrs
+            .approval
+            .given()
+            .map_or(Approval::None, |(a, _)| *a)
+    }
+
+    /// `data = "..."`, `internal` when not given.
+    pub fn data_class(&self) -> DataClass {
+        self.attrs
+            .data
+            .given()
+            .map_or(DataClass::Internal, |(d, _)| *d)
+    }
+
+    /// The field marked `#[tool(idempotency_key)]` (the first, if several are).
+    pub fn key_field(&self) -> Option<&Field<'a>> {
+        self.fields
+            .iter()
+            .find(|f| f.attrs.idempotency_key.is_given())
+    }
+
+    /// Whether a repeated call is safe: keyed by a field, or as declared
+    /// with `idempotent`.
+    pub fn idempotency(&self) -> Idempotency {
+        match (self.key_field(), self.attrs.idempotent.given()) {
+            (Some(_), _) => Idempotency::Keyed,
+            (None, Some((true, _))) => Idempotency::Idempotent,
+            (None, Some((false, _))) => Idempotency::NotIdempotent,
+            (None, None) => Idempotency::Unspecified,
+        }
+    }
+
     /// The fields the model supplies.
     pub fn model_fields(&self) -> impl Iterator<Item = (usize, &Field<'a>)> {
         self.fields
@@ -128,11 +170,11 @@ impl<'a> Field<'a> {
     fn from_syn(cx: &Ctxt, original: &'a syn::Field) -> Option<Self> {
         let ident = original.ident.as_ref()?;
         let attrs = attr::field_attrs(cx, &original.attrs);
-        let name = match &attrs.rename {
+        let name = match attrs.rename.given() {
             Some(lit) => lit.value(),
             None => ident.to_string().trim_start_matches("r#").to_owned(),
         };
-        let presence = if attrs.default.is_some() {
+        let presence = if attrs.default.is_given() {
             Presence::Defaulted
         } else if ty::option_inner(&original.ty).is_some() {
             Presence::Optional
@@ -153,12 +195,12 @@ impl<'a> Field<'a> {
     pub fn name_tokens(&self) -> TokenStream {
         self.attrs
             .rename
-            .as_ref()
+            .given()
             .map_or_else(|| self.ident.to_token_stream(), |r| r.to_token_stream())
     }
 
     pub fn is_injected(&self) -> bool {
-        self.attrs.inject.is_some()
+        self.attrs.inject.is_given()
     }
 
     /// The field's description: `description = "..."` or the doc comment.
@@ -167,11 +209,8 @@ impl<'a> Field<'a> {
     }
 }
 
-fn description(
-    explicit: &Option<syn::LitStr>,
-    doc: &Option<attr::Doc>,
-) -> Option<(String, TokenStream)> {
-    match (explicit, doc) {
+fn description(explicit: &Slot<syn::LitStr>, doc: &Option<Doc>) -> Option<(String, TokenStream)> {
+    match (explicit.given(), doc) {
         (Some(lit), _) => Some((lit.value().trim().to_owned(), lit.to_token_stream())),
         (None, Some(doc)) => Some((doc.text.clone(), doc.tokens.clone())),
         (None, None) => None,

@@ -1,181 +1,49 @@
 //! Parses `#[tool(...)]` and doc comments on the struct and its fields.
 //!
 //! Every key is parsed by hand with `parse_nested_meta`; a bad key or value is
-//! recorded in the [`Ctxt`] and parsing goes on with the next key.
-
-use std::collections::BTreeSet;
+//! recorded in the [`Ctxt`] and parsing goes on with the next key. Each key
+//! ends as a [`Slot`]: absent, given, or refused when its value was.
 
 use proc_macro2::TokenStream;
-use quote::ToTokens;
+use quote::{ToTokens, quote};
 use syn::meta::ParseNestedMeta;
 use syn::{Attribute, LitInt, LitStr, Meta, Path, Token, Type};
 
+use crate::constraint::{Constraint, ConstraintAttr, Number};
 use crate::ctxt::Ctxt;
-use crate::doc_comment::doc;
-use crate::nested::{misplaced_or_unknown, parse_allows, parse_error_decl};
+use crate::doc_comment::{Doc, doc};
+use crate::nested::{Allow, AllowList, ErrorDecl, misplaced_or_unknown, parse_error_decl};
+use crate::slot::{Attr, Slot};
 use crate::symbol::*;
 use crate::value::{
-    flag, lit_count, lit_number, lit_str, no_value, parse_version, path_to_string, skip_value,
-    unknown_value,
+    flag, lit_count, lit_number, lit_str, lit_vocab, no_value, output_type, spellings,
 };
-
-/// Collected doc comment text and the tokens it came from.
-pub struct Doc {
-    pub text: String,
-    pub tokens: TokenStream,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Effect {
-    Read,
-    Write,
-    Destructive,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Approval {
-    None,
-    Required,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum DataClass {
-    Public,
-    Internal,
-    Confidential,
-    Restricted,
-}
-
-pub const CATEGORIES: &[&str] = &[
-    "invalid_arguments",
-    "not_found",
-    "permission",
-    "approval",
-    "conflict",
-    "rate_limit",
-    "timeout",
-    "aborted",
-    "upstream",
-    "internal",
-];
-
-pub const RECOVERIES: &[&str] = &[
-    "fix_arguments",
-    "retry",
-    "retry_later",
-    "request_approval",
-    "ask_user",
-    "none",
-];
-
-pub const RULES: &[&str] = &[
-    "untyped_amount",
-    "untyped_quantity",
-    "model_identity",
-    "boolean_pair",
-    "vague_name",
-];
-
-/// `errors(CODE = "meaning")` or `errors(CODE(meaning = "...", category = "...", recovery = "..."))`.
-pub struct ErrorDecl {
-    pub code: syn::Ident,
-    pub meaning: LitStr,
-    pub category: Option<String>,
-    pub recovery: Option<String>,
-}
-
-/// `allow(rule = "reason")`.
-pub struct Allow {
-    pub rule: String,
-    pub rule_tokens: TokenStream,
-    pub reason: LitStr,
-}
+use crate::version::parse_version;
+use crate::vocab::{Approval, DataClass, Effect, Format, Vocabulary};
 
 /// The keys on the struct.
-#[derive(Default)]
 pub struct ToolAttrs {
     pub doc: Option<Doc>,
-    pub description: Option<LitStr>,
-    pub name: Option<LitStr>,
-    pub version: Option<((u64, u64, u64), LitStr)>,
-    pub effect: Option<(Effect, LitStr)>,
-    pub idempotent: Option<(bool, TokenStream)>,
-    pub approval: Option<(Approval, LitStr)>,
-    pub timeout_ms: Option<(u64, LitInt)>,
-    pub open_world: Option<(bool, TokenStream)>,
-    pub data: Option<(DataClass, LitStr)>,
-    pub output: Option<Type>,
+    pub description: Slot<LitStr>,
+    pub name: Slot<LitStr>,
+    pub version: Slot<((u64, u64, u64), LitStr)>,
+    pub effect: Slot<(Effect, LitStr)>,
+    pub idempotent: Slot<(bool, TokenStream)>,
+    pub approval: Slot<(Approval, LitStr)>,
+    pub timeout_ms: Slot<(u64, LitInt)>,
+    pub open_world: Slot<(bool, TokenStream)>,
+    pub data: Slot<(DataClass, LitStr)>,
+    pub output: Slot<Type>,
     pub errors: Vec<ErrorDecl>,
-    pub crate_path: Option<Path>,
-    pub allows: Vec<Allow>,
-    /// Keys whose value was refused (already reported): the rules that
-    /// depend on them stay quiet, so one mistake gives one error.
-    pub invalid: BTreeSet<String>,
+    pub crate_path: Slot<Path>,
+    pub allows: Slot<Vec<Allow>>,
 }
 
 impl ToolAttrs {
-    /// Whether `key` was given with a value that was refused.
-    pub fn is_invalid(&self, key: Symbol) -> bool {
-        self.invalid.contains(key.0) || self.invalid.contains(ANY_KEY)
+    /// The waivers on the struct (none when `allow` was refused).
+    pub fn allows(&self) -> &[Allow] {
+        self.allows.given().map_or(&[], Vec::as_slice)
     }
-}
-
-/// A numeric bound as written.
-#[derive(Clone, Copy, PartialEq, Debug)]
-pub enum Number {
-    Int(i64),
-    UInt(u64),
-    Float(f64),
-}
-
-impl Number {
-    pub fn as_f64(self) -> f64 {
-        match self {
-            Number::Int(n) => n as f64,
-            Number::UInt(n) => n as f64,
-            Number::Float(n) => n,
-        }
-    }
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum ConstraintKind {
-    MinLength,
-    MaxLength,
-    Pattern,
-    Minimum,
-    Maximum,
-    MinItems,
-    MaxItems,
-    Format,
-}
-
-impl ConstraintKind {
-    pub fn key(self) -> &'static str {
-        match self {
-            ConstraintKind::MinLength => "min_length",
-            ConstraintKind::MaxLength => "max_length",
-            ConstraintKind::Pattern => "pattern",
-            ConstraintKind::Minimum => "minimum",
-            ConstraintKind::Maximum => "maximum",
-            ConstraintKind::MinItems => "min_items",
-            ConstraintKind::MaxItems => "max_items",
-            ConstraintKind::Format => "format",
-        }
-    }
-}
-
-pub enum ConstraintValue {
-    Count(u64),
-    Text(LitStr),
-    Number(Number),
-}
-
-pub struct ConstraintAttr {
-    pub kind: ConstraintKind,
-    pub value: ConstraintValue,
-    /// The key and value, for errors about the constraint.
-    pub tokens: TokenStream,
 }
 
 pub enum DefaultKind {
@@ -186,54 +54,23 @@ pub enum DefaultKind {
 }
 
 /// The keys on a field.
-#[derive(Default)]
 pub struct FieldAttrs {
     pub doc: Option<Doc>,
-    pub description: Option<LitStr>,
-    pub rename: Option<LitStr>,
-    pub inject: Option<TokenStream>,
+    pub description: Slot<LitStr>,
+    pub rename: Slot<LitStr>,
+    pub inject: Slot<TokenStream>,
+    /// The constraints given, in the order written.
     pub constraints: Vec<ConstraintAttr>,
-    pub default: Option<(DefaultKind, TokenStream)>,
-    pub unit: Option<LitStr>,
-    pub idempotency_key: Option<TokenStream>,
-    pub allows: Vec<Allow>,
-    /// Keys whose value was refused (already reported).
-    pub invalid: BTreeSet<String>,
+    pub default: Slot<(DefaultKind, TokenStream)>,
+    pub unit: Slot<LitStr>,
+    pub idempotency_key: Slot<TokenStream>,
+    pub allows: Slot<Vec<Allow>>,
 }
 
 impl FieldAttrs {
-    /// Whether `key` was given with a value that was refused.
-    pub fn is_invalid(&self, key: Symbol) -> bool {
-        self.invalid.contains(key.0) || self.invalid.contains(ANY_KEY)
-    }
-}
-
-/// Stands for every key when a whole `#[tool(...)]` failed to parse.
-const ANY_KEY: &str = "*";
-
-/// One key, set at most once.
-struct Attr<'c, T> {
-    cx: &'c Ctxt,
-    name: Symbol,
-    value: Option<T>,
-}
-
-impl<'c, T> Attr<'c, T> {
-    fn none(cx: &'c Ctxt, name: Symbol) -> Self {
-        Attr {
-            cx,
-            name,
-            value: None,
-        }
-    }
-
-    fn set<A: ToTokens>(&mut self, obj: A, value: T) {
-        if self.value.is_some() {
-            self.cx
-                .error_spanned_by(obj, format!("duplicate tool attribute `{}`", self.name));
-        } else {
-            self.value = Some(value);
-        }
+    /// The waivers on the field (none when `allow` was refused).
+    pub fn allows(&self) -> &[Allow] {
+        self.allows.given().map_or(&[], Vec::as_slice)
     }
 }
 
@@ -251,126 +88,67 @@ pub fn tool_attrs(cx: &Ctxt, attrs: &[Attribute]) -> ToolAttrs {
     let mut output = Attr::none(cx, OUTPUT);
     let mut crate_path = Attr::none(cx, CRATE);
     let mut errors = Vec::new();
-    let mut allows = Vec::new();
+    let mut allows = AllowList::default();
 
-    let invalid = each_key(cx, attrs, "#[tool(effect = \"write\")]", |meta| {
+    let failed = each_key(cx, attrs, "#[tool(effect = \"write\")]", |meta| {
         if meta.path == DESCRIPTION {
-            if let Some(s) = lit_str(cx, meta, DESCRIPTION)? {
-                description.set(&meta.path, s);
-            }
+            description.set(&meta.path, lit_str(cx, meta, DESCRIPTION)?);
         } else if meta.path == NAME {
-            if let Some(s) = lit_str(cx, meta, NAME)? {
-                name.set(&meta.path, s);
-            }
+            name.set(&meta.path, lit_str(cx, meta, NAME)?);
         } else if meta.path == VERSION {
-            if let Some(s) = lit_str(cx, meta, VERSION)? {
-                match parse_version(&s.value()) {
-                        Some(v) => version.set(&meta.path, (v, s)),
-                        None => cx.error_spanned_by(
-                            &s,
-                            format!(
-                                "malformed version `{}`; write `MAJOR.MINOR.PATCH` with unsigned integers, e.g. `version = \"1.2.0\"`",
-                                s.value()
-                            ),
-                        ),
-                    }
-            }
-        } else if meta.path == EFFECT {
-            if let Some(s) = lit_str(cx, meta, EFFECT)? {
-                let value = match s.value().as_str() {
-                    "read" => Some(Effect::Read),
-                    "write" => Some(Effect::Write),
-                    "destructive" => Some(Effect::Destructive),
-                    _ => None,
-                };
-                match value {
-                    Some(v) => effect.set(&meta.path, (v, s)),
-                    None => unknown_value(cx, &s, EFFECT, &["read", "write", "destructive"]),
-                }
-            }
-        } else if meta.path == IDEMPOTENT {
-            if let Some(flag) = flag(cx, meta, IDEMPOTENT)? {
-                idempotent.set(&meta.path, flag);
-            }
-        } else if meta.path == APPROVAL {
-            if let Some(s) = lit_str(cx, meta, APPROVAL)? {
-                match s.value().as_str() {
-                    "required" => approval.set(&meta.path, (Approval::Required, s)),
-                    "none" => approval.set(&meta.path, (Approval::None, s)),
-                    _ => unknown_value(cx, &s, APPROVAL, &["required", "none"]),
-                }
-            }
-        } else if meta.path == TIMEOUT_MS {
-            if let Some((n, lit)) = lit_count(cx, meta, TIMEOUT_MS)? {
-                if n == 0 {
+            let value = lit_str(cx, meta, VERSION)?.and_then(|s| match parse_version(&s.value()) {
+                Some(v) => Some((v, s)),
+                None => {
                     cx.error_spanned_by(
-                            &lit,
-                            "`timeout_ms = 0` would stop every call at once; give the longest a call may run in milliseconds, e.g. `timeout_ms = 30_000`",
-                        );
-                } else {
-                    timeout_ms.set(&meta.path, (n, lit));
-                }
-            }
-        } else if meta.path == OPEN_WORLD {
-            if let Some(flag) = flag(cx, meta, OPEN_WORLD)? {
-                open_world.set(&meta.path, flag);
-            }
-        } else if meta.path == DATA {
-            if let Some(s) = lit_str(cx, meta, DATA)? {
-                let value = match s.value().as_str() {
-                    "public" => Some(DataClass::Public),
-                    "internal" => Some(DataClass::Internal),
-                    "confidential" => Some(DataClass::Confidential),
-                    "restricted" => Some(DataClass::Restricted),
-                    _ => None,
-                };
-                match value {
-                    Some(v) => data.set(&meta.path, (v, s)),
-                    None => unknown_value(
-                        cx,
                         &s,
-                        Symbol("data class"),
-                        &["public", "internal", "confidential", "restricted"],
-                    ),
+                        format!(
+                            "malformed version `{}`; write `MAJOR.MINOR.PATCH` with unsigned integers, e.g. `version = \"1.2.0\"`",
+                            s.value()
+                        ),
+                    );
+                    None
                 }
-            }
+            });
+            version.set(&meta.path, value);
+        } else if meta.path == EFFECT {
+            effect.set(&meta.path, lit_vocab(cx, meta, EFFECT)?);
+        } else if meta.path == IDEMPOTENT {
+            idempotent.set(&meta.path, flag(cx, meta, IDEMPOTENT)?);
+        } else if meta.path == APPROVAL {
+            approval.set(&meta.path, lit_vocab(cx, meta, APPROVAL)?);
+        } else if meta.path == TIMEOUT_MS {
+            let value = lit_count(cx, meta, TIMEOUT_MS)?.filter(|(n, lit)| {
+                if *n == 0 {
+                    cx.error_spanned_by(
+                        lit,
+                        "`timeout_ms = 0` would stop every call at once; give the longest a call may run in milliseconds, e.g. `timeout_ms = 30_000`",
+                    );
+                }
+                *n != 0
+            });
+            timeout_ms.set(&meta.path, value);
+        } else if meta.path == OPEN_WORLD {
+            open_world.set(&meta.path, flag(cx, meta, OPEN_WORLD)?);
+        } else if meta.path == DATA {
+            data.set(&meta.path, lit_vocab(cx, meta, DATA)?);
         } else if meta.path == OUTPUT {
-            let value = meta.value()?;
-            if value.peek(LitStr) {
-                let lit: LitStr = value.parse()?;
-                cx.error_spanned_by(
-                    &lit,
-                    format!(
-                        "`output` takes a type, not a string: write `output = {}`",
-                        lit.value()
-                    ),
-                );
-            } else {
-                match value.parse::<Type>() {
-                    Ok(ty) => output.set(&meta.path, ty),
-                    Err(err) => {
-                        cx.error_at(
-                            err.span(),
-                            "`output` takes the type a call returns, e.g. `output = OrderStatus`",
-                        );
-                        skip_value(meta)?;
-                    }
-                }
-            }
+            output.set(&meta.path, output_type(cx, meta)?);
         } else if meta.path == ERRORS {
             meta.parse_nested_meta(|entry| parse_error_decl(cx, entry, &mut errors))?;
         } else if meta.path == CRATE {
-            if let Some(s) = lit_str(cx, meta, CRATE)? {
-                match s.parse::<Path>() {
-                        Ok(path) => crate_path.set(&meta.path, path),
-                        Err(_) => cx.error_spanned_by(
-                            &s,
-                            "`crate` must be a path to the tool-contract crate, e.g. `crate = \"my_app::tool_contract\"`",
-                        ),
-                    }
-            }
+            let value = lit_str(cx, meta, CRATE)?.and_then(|s| match s.parse::<Path>() {
+                Ok(path) => Some(path),
+                Err(_) => {
+                    cx.error_spanned_by(
+                        &s,
+                        "`crate` must be a path to the tool-contract crate, e.g. `crate = \"my_app::tool_contract\"`",
+                    );
+                    None
+                }
+            });
+            crate_path.set(&meta.path, value);
         } else if meta.path == ALLOW {
-            parse_allows(cx, meta, &mut allows)?;
+            allows.parse(cx, meta)?;
         } else {
             misplaced_or_unknown(cx, meta, FIELD_KEYS, "a field")?;
         }
@@ -379,20 +157,95 @@ pub fn tool_attrs(cx: &Ctxt, attrs: &[Attribute]) -> ToolAttrs {
 
     ToolAttrs {
         doc: doc(attrs),
-        description: description.value,
-        name: name.value,
-        version: version.value,
-        effect: effect.value,
-        idempotent: idempotent.value,
-        approval: approval.value,
-        timeout_ms: timeout_ms.value,
-        open_world: open_world.value,
-        data: data.value,
-        output: output.value,
+        description: description.finish(failed),
+        name: name.finish(failed),
+        version: version.finish(failed),
+        effect: effect.finish(failed),
+        idempotent: idempotent.finish(failed),
+        approval: approval.finish(failed),
+        timeout_ms: timeout_ms.finish(failed),
+        open_world: open_world.finish(failed),
+        data: data.finish(failed),
+        output: output.finish(failed),
         errors,
-        crate_path: crate_path.value,
-        allows,
-        invalid,
+        crate_path: crate_path.finish(failed),
+        allows: allows.finish(failed),
+    }
+}
+
+/// How the value of a constraint key is read.
+type ReadConstraint =
+    fn(&Ctxt, &ParseNestedMeta, Symbol) -> syn::Result<Option<(Constraint, TokenStream)>>;
+
+/// The constraint keys, each with how its value is read.
+const CONSTRAINTS: [(Symbol, ReadConstraint); 8] = [
+    (MIN_LENGTH, |cx, meta, key| {
+        count(cx, meta, key, Constraint::MinLength)
+    }),
+    (MAX_LENGTH, |cx, meta, key| {
+        count(cx, meta, key, Constraint::MaxLength)
+    }),
+    (PATTERN, |cx, meta, key| {
+        Ok(lit_str(cx, meta, key)?.map(|lit| {
+            let tokens = lit.to_token_stream();
+            (Constraint::Pattern(lit), tokens)
+        }))
+    }),
+    (MINIMUM, |cx, meta, key| {
+        number(cx, meta, key, Constraint::Minimum)
+    }),
+    (MAXIMUM, |cx, meta, key| {
+        number(cx, meta, key, Constraint::Maximum)
+    }),
+    (MIN_ITEMS, |cx, meta, key| {
+        count(cx, meta, key, Constraint::MinItems)
+    }),
+    (MAX_ITEMS, |cx, meta, key| {
+        count(cx, meta, key, Constraint::MaxItems)
+    }),
+    (FORMAT, format),
+];
+
+fn count(
+    cx: &Ctxt,
+    meta: &ParseNestedMeta,
+    key: Symbol,
+    make: fn(u64) -> Constraint,
+) -> syn::Result<Option<(Constraint, TokenStream)>> {
+    Ok(lit_count(cx, meta, key)?.map(|(n, lit)| (make(n), lit.to_token_stream())))
+}
+
+fn number(
+    cx: &Ctxt,
+    meta: &ParseNestedMeta,
+    key: Symbol,
+    make: fn(Number) -> Constraint,
+) -> syn::Result<Option<(Constraint, TokenStream)>> {
+    Ok(lit_number(cx, meta, key)?.map(|(n, tokens)| (make(n), tokens)))
+}
+
+/// `format = "email"`: one of the formats the runtime enforces.
+fn format(
+    cx: &Ctxt,
+    meta: &ParseNestedMeta,
+    key: Symbol,
+) -> syn::Result<Option<(Constraint, TokenStream)>> {
+    let Some(lit) = lit_str(cx, meta, key)? else {
+        return Ok(None);
+    };
+    match Format::from_spelling(&lit.value()) {
+        Some(format) => Ok(Some((Constraint::Format(format), lit.to_token_stream()))),
+        None => {
+            cx.error_spanned_by(
+                &lit,
+                format!(
+                    "unknown format `{}`; write one of {}",
+                    lit.value(),
+                    spellings::<Format>()
+                ),
+            );
+            Ok(None)
+        }
     }
 }
 
@@ -404,39 +257,41 @@ pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
     let mut default = Attr::none(cx, DEFAULT);
     let mut unit = Attr::none(cx, UNIT);
     let mut idempotency_key = Attr::none(cx, IDEMPOTENCY_KEY);
-    let mut constraints: Vec<ConstraintAttr> = Vec::new();
-    let mut allows = Vec::new();
+    // Each constraint with the place it was written at, to keep their order.
+    let mut constraints = CONSTRAINTS.map(|(key, _)| Attr::none(cx, key));
+    let mut written = 0;
+    let mut allows = AllowList::default();
 
-    let invalid = each_key(cx, attrs, "#[tool(inject)]", |meta| {
+    let failed = each_key(cx, attrs, "#[tool(inject)]", |meta| {
         if meta.path == DESCRIPTION {
-            if let Some(s) = lit_str(cx, meta, DESCRIPTION)? {
-                description.set(&meta.path, s);
-            }
+            description.set(&meta.path, lit_str(cx, meta, DESCRIPTION)?);
         } else if meta.path == RENAME {
-            if let Some(s) = lit_str(cx, meta, RENAME)? {
+            let value = lit_str(cx, meta, RENAME)?.filter(|s| {
                 if s.value().is_empty() {
-                    cx.error_spanned_by(&s, "`rename` needs a non-empty JSON property name");
-                } else {
-                    rename.set(&meta.path, s);
+                    cx.error_spanned_by(s, "`rename` needs a non-empty JSON property name");
                 }
-            }
+                !s.value().is_empty()
+            });
+            rename.set(&meta.path, value);
         } else if meta.path == INJECT {
+            // A stray value is reported; the key still says what it says.
             no_value(cx, meta, INJECT)?;
-            inject.set(&meta.path, meta.path.to_token_stream());
+            inject.set_flag(&meta.path, meta.path.to_token_stream());
         } else if meta.path == IDEMPOTENCY_KEY {
             no_value(cx, meta, IDEMPOTENCY_KEY)?;
-            idempotency_key.set(&meta.path, meta.path.to_token_stream());
+            idempotency_key.set_flag(&meta.path, meta.path.to_token_stream());
         } else if meta.path == UNIT {
-            if let Some(s) = lit_str(cx, meta, UNIT)? {
-                if s.value().trim().is_empty() {
+            let value = lit_str(cx, meta, UNIT)?.filter(|s| {
+                let named = !s.value().trim().is_empty();
+                if !named {
                     cx.error_spanned_by(
-                        &s,
+                        s,
                         "`unit` needs the unit's name, e.g. `unit = \"milliseconds\"`",
                     );
-                } else {
-                    unit.set(&meta.path, s);
                 }
-            }
+                named
+            });
+            unit.set(&meta.path, value);
         } else if meta.path == DEFAULT {
             let tokens = meta.path.to_token_stream();
             if meta.input.peek(Token![=]) {
@@ -453,88 +308,70 @@ pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
                 } else {
                     Some(value.parse::<Path>()?)
                 };
-                if let Some(path) = path {
-                    default.set(
-                        tokens,
-                        (DefaultKind::Path(path.clone()), path.to_token_stream()),
-                    );
-                }
+                let value = path.map(|path| {
+                    let tokens = path.to_token_stream();
+                    (DefaultKind::Path(path), tokens)
+                });
+                default.set(tokens, value);
             } else {
-                default.set(&meta.path, (DefaultKind::Trait, tokens));
+                default.set(&meta.path, Some((DefaultKind::Trait, tokens)));
             }
-        } else if let Some(kind) = constraint_kind(&meta.path) {
-            let key = Symbol(kind.key());
-            let value = match kind {
-                ConstraintKind::MinLength
-                | ConstraintKind::MaxLength
-                | ConstraintKind::MinItems
-                | ConstraintKind::MaxItems => lit_count(cx, meta, key)?
-                    .map(|(n, lit)| (ConstraintValue::Count(n), lit.to_token_stream())),
-                ConstraintKind::Pattern | ConstraintKind::Format => lit_str(cx, meta, key)?
-                    .map(|lit| (ConstraintValue::Text(lit.clone()), lit.to_token_stream())),
-                ConstraintKind::Minimum | ConstraintKind::Maximum => lit_number(cx, meta, key)?
-                    .map(|(n, tokens)| (ConstraintValue::Number(n), tokens)),
-            };
-            if let Some((value, value_tokens)) = value {
-                if constraints.iter().any(|c| c.kind == kind) {
-                    cx.error_spanned_by(&meta.path, format!("duplicate tool attribute `{key}`"));
-                } else {
-                    let path = &meta.path;
-                    let tokens = quote::quote!(#path = #value_tokens);
-                    constraints.push(ConstraintAttr {
-                        kind,
-                        value,
-                        tokens,
-                    });
-                }
-            }
+        } else if let Some(i) = CONSTRAINTS.iter().position(|(key, _)| meta.path == *key) {
+            let (key, read) = CONSTRAINTS[i];
+            let value = read(cx, meta, key)?.map(|(constraint, value_tokens)| {
+                let path = &meta.path;
+                let tokens = quote!(#path = #value_tokens);
+                (written, ConstraintAttr { constraint, tokens })
+            });
+            written += 1;
+            constraints[i].set(&meta.path, value);
         } else if meta.path == ALLOW {
-            parse_allows(cx, meta, &mut allows)?;
+            allows.parse(cx, meta)?;
         } else {
             misplaced_or_unknown(cx, meta, STRUCT_KEYS, "the struct")?;
         }
         Ok(())
     });
 
+    let mut constraints: Vec<(usize, ConstraintAttr)> = constraints
+        .into_iter()
+        .filter_map(|c| match c.finish(failed) {
+            Slot::Given(c) => Some(c),
+            Slot::Absent | Slot::Refused => None,
+        })
+        .collect();
+    constraints.sort_by_key(|(written, _)| *written);
+
     FieldAttrs {
         doc: doc(attrs),
-        description: description.value,
-        rename: rename.value,
-        inject: inject.value,
-        constraints,
-        default: default.value,
-        unit: unit.value,
-        idempotency_key: idempotency_key.value,
-        allows,
-        invalid,
+        description: description.finish(failed),
+        rename: rename.finish(failed),
+        inject: inject.finish(failed),
+        constraints: constraints.into_iter().map(|(_, c)| c).collect(),
+        default: default.finish(failed),
+        unit: unit.finish(failed),
+        idempotency_key: idempotency_key.finish(failed),
+        allows: allows.finish(failed),
     }
 }
 
-/// Runs `parse_key` on every key of every `#[tool(...)]` attribute and
-/// returns the keys whose value was refused: a key is refused when parsing it
-/// recorded an error, and every key is when a whole attribute failed to parse.
+/// Runs `parse_key` on every key of every `#[tool(...)]` attribute; returns
+/// whether an attribute failed to parse, which leaves the keys after the
+/// failure unread.
 fn each_key(
     cx: &Ctxt,
     attrs: &[Attribute],
     example: &str,
     mut parse_key: impl FnMut(&ParseNestedMeta) -> syn::Result<()>,
-) -> BTreeSet<String> {
-    let mut invalid = BTreeSet::new();
+) -> bool {
+    let mut failed = false;
     for attr in tool_attributes(cx, attrs, example) {
-        let result = attr.parse_nested_meta(|meta| {
-            let errors_before = cx.error_count();
-            parse_key(&meta)?;
-            if cx.error_count() > errors_before {
-                invalid.insert(path_to_string(&meta.path));
-            }
-            Ok(())
-        });
-        if let Err(err) = result {
-            invalid.insert(ANY_KEY.to_owned());
+        if let Err(err) = attr.parse_nested_meta(|meta| parse_key(&meta)) {
+            failed = true;
             cx.syn_error(err);
         }
     }
-    invalid
+    failed
 }
 
 /// The `#[tool(...)]` attributes; a `#[tool]` or `#[tool = ...]` is an error.
@@ -558,22 +395,6 @@ fn tool_attributes<'a>(
             }
             is_list
         })
-}
-
-fn constraint_kind(path: &Path) -> Option<ConstraintKind> {
-    [
-        (MIN_LENGTH, ConstraintKind::MinLength),
-        (MAX_LENGTH, ConstraintKind::MaxLength),
-        (PATTERN, ConstraintKind::Pattern),
-        (MINIMUM, ConstraintKind::Minimum),
-        (MAXIMUM, ConstraintKind::Maximum),
-        (MIN_ITEMS, ConstraintKind::MinItems),
-        (MAX_ITEMS, ConstraintKind::MaxItems),
-        (FORMAT, ConstraintKind::Format),
-    ]
-    .into_iter()
-    .find(|(symbol, _)| path == *symbol)
-    .map(|(_, kind)| kind)
 }
 
 #[cfg(test)]
@@ -636,13 +457,16 @@ mod tests {
         let numbers: Vec<Number> = parsed
             .constraints
             .iter()
-            .filter_map(|c| match c.value {
-                ConstraintValue::Number(n) => Some(n),
+            .filter_map(|c| match c.constraint {
+                Constraint::Minimum(n) | Constraint::Maximum(n) => Some(n),
                 _ => None,
             })
             .collect();
         assert_eq!(numbers, vec![Number::Int(-5), Number::Float(2.5)]);
-        assert!(matches!(parsed.default, Some((DefaultKind::Path(_), _))));
+        assert!(matches!(
+            parsed.default,
+            Slot::Given((DefaultKind::Path(_), _))
+        ));
     }
 
     #[test]
@@ -660,5 +484,110 @@ mod tests {
                 "error code `LATE` needs a meaning: `LATE(meaning = \"what it means and what to do\")`",
             ]
         );
+    }
+
+    #[test]
+    fn each_key_ends_absent_given_or_refused() {
+        let attrs: Vec<Attribute> = vec![parse_quote!(
+            #[tool(effect = "write", approval = "always", name = "a_b", name = "c_d", timeout_ms = 0)]
+        )];
+        let cx = Ctxt::new();
+        let parsed = tool_attrs(&cx, &attrs);
+        let errors: Vec<String> = cx
+            .check()
+            .unwrap_err()
+            .into_iter()
+            .map(|e| e.to_string())
+            .collect();
+        assert_eq!(
+            errors,
+            vec![
+                "unknown approval `always`; write `approval = \"required\"` or `approval = \"none\"`",
+                "duplicate tool attribute `name`",
+                "`timeout_ms = 0` would stop every call at once; give the longest a call may run in milliseconds, e.g. `timeout_ms = 30_000`",
+            ]
+        );
+        assert_eq!(parsed.effect.given().map(|(e, _)| *e), Some(Effect::Write));
+        assert!(parsed.approval.is_refused());
+        // Given twice, the two names may disagree: neither is trusted.
+        assert!(parsed.name.is_refused());
+        assert!(parsed.timeout_ms.is_refused());
+        assert!(matches!(parsed.data, Slot::Absent));
+        assert!(matches!(parsed.allows, Slot::Absent));
+    }
+
+    #[test]
+    fn a_failed_attribute_refuses_the_keys_it_may_have_hidden() {
+        // The missing comma stops the parse at `approval`.
+        let attrs: Vec<Attribute> = vec![
+            parse_quote!(#[tool(effect = "write" approval = "required")]),
+            parse_quote!(#[tool(idempotent)]),
+        ];
+        let cx = Ctxt::new();
+        let parsed = tool_attrs(&cx, &attrs);
+        let errors: Vec<String> = cx
+            .check()
+            .unwrap_err()
+            .into_iter()
+            .map(|e| e.to_string())
+            .collect();
+        assert_eq!(errors, vec!["expected `,`"]);
+        assert_eq!(parsed.effect.given().map(|(e, _)| *e), Some(Effect::Write));
+        assert_eq!(parsed.idempotent.given().map(|(b, _)| *b), Some(true));
+        assert!(parsed.approval.is_refused());
+        assert!(parsed.data.is_refused());
+        assert!(parsed.allows.is_refused());
+    }
+
+    #[test]
+    fn a_flag_given_twice_or_with_a_value_stays_given() {
+        let attrs: Vec<Attribute> = vec![parse_quote!(#[tool(inject = true, inject)])];
+        let cx = Ctxt::new();
+        let parsed = field_attrs(&cx, &attrs);
+        let errors: Vec<String> = cx
+            .check()
+            .unwrap_err()
+            .into_iter()
+            .map(|e| e.to_string())
+            .collect();
+        assert_eq!(
+            errors,
+            vec![
+                "`inject` takes no value; write `#[tool(inject)]`",
+                "duplicate tool attribute `inject`",
+            ]
+        );
+        assert!(parsed.inject.is_given());
+    }
+
+    #[test]
+    fn constraints_keep_their_order_and_drop_refused_keys() {
+        let attrs: Vec<Attribute> = vec![parse_quote!(
+            #[tool(max_length = 3, format = "email", min_length = 1, max_length = 4, maximum = "x", min_items = 1, format = "mail")]
+        )];
+        let cx = Ctxt::new();
+        let parsed = field_attrs(&cx, &attrs);
+        let errors: Vec<String> = cx
+            .check()
+            .unwrap_err()
+            .into_iter()
+            .map(|e| e.to_string())
+            .collect();
+        assert_eq!(
+            errors,
+            vec![
+                "duplicate tool attribute `max_length`",
+                "expected a number: `maximum = 0`, `maximum = -1` or `maximum = 0.5`",
+                "unknown format `mail`; write one of `date-time`, `date`, `time`, `duration`, `email`, `hostname`, `ipv4`, `ipv6`, `uuid`, `uri`",
+            ]
+        );
+        // `max_length` given twice and `format` given again with a refused
+        // value are refused; `maximum` never had a value.
+        let constraints: Vec<String> = parsed
+            .constraints
+            .iter()
+            .map(|c| c.constraint.to_string())
+            .collect();
+        assert_eq!(constraints, vec!["min_length = 1", "min_items = 1"]);
     }
 }

@@ -38,11 +38,6 @@ impl Ctxt {
             .push(err);
     }
 
-    /// How many errors were recorded so far.
-    pub fn error_count(&self) -> usize {
-        self.errors.borrow().as_ref().map_or(0, Vec::len)
-    }
-
     /// All recorded errors combined into one, or `Ok` if there were none.
     pub fn check(self) -> syn::Result<()> {
         let mut errors = self

@@ -5,8 +5,13 @@ use proc_macro2::TokenStream;
 use quote::ToTokens;
 use syn::{Attribute, Expr, ExprLit, Lit, Meta};
 
-use crate::attr::Doc;
 use crate::symbol::DOC;
+
+/// Collected doc comment text and the tokens it came from.
+pub struct Doc {
+    pub text: String,
+    pub tokens: TokenStream,
+}
 
 /// The doc comment text: lines of a paragraph joined with spaces, paragraphs
 /// (separated by a blank `///` line) joined with a blank line.

@@ -6,11 +6,11 @@ use syn::spanned::Spanned;
 use syn::{DeriveInput, LitStr, Path};
 
 use crate::ast::{Field, Input, Presence};
-use crate::attr::{
-    self, Approval, ConstraintKind, ConstraintValue, DataClass, DefaultKind, Effect, Number,
-};
+use crate::attr::DefaultKind;
+use crate::constraint::{Constraint, Number};
 use crate::ctxt::Ctxt;
 use crate::doc_section::doc_section;
+use crate::nested::Allow;
 use crate::{fallback, ty, valid};
 
 /// A span that resolves names at the call site but points at `tokens`, so a
@@ -28,19 +28,21 @@ pub fn derive(node: &DeriveInput) -> TokenStream {
     if let Some(input) = &input {
         valid::check(&cx, input);
     }
-    let crate_path = input.as_ref().and_then(|i| i.attrs.crate_path.clone());
+    let crate_path = input
+        .as_ref()
+        .and_then(|i| i.attrs.crate_path.given().cloned());
     match (cx.check(), input) {
         (Ok(()), Some(input)) => impl_tool(&input),
         (result, _) => {
             let errors = result.err().map(|e| e.to_compile_error());
-            let dummy = fallback::dummy(node, crate_path.as_ref());
+            let dummy = fallback::dummy(node, &private_use(crate_path.as_ref()));
             quote!(#errors #dummy)
         }
     }
 }
 
 /// `use ::tool_contract::__private as _tool;` or the `crate = "..."` path.
-pub fn private_use(crate_path: Option<&Path>) -> TokenStream {
+fn private_use(crate_path: Option<&Path>) -> TokenStream {
     match crate_path {
         Some(path) => quote!(use #path::__private as _tool;),
         None => quote!(
@@ -51,11 +53,11 @@ pub fn private_use(crate_path: Option<&Path>) -> TokenStream {
 
 fn impl_tool(input: &Input) -> TokenStream {
     let ident = input.ident;
-    let use_private = private_use(input.attrs.crate_path.as_ref());
+    let use_private = private_use(input.attrs.crate_path.given());
     let contract = contract(input);
     let from_arguments = from_arguments(input);
     let idempotency_key = idempotency_key(input);
-    let output_ty = match &input.attrs.output {
+    let output_ty = match input.attrs.output.given() {
         Some(ty) => quote_spanned!(at(&ty)=> #ty),
         None => quote!(::std::string::String),
     };
@@ -91,42 +93,25 @@ fn contract(input: &Input) -> TokenStream {
         .description()
         .map(|(text, _)| text)
         .unwrap_or_default();
-    let (major, minor, patch) = attrs.version.as_ref().map_or((1, 0, 0), |(v, _)| *v);
+    let (major, minor, patch) = attrs.version.given().map_or((1, 0, 0), |(v, _)| *v);
 
-    let effect = match attrs.effect.as_ref().map(|(e, _)| *e) {
-        None | Some(Effect::Read) => quote!(_tool::Effect::Read),
-        Some(Effect::Write) => quote!(_tool::Effect::Write),
-        Some(Effect::Destructive) => quote!(_tool::Effect::Destructive),
-    };
-    let key_field = input
-        .fields
-        .iter()
-        .find(|f| f.attrs.idempotency_key.is_some());
-    let idempotency = match (key_field, &attrs.idempotent) {
-        (Some(field), _) => {
+    let effect = input.effect();
+    // `Keyed` is the one variant with data: the key field's JSON name.
+    let idempotency = match (input.idempotency(), input.key_field()) {
+        (keyed, Some(field)) => {
             let key = &field.name;
-            quote!(_tool::Idempotency::Keyed { field: #key })
+            quote!(#keyed { field: #key })
         }
-        (None, Some((true, _))) => quote!(_tool::Idempotency::Idempotent),
-        (None, Some((false, _))) => quote!(_tool::Idempotency::NotIdempotent),
-        (None, None) => quote!(_tool::Idempotency::Unspecified),
+        (declared, None) => quote!(#declared),
     };
-    let approval = match attrs.approval.as_ref().map(|(a, _)| *a) {
-        Some(Approval::Required) => quote!(_tool::Approval::Required),
-        None | Some(Approval::None) => quote!(_tool::Approval::None),
-    };
-    let timeout_ms = option(attrs.timeout_ms.as_ref().map(|(n, _)| quote!(#n)));
-    let open_world = attrs.open_world.as_ref().is_some_and(|(b, _)| *b);
-    let data_class = match attrs.data.as_ref().map(|(d, _)| *d) {
-        Some(DataClass::Public) => quote!(_tool::DataClass::Public),
-        None | Some(DataClass::Internal) => quote!(_tool::DataClass::Internal),
-        Some(DataClass::Confidential) => quote!(_tool::DataClass::Confidential),
-        Some(DataClass::Restricted) => quote!(_tool::DataClass::Restricted),
-    };
+    let approval = input.approval();
+    let timeout_ms = option(attrs.timeout_ms.given().map(|(n, _)| quote!(#n)));
+    let open_world = attrs.open_world.given().is_some_and(|(b, _)| *b);
+    let data_class = input.data_class();
 
     let fields: Vec<TokenStream> = input.fields.iter().map(field_contract).collect();
     let field_count = fields.len();
-    let (output_ty, output_name, declared) = match &attrs.output {
+    let (output_ty, output_name, declared) = match attrs.output.given() {
         Some(ty) => (quote_spanned!(at(&ty)=> #ty), ty::display(ty), true),
         None => (quote!(::std::string::String), "String".to_owned(), false),
     };
@@ -134,24 +119,20 @@ fn contract(input: &Input) -> TokenStream {
     let errors = attrs.errors.iter().map(|e| {
         let code = e.code.to_string();
         let meaning = e.meaning.value();
-        let category = option(e.category.as_deref().map(|c| {
-            let variant = format_ident!("{}", camel(c));
-            quote!(_tool::ErrorCategory::#variant)
-        }));
-        let recovery = option(e.recovery.as_deref().map(|r| {
-            let variant = format_ident!("{}", camel(r));
-            quote!(_tool::Recovery::#variant)
-        }));
+        let category = option(e.category.map(|c| quote!(#c)));
+        let recovery = option(e.recovery.map(|r| quote!(#r)));
         quote! {
             _tool::DeclaredError { code: #code, meaning: #meaning, category: #category, recovery: #recovery }
         }
     });
     let error_count = attrs.errors.len();
-    let tool_waivers = attrs.allows.iter().map(|a| waiver(a, None));
-    let field_waivers = input
-        .fields
-        .iter()
-        .flat_map(|f| f.attrs.allows.iter().map(move |a| waiver(a, Some(&f.name))));
+    let tool_waivers = attrs.allows().iter().map(|a| waiver(a, None));
+    let field_waivers = input.fields.iter().flat_map(|f| {
+        f.attrs
+            .allows()
+            .iter()
+            .map(move |a| waiver(a, Some(&f.name)))
+    });
     let waivers: Vec<TokenStream> = tool_waivers.chain(field_waivers).collect();
     let waiver_count = waivers.len();
 
@@ -199,41 +180,24 @@ fn field_contract(field: &Field) -> TokenStream {
         Presence::Defaulted => quote!(_tool::Presence::Defaulted),
     };
     let injected = field.is_injected();
-    let unit = option(field.attrs.unit.as_ref().map(|u| quote!(#u)));
-    let constraints = field
-        .attrs
-        .constraints
-        .iter()
-        .map(|c| match (&c.kind, &c.value) {
-            (ConstraintKind::MinLength, ConstraintValue::Count(n)) => {
-                quote!(_tool::Constraint::MinLength(#n))
-            }
-            (ConstraintKind::MaxLength, ConstraintValue::Count(n)) => {
-                quote!(_tool::Constraint::MaxLength(#n))
-            }
-            (ConstraintKind::MinItems, ConstraintValue::Count(n)) => {
-                quote!(_tool::Constraint::MinItems(#n))
-            }
-            (ConstraintKind::MaxItems, ConstraintValue::Count(n)) => {
-                quote!(_tool::Constraint::MaxItems(#n))
-            }
-            (ConstraintKind::Pattern, ConstraintValue::Text(s)) => {
-                quote!(_tool::Constraint::Pattern(#s))
-            }
-            (ConstraintKind::Format, ConstraintValue::Text(s)) => {
-                quote!(_tool::Constraint::Format(#s))
-            }
-            (ConstraintKind::Minimum, ConstraintValue::Number(n)) => {
-                let bound = bound(*n);
-                quote!(_tool::Constraint::Minimum(#bound))
-            }
-            (ConstraintKind::Maximum, ConstraintValue::Number(n)) => {
-                let bound = bound(*n);
-                quote!(_tool::Constraint::Maximum(#bound))
-            }
-            _ => unreachable_constraint(),
-        });
-    let idempotency_key = field.attrs.idempotency_key.is_some();
+    let unit = option(field.attrs.unit.given().map(|u| quote!(#u)));
+    let constraints = field.attrs.constraints.iter().map(|c| match &c.constraint {
+        Constraint::MinLength(n) => quote!(_tool::Constraint::MinLength(#n)),
+        Constraint::MaxLength(n) => quote!(_tool::Constraint::MaxLength(#n)),
+        Constraint::MinItems(n) => quote!(_tool::Constraint::MinItems(#n)),
+        Constraint::MaxItems(n) => quote!(_tool::Constraint::MaxItems(#n)),
+        Constraint::Pattern(s) => quote!(_tool::Constraint::Pattern(#s)),
+        Constraint::Format(f) => quote!(_tool::Constraint::Format(#f)),
+        Constraint::Minimum(n) => {
+            let bound = bound(*n);
+            quote!(_tool::Constraint::Minimum(#bound))
+        }
+        Constraint::Maximum(n) => {
+            let bound = bound(*n);
+            quote!(_tool::Constraint::Maximum(#bound))
+        }
+    });
+    let idempotency_key = field.attrs.idempotency_key.is_given();
     let schema = if injected {
         quote!(::core::option::Option::None)
     } else {
@@ -257,26 +221,19 @@ fn field_contract(field: &Field) -> TokenStream {
     }
 }
 
-/// Attribute parsing pairs each kind with its value type; this is never reached.
-fn unreachable_constraint() -> TokenStream {
-    quote!(::core::compile_error!(
-        "tool-macros: constraint kind and value do not match"
-    ))
-}
-
 fn bound(n: Number) -> TokenStream {
     match n {
-        Number::Int(v) => quote!(_tool::Bound::Int(#v)),
-        Number::UInt(v) => quote!(_tool::Bound::UInt(#v)),
-        Number::Float(v) => quote!(_tool::Bound::Float(#v)),
+        Number::Int(v) => quote!(_tool::NumberBound::Int(#v)),
+        Number::UInt(v) => quote!(_tool::NumberBound::UInt(#v)),
+        Number::Float(v) => quote!(_tool::NumberBound::Float(#v)),
     }
 }
 
-fn waiver(allow: &attr::Allow, field: Option<&str>) -> TokenStream {
-    let rule = format_ident!("{}", camel(&allow.rule));
+fn waiver(allow: &Allow, field: Option<&str>) -> TokenStream {
+    let rule = allow.rule;
     let field = option(field.map(|f| quote!(#f)));
     let reason = &allow.reason;
-    quote!(_tool::Waiver { rule: _tool::Rule::#rule, field: #field, reason: #reason })
+    quote!(_tool::Waiver { rule: #rule, field: #field, reason: #reason })
 }
 
 fn option(value: Option<TokenStream>) -> TokenStream {
@@ -284,18 +241,6 @@ fn option(value: Option<TokenStream>) -> TokenStream {
         Some(v) => quote!(::core::option::Option::Some(#v)),
         None => quote!(::core::option::Option::None),
     }
-}
-
-/// `retry_later` → `RetryLater`.
-fn camel(snake: &str) -> String {
-    snake
-        .split('_')
-        .map(|w| {
-            let mut c = w.chars();
-            c.next()
-                .map_or_else(String::new, |f| f.to_uppercase().chain(c).collect())
-        })
-        .collect()
 }
 
 fn slot(index: usize) -> syn::Ident {
@@ -428,7 +373,7 @@ fn finish_field(index: usize, field: &Field) -> TokenStream {
             },
         };
     }
-    match (&field.presence, &field.attrs.default) {
+    match (&field.presence, field.attrs.default.given()) {
         (Presence::Optional, _) => quote! {
             let #slot = ::core::option::Option::flatten(#slot);
         },
@@ -461,34 +406,31 @@ fn constraint_checks(index: usize, field: &Field) -> Vec<TokenStream> {
         .attrs
         .constraints
         .iter()
-        .map(|c| match (&c.kind, &c.value) {
-            (ConstraintKind::MinLength, ConstraintValue::Count(n)) => {
+        .map(|c| match &c.constraint {
+            Constraint::MinLength(n) => {
                 quote_spanned!(span=> _tool::min_length::<#ty>(&#slot, #n, #name)?;)
             }
-            (ConstraintKind::MaxLength, ConstraintValue::Count(n)) => {
+            Constraint::MaxLength(n) => {
                 quote_spanned!(span=> _tool::max_length::<#ty>(&#slot, #n, #name)?;)
             }
-            (ConstraintKind::MinItems, ConstraintValue::Count(n)) => {
+            Constraint::MinItems(n) => {
                 quote_spanned!(span=> _tool::min_items::<#ty>(&#slot, #n, #name)?;)
             }
-            (ConstraintKind::MaxItems, ConstraintValue::Count(n)) => {
+            Constraint::MaxItems(n) => {
                 quote_spanned!(span=> _tool::max_items::<#ty>(&#slot, #n, #name)?;)
             }
-            (ConstraintKind::Minimum, ConstraintValue::Number(n)) => {
+            Constraint::Minimum(n) => {
                 let bound = bound(*n);
                 quote_spanned!(span=> _tool::minimum::<#ty>(&#slot, #bound, #name)?;)
             }
-            (ConstraintKind::Maximum, ConstraintValue::Number(n)) => {
+            Constraint::Maximum(n) => {
                 let bound = bound(*n);
                 quote_spanned!(span=> _tool::maximum::<#ty>(&#slot, #bound, #name)?;)
             }
-            (ConstraintKind::Pattern, ConstraintValue::Text(source)) => {
-                pattern_check(&slot, ty, source, name)
-            }
-            (ConstraintKind::Format, ConstraintValue::Text(format)) => {
+            Constraint::Pattern(source) => pattern_check(&slot, ty, source, name),
+            Constraint::Format(format) => {
                 quote_spanned!(span=> _tool::format::<#ty>(&#slot, #format, #name)?;)
             }
-            _ => unreachable_constraint(),
         })
         .collect()
 }
@@ -503,16 +445,12 @@ fn pattern_check(slot: &syn::Ident, ty: &syn::Type, source: &LitStr, name: &str)
 }
 
 fn idempotency_key(input: &Input) -> TokenStream {
-    let Some(field) = input
-        .fields
-        .iter()
-        .find(|f| f.attrs.idempotency_key.is_some())
-    else {
+    let Some(field) = input.key_field() else {
         return TokenStream::new();
     };
     let ident = field.ident;
     let ty = field.ty;
-    let key_text = quote_spanned!(at(&ty)=> <#ty as _tool::IdempotencyKey>::key_text);
+    let key_text = quote_spanned!(at(&ty)=> <#ty as _tool::AsIdempotencyKey>::key_text);
     quote! {
         fn idempotency_key(&self) -> ::core::option::Option<::std::string::String> {
             #key_text(&self.#ident)

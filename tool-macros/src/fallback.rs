@@ -3,13 +3,11 @@
 
 use proc_macro2::TokenStream;
 use quote::quote;
-use syn::{DeriveInput, Path};
+use syn::DeriveInput;
 
-use crate::expand::private_use;
-
-pub fn dummy(node: &DeriveInput, crate_path: Option<&Path>) -> TokenStream {
+/// The stub impl; `use_private` brings the runtime in as `_tool`.
+pub fn dummy(node: &DeriveInput, use_private: &TokenStream) -> TokenStream {
     let ident = &node.ident;
-    let use_private = private_use(crate_path);
     let (impl_generics, ty_generics, where_clause) = node.generics.split_for_impl();
     quote! {
         #[allow(unused_qualifications, clippy::all)]

@@ -11,18 +11,25 @@
 
 mod ast;
 mod attr;
+mod constraint;
 mod ctxt;
 mod doc_comment;
 mod doc_section;
+mod edit_distance;
 mod expand;
 mod fallback;
 mod naming;
 mod nested;
-mod regex_syntax;
+mod pattern;
+mod slot;
 mod symbol;
+mod tool_name;
 mod ty;
 mod valid;
 mod value;
+mod version;
+mod vocab;
+mod waivers;
 mod words;
 
 use proc_macro::TokenStream;

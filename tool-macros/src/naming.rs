@@ -4,58 +4,48 @@
 
 use crate::ast::{Field, Input};
 use crate::ctxt::Ctxt;
-use crate::symbol::{NAME, UNIT};
+use crate::slot::Slot;
+use crate::tool_name::{MAX_CHARS, NameProblem, name_problem};
 use crate::ty::{self, Kind};
-use crate::valid::Waivers;
+use crate::vocab::Rule;
+use crate::waivers::{Waivers, waiver_hint};
 use crate::words::{self, words};
-
-pub(crate) fn waiver_hint(rule: &str) -> String {
-    format!(
-        "; if the rule is wrong here, waive it with a reason: `#[tool(allow({rule} = \"why\"))]`"
-    )
-}
 
 // Rule: the name is a valid provider name, and a specific verb_object.
 //   #[tool(name = "process")]   #[tool(name = "get weather")]
-pub(crate) fn check_tool_name(cx: &Ctxt, input: &Input, waivers: &Waivers) {
-    if input.attrs.is_invalid(NAME) {
+pub fn check_tool_name(cx: &Ctxt, input: &Input, waivers: &Waivers) {
+    if input.attrs.name.is_refused() {
         return;
     }
     let name = &input.name;
-    let struct_name = words::snake_case(&input.ident.to_string());
-    let problem = if name.is_empty() {
-        Some(format!(
-            "the tool name is empty; write a verb_object name such as `{struct_name}`"
-        ))
-    } else if name.chars().count() > 64 {
-        Some(format!(
-            "tool name `{name}` is {} characters long; providers accept at most 64, so shorten it",
-            name.chars().count()
-        ))
-    } else {
-        let bad: Vec<String> = name
-            .chars()
-            .filter(|c| !(c.is_ascii_alphanumeric() || *c == '_' || *c == '-'))
-            .map(|c| format!("{c:?}"))
-            .collect();
-        (!bad.is_empty()).then(|| {
-            format!(
+    if let Some(problem) = name_problem(name) {
+        let message = match problem {
+            NameProblem::Empty => format!(
+                "the tool name is empty; write a verb_object name such as `{}`",
+                words::snake_case(&input.ident.to_string())
+            ),
+            NameProblem::TooLong(length) => format!(
+                "tool name `{name}` is {length} characters long; providers accept at most {MAX_CHARS}, so shorten it"
+            ),
+            NameProblem::Characters(refused) => format!(
                 "tool name `{name}` has characters providers refuse ({}); use ASCII letters, digits, `_` and `-`, e.g. `{}`",
-                bad.join(", "),
+                refused
+                    .iter()
+                    .map(|c| format!("{c:?}"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
                 cleaned_name(name)
-            )
-        })
-    };
-    if let Some(problem) = problem {
-        cx.error_spanned_by(&input.name_tokens, problem);
+            ),
+        };
+        cx.error_spanned_by(&input.name_tokens, message);
         return;
     }
     if let Some(why) = words::vague_name(name)
-        && !waivers.waived("vague_name", None)
+        && !waivers.waived(Rule::VagueName, None)
     {
         cx.error_spanned_by(
             &input.name_tokens,
-            format!("{why}{}", waiver_hint("vague_name")),
+            format!("{why}{}", waiver_hint(Rule::VagueName)),
         );
     }
 }
@@ -131,7 +121,7 @@ fn has_currency_field(input: &Input) -> bool {
 
 // Rule: money is `Money`, or integer minor units next to a currency.
 //   refund_amount: f64        amount: String        price: i64 (cents? dollars?)
-pub(crate) fn check_untyped_amounts(cx: &Ctxt, input: &Input, waivers: &Waivers) {
+pub fn check_untyped_amounts(cx: &Ctxt, input: &Input, waivers: &Waivers) {
     for (index, field) in input.model_fields() {
         let Some(minor) = name_words(field).iter().find_map(|w| money_name(w)) else {
             continue;
@@ -155,7 +145,7 @@ pub(crate) fn check_untyped_amounts(cx: &Ctxt, input: &Input, waivers: &Waivers)
             ),
             Kind::Bool | Kind::Other => continue,
         };
-        if waivers.waived("untyped_amount", Some(index)) {
+        if waivers.waived(Rule::UntypedAmount, Some(index)) {
             continue;
         }
         cx.error_spanned_by(
@@ -163,7 +153,7 @@ pub(crate) fn check_untyped_amounts(cx: &Ctxt, input: &Input, waivers: &Waivers)
             format!(
                 "{problem}; use `Money` (integer minor units + ISO 4217 currency), or an integer `{}_minor` field next to a `currency` field{}",
                 base_name(name),
-                waiver_hint("untyped_amount")
+                waiver_hint(Rule::UntypedAmount)
             ),
         );
     }
@@ -182,9 +172,9 @@ fn base_name(name: &str) -> String {
 
 // Rule: a number named for a duration states its unit.
 //   timeout: u64        retry_delay: f32
-pub(crate) fn check_untyped_quantities(cx: &Ctxt, input: &Input, waivers: &Waivers) {
+pub fn check_untyped_quantities(cx: &Ctxt, input: &Input, waivers: &Waivers) {
     for (index, field) in input.model_fields() {
-        if field.attrs.unit.is_some() || field.attrs.is_invalid(UNIT) {
+        if !matches!(field.attrs.unit, Slot::Absent) {
             continue;
         }
         // The JSON name is what the model reads: a unit there is enough.
@@ -200,7 +190,11 @@ pub(crate) fn check_untyped_quantities(cx: &Ctxt, input: &Input, waivers: &Waive
                     .is_some_and(|l| words::NOT_A_DURATION.contains(&l.as_str()))
         });
         let numeric = matches!(ty::kind(ty::peel(field.ty)), Kind::Float | Kind::Integer);
-        if !is_duration || has_unit || !numeric || waivers.waived("untyped_quantity", Some(index)) {
+        if !is_duration
+            || has_unit
+            || !numeric
+            || waivers.waived(Rule::UntypedQuantity, Some(index))
+        {
             continue;
         }
         let name = &field.name;
@@ -209,7 +203,7 @@ pub(crate) fn check_untyped_quantities(cx: &Ctxt, input: &Input, waivers: &Waive
             format!(
                 "{} is a duration without a unit: is 30 seconds or milliseconds? put the unit in the name (`{name}_ms`, `{name}_secs`) or add `#[tool(unit = \"milliseconds\")]`{}",
                 shown(field),
-                waiver_hint("untyped_quantity")
+                waiver_hint(Rule::UntypedQuantity)
             ),
         );
     }
@@ -255,9 +249,9 @@ fn identity_name(w: &[String]) -> bool {
 // Rule: who is acting (user, tenant, role, permissions) comes from the
 // session, never from the model.
 //   user_id: String        role: Role        is_admin: bool
-pub(crate) fn check_model_identity(cx: &Ctxt, input: &Input, waivers: &Waivers) {
+pub fn check_model_identity(cx: &Ctxt, input: &Input, waivers: &Waivers) {
     for (index, field) in input.model_fields() {
-        if !is_identity(field) || waivers.waived("model_identity", Some(index)) {
+        if !is_identity(field) || waivers.waived(Rule::ModelIdentity, Some(index)) {
             continue;
         }
         cx.error_spanned_by(
@@ -265,7 +259,7 @@ pub(crate) fn check_model_identity(cx: &Ctxt, input: &Input, waivers: &Waivers) 
             format!(
                 "{} identifies who is acting or what they may do, so the model must not choose it (a prompt injection could set it); mark it `#[tool(inject)]` to take it from the trusted `Session`{}",
                 shown(field),
-                waiver_hint("model_identity")
+                waiver_hint(Rule::ModelIdentity)
             ),
         );
     }
@@ -273,7 +267,7 @@ pub(crate) fn check_model_identity(cx: &Ctxt, input: &Input, waivers: &Waivers) 
 
 // Rule: one state is one field, not two booleans that can contradict.
 //   show_details: bool, hide_details: bool
-pub(crate) fn check_boolean_pairs(cx: &Ctxt, input: &Input, waivers: &Waivers) {
+pub fn check_boolean_pairs(cx: &Ctxt, input: &Input, waivers: &Waivers) {
     let bools: Vec<(usize, &Field, Vec<Vec<String>>)> = input
         .model_fields()
         .filter(|(_, f)| ty::kind(ty::option_inner(f.ty).unwrap_or(f.ty)) == Kind::Bool)
@@ -289,8 +283,8 @@ pub(crate) fn check_boolean_pairs(cx: &Ctxt, input: &Input, waivers: &Waivers) {
             if !pair {
                 continue;
             }
-            if waivers.waived("boolean_pair", Some(*index))
-                || waivers.waived("boolean_pair", Some(*other_index))
+            if waivers.waived(Rule::BooleanPair, Some(*index))
+                || waivers.waived(Rule::BooleanPair, Some(*other_index))
             {
                 continue;
             }
@@ -300,7 +294,7 @@ pub(crate) fn check_boolean_pairs(cx: &Ctxt, input: &Input, waivers: &Waivers) {
                     "{} and {} are two booleans for one state: they can contradict each other and double the cases; use one enum field with a variant per state{}",
                     shown(other),
                     shown(field),
-                    waiver_hint("boolean_pair")
+                    waiver_hint(Rule::BooleanPair)
                 ),
             );
         }

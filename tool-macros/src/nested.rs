@@ -1,14 +1,32 @@
 //! The nested lists inside `#[tool(...)]`: `errors(...)` and `allow(...)`,
 //! and the report for keys that are unknown or in the wrong place.
 
+use proc_macro2::TokenStream;
 use quote::ToTokens;
-use syn::Token;
 use syn::meta::ParseNestedMeta;
+use syn::{LitStr, Token};
 
-use crate::attr::{Allow, CATEGORIES, ErrorDecl, RECOVERIES, RULES};
 use crate::ctxt::Ctxt;
+use crate::edit_distance::edit_distance;
+use crate::slot::Slot;
 use crate::symbol::*;
-use crate::value::{is_screaming_snake, lit_str, path_to_string, skip_value, unknown_value};
+use crate::value::{is_screaming_snake, lit_str, lit_vocab, path_to_string, skip_value, spellings};
+use crate::vocab::{ErrorCategory, Recovery, Rule, Vocabulary};
+
+/// `errors(CODE = "meaning")` or `errors(CODE(meaning = "...", category = "...", recovery = "..."))`.
+pub struct ErrorDecl {
+    pub code: syn::Ident,
+    pub meaning: LitStr,
+    pub category: Option<ErrorCategory>,
+    pub recovery: Option<Recovery>,
+}
+
+/// `allow(rule = "reason")`.
+pub struct Allow {
+    pub rule: Rule,
+    pub rule_tokens: TokenStream,
+    pub reason: LitStr,
+}
 
 pub fn parse_error_decl(
     cx: &Ctxt,
@@ -42,20 +60,12 @@ pub fn parse_error_decl(
             if m.path == MEANING {
                 meaning = lit_str(cx, &m, MEANING)?;
             } else if m.path == CATEGORY {
-                if let Some(s) = lit_str(cx, &m, CATEGORY)? {
-                    if CATEGORIES.contains(&s.value().as_str()) {
-                        category = Some(s.value());
-                    } else {
-                        unknown_value(cx, &s, CATEGORY, CATEGORIES);
-                    }
+                if let Some((value, _)) = lit_vocab::<ErrorCategory>(cx, &m, CATEGORY)? {
+                    category = Some(value);
                 }
             } else if m.path == RECOVERY {
-                if let Some(s) = lit_str(cx, &m, RECOVERY)? {
-                    if RECOVERIES.contains(&s.value().as_str()) {
-                        recovery = Some(s.value());
-                    } else {
-                        unknown_value(cx, &s, RECOVERY, RECOVERIES);
-                    }
+                if let Some((value, _)) = lit_vocab::<Recovery>(cx, &m, RECOVERY)? {
+                    recovery = Some(value);
                 }
             } else {
                 cx.error_spanned_by(
@@ -105,34 +115,79 @@ pub fn parse_error_decl(
     Ok(())
 }
 
-pub fn parse_allows(cx: &Ctxt, meta: &ParseNestedMeta, allows: &mut Vec<Allow>) -> syn::Result<()> {
-    meta.parse_nested_meta(|m| {
-        let rule = path_to_string(&m.path);
-        if !RULES.contains(&rule.as_str()) {
-            let rules = RULES.iter().map(|r| format!("`{r}`")).collect::<Vec<_>>().join(", ");
-            let hint = closest(&rule, RULES).map(|r| format!(" (did you mean `{r}`?)")).unwrap_or_default();
+/// The waivers of the struct or of one field, from every `allow(...)`.
+#[derive(Default)]
+pub struct AllowList {
+    allows: Vec<Allow>,
+    written: bool,
+    refused: bool,
+}
+
+impl AllowList {
+    /// Reads one `allow(rule = "reason", ...)`.
+    pub fn parse(&mut self, cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<()> {
+        self.written = true;
+        meta.parse_nested_meta(|m| {
+            let accepted = self.parse_waiver(cx, &m)?;
+            self.refused |= !accepted;
+            Ok(())
+        })
+    }
+
+    /// Reads `rule = "reason"`; whether it was accepted.
+    fn parse_waiver(&mut self, cx: &Ctxt, m: &ParseNestedMeta) -> syn::Result<bool> {
+        let written = path_to_string(&m.path);
+        let Some(rule) = Rule::from_spelling(&written) else {
+            let hint = closest::<Rule>(&written)
+                .map(|r| format!(" (did you mean `{}`?)", r.spelling()))
+                .unwrap_or_default();
             cx.error_spanned_by(
                 &m.path,
-                format!("unknown rule `{rule}` in `allow`{hint}; the rules that can be waived are {rules}"),
+                format!(
+                    "unknown rule `{written}` in `allow`{hint}; the rules that can be waived are {}",
+                    spellings::<Rule>()
+                ),
             );
-            return skip_value(&m);
-        }
+            skip_value(m)?;
+            return Ok(false);
+        };
+        let spelled = rule.spelling();
         if !m.input.peek(Token![=]) {
-            cx.error_spanned_by(&m.path, format!("waiving `{rule}` needs a reason: `allow({rule} = \"why this rule does not apply here\")`"));
-            return skip_value(&m);
+            cx.error_spanned_by(&m.path, format!("waiving `{spelled}` needs a reason: `allow({spelled} = \"why this rule does not apply here\")`"));
+            skip_value(m)?;
+            return Ok(false);
         }
-        let Some(reason) = lit_str(cx, &m, Symbol("allow"))? else {
-            return Ok(());
+        let Some(reason) = lit_str(cx, m, ALLOW)? else {
+            return Ok(false);
         };
         if reason.value().trim().is_empty() {
-            cx.error_spanned_by(&reason, format!("the reason for waiving `{rule}` is empty; say why the rule does not apply here"));
-        } else if allows.iter().any(|a| a.rule == rule) {
-            cx.error_spanned_by(&m.path, format!("duplicate waiver `{rule}`"));
-        } else {
-            allows.push(Allow { rule, rule_tokens: m.path.to_token_stream(), reason });
+            cx.error_spanned_by(&reason, format!("the reason for waiving `{spelled}` is empty; say why the rule does not apply here"));
+            return Ok(false);
         }
-        Ok(())
-    })
+        if self.allows.iter().any(|a| a.rule == rule) {
+            cx.error_spanned_by(&m.path, format!("duplicate waiver `{spelled}`"));
+            return Ok(false);
+        }
+        self.allows.push(Allow {
+            rule,
+            rule_tokens: m.path.to_token_stream(),
+            reason,
+        });
+        Ok(true)
+    }
+
+    /// The waivers after every attribute was read; refused when one of them
+    /// was, or when an attribute failed to parse before any `allow` was read
+    /// (see [`Attr::finish`](crate::slot::Attr::finish)).
+    pub fn finish(self, failed: bool) -> Slot<Vec<Allow>> {
+        if self.refused || (failed && !self.written) {
+            Slot::Refused
+        } else if self.written {
+            Slot::Given(self.allows)
+        } else {
+            Slot::Absent
+        }
+    }
 }
 
 pub fn misplaced_or_unknown(
@@ -153,31 +208,13 @@ pub fn misplaced_or_unknown(
     skip_value(meta)
 }
 
-/// The candidate closest to a misspelled word, if one is close.
-fn closest<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
-    candidates
+/// The value of `V` whose spelling is closest to a misspelled word, if one
+/// is close.
+fn closest<V: Vocabulary>(word: &str) -> Option<V> {
+    V::ALL
         .iter()
-        .map(|c| (edit_distance(word, c), *c))
+        .map(|(value, spelling)| (edit_distance(word, spelling), *value))
         .filter(|(d, _)| *d <= 3)
         .min_by_key(|(d, _)| *d)
-        .map(|(_, c)| c)
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = if ca == *cb {
-                prev
-            } else {
-                1 + prev.min(row[j]).min(row[j + 1])
-            };
-            prev = cur;
-        }
-    }
-    row[b.len()]
+        .map(|(_, value)| value)
 }

@@ -2,30 +2,15 @@
 //! to write instead. Rules that judge names (amounts, quantities, identity,
 //! boolean pairs, vague names) can be waived with a reason.
 
-use std::cell::Cell;
-
 use crate::ast::{Field, Input};
-use crate::attr::{Allow, Approval, ConstraintKind, ConstraintValue, Effect, Number};
+use crate::constraint::Constraint;
 use crate::ctxt::Ctxt;
 use crate::naming;
-use crate::regex_syntax;
-use crate::symbol::{ALLOW, APPROVAL, DESCRIPTION, EFFECT, IDEMPOTENCY_KEY, IDEMPOTENT};
+use crate::pattern;
 use crate::ty::{self, Unsupported};
+use crate::vocab::{Approval, Effect};
+use crate::waivers::Waivers;
 use crate::words;
-
-/// The formats `#[tool(format = "...")]` accepts; the runtime enforces each.
-pub const FORMATS: &[&str] = &[
-    "date-time",
-    "date",
-    "time",
-    "duration",
-    "email",
-    "hostname",
-    "ipv4",
-    "ipv6",
-    "uuid",
-    "uri",
-];
 
 pub fn check(cx: &Ctxt, input: &Input) {
     let waivers = Waivers::new(input);
@@ -43,77 +28,11 @@ pub fn check(cx: &Ctxt, input: &Input) {
     waivers.check_unused(cx);
 }
 
-/// `allow(rule = "reason")` on the struct (for the tool and every field) or
-/// on one field, and whether a rule ever needed it.
-pub(crate) struct Waivers<'i> {
-    tool: Vec<(&'i Allow, Cell<bool>)>,
-    fields: Vec<Vec<(&'i Allow, Cell<bool>)>>,
-    /// An `allow(...)` with an error (already reported) on the tool or a
-    /// field: the waivable rules stay quiet there, so one mistake is one error.
-    tool_invalid: bool,
-    fields_invalid: Vec<bool>,
-}
-
-impl<'i> Waivers<'i> {
-    fn new(input: &'i Input) -> Self {
-        let mark = |allows: &'i [Allow]| allows.iter().map(|a| (a, Cell::new(false))).collect();
-        Waivers {
-            tool: mark(&input.attrs.allows),
-            fields: input.fields.iter().map(|f| mark(&f.attrs.allows)).collect(),
-            tool_invalid: input.attrs.is_invalid(ALLOW),
-            fields_invalid: input
-                .fields
-                .iter()
-                .map(|f| f.attrs.is_invalid(ALLOW))
-                .collect(),
-        }
-    }
-
-    /// Whether `rule` is waived for the tool (`field` = None) or one field.
-    pub(crate) fn waived(&self, rule: &str, field: Option<usize>) -> bool {
-        if self.tool_invalid || field.is_some_and(|i| self.fields_invalid[i]) {
-            return true;
-        }
-        let on_field = field.into_iter().flat_map(|i| self.fields[i].iter());
-        for (allow, used) in on_field.chain(self.tool.iter()) {
-            if allow.rule == rule {
-                used.set(true);
-                return true;
-            }
-        }
-        false
-    }
-
-    // Rule: a waiver that waives nothing is stale and must go.
-    //   #[tool(allow(model_identity = "..."))] order_ref: String
-    fn check_unused(&self, cx: &Ctxt) {
-        // Where an `allow(...)` already has an error, the rules were not run.
-        let tool = self.tool.iter().filter(|_| !self.tool_invalid);
-        let fields = self
-            .fields
-            .iter()
-            .zip(&self.fields_invalid)
-            .filter(|(_, invalid)| !**invalid && !self.tool_invalid)
-            .flat_map(|(allows, _)| allows);
-        for (allow, used) in tool.chain(fields) {
-            if !used.get() {
-                cx.error_spanned_by(
-                    &allow.rule_tokens,
-                    format!(
-                        "`allow({})` waives nothing here: nothing breaks that rule; remove it",
-                        allow.rule
-                    ),
-                );
-            }
-        }
-    }
-}
-
 // Rule: a tool has a description that says what it does.
 //   #[derive(Tool)] struct GetWeather { .. }            // no doc comment
 //   /// Get weather.  #[derive(Tool)] struct GetWeather  // only repeats the name
 fn check_tool_description(cx: &Ctxt, input: &Input) {
-    if input.attrs.is_invalid(DESCRIPTION) {
+    if input.attrs.description.is_refused() {
         return;
     }
     match input.description() {
@@ -146,7 +65,7 @@ fn check_field_descriptions(cx: &Ctxt, input: &Input) {
     for field in input
         .fields
         .iter()
-        .filter(|f| !f.attrs.is_invalid(DESCRIPTION))
+        .filter(|f| !f.attrs.description.is_refused())
     {
         let name = &field.name;
         match field.description() {
@@ -181,56 +100,55 @@ fn check_field_descriptions(cx: &Ctxt, input: &Input) {
 //   #[tool(effect = "write")]                // no idempotent / idempotency_key
 fn check_policy(cx: &Ctxt, input: &Input) {
     let attrs = &input.attrs;
-    if attrs.is_invalid(EFFECT) {
+    if attrs.effect.is_refused() {
         return;
     }
     let keyed: Vec<&Field> = input
         .fields
         .iter()
-        .filter(|f| f.attrs.idempotency_key.is_some())
+        .filter(|f| f.attrs.idempotency_key.is_given())
         .collect();
     for extra in keyed.iter().skip(1) {
         cx.error_spanned_by(
-            extra.attrs.idempotency_key.as_ref(),
+            extra.attrs.idempotency_key.given(),
             "only one field can be the `idempotency_key`; combine the parts into one key field",
         );
     }
-    if let (Some((false, tokens)), Some(_)) = (&attrs.idempotent, keyed.first()) {
+    if let (Some((false, tokens)), Some(_)) = (attrs.idempotent.given(), keyed.first()) {
         cx.error_spanned_by(
             tokens,
             "`idempotent = false` contradicts the `#[tool(idempotency_key)]` field, which makes repeated calls safe; remove one of them",
         );
     }
-    let effect = attrs.effect.as_ref().map_or(Effect::Read, |(e, _)| *e);
-    if effect == Effect::Read
+    if input.effect() == Effect::Read
         && let Some(field) = keyed.first()
     {
         cx.error_spanned_by(
-                field.attrs.idempotency_key.as_ref(),
+                field.attrs.idempotency_key.given(),
                 "`idempotency_key` makes repeated calls of a write tool safe, but this tool only reads (`effect` is `read` by default); remove it, or declare `effect = \"write\"`",
             );
     }
-    let Some((effect, lit)) = &attrs.effect else {
+    let Some((effect, lit)) = attrs.effect.given() else {
         return;
     };
     if *effect == Effect::Destructive
-        && !attrs.is_invalid(APPROVAL)
-        && !matches!(attrs.approval, Some((Approval::Required, _)))
+        && !attrs.approval.is_refused()
+        && input.approval() != Approval::Required
     {
         cx.error_spanned_by(
             lit,
             "a destructive tool must require approval, so no model deletes or overwrites on its own; add `approval = \"required\"`",
         );
     }
-    let idempotency_invalid = attrs.is_invalid(IDEMPOTENT)
+    let idempotency_refused = attrs.idempotent.is_refused()
         || input
             .fields
             .iter()
-            .any(|f| f.attrs.is_invalid(IDEMPOTENCY_KEY));
+            .any(|f| f.attrs.idempotency_key.is_refused());
     if *effect != Effect::Read
-        && attrs.idempotent.is_none()
+        && !attrs.idempotent.is_given()
         && keyed.is_empty()
-        && !idempotency_invalid
+        && !idempotency_refused
     {
         cx.error_spanned_by(
             lit,
@@ -271,11 +189,11 @@ fn check_field_types(cx: &Ctxt, input: &Input) {
 
 // Rule: field attributes make sense together.
 //   #[tool(inject, min_length = 1)]   #[tool(default)] x: Option<u8>
-//   #[tool(min_length = 5, max_length = 2)]   #[tool(format = "url")]
+//   #[tool(min_length = 5, max_length = 2)]   #[tool(pattern = "(")]
 fn check_field_attrs(cx: &Ctxt, input: &Input) {
     for field in &input.fields {
         let attrs = &field.attrs;
-        if let Some((_, tokens)) = &attrs.default {
+        if let Some((_, tokens)) = attrs.default.given() {
             if field.is_injected() {
                 cx.error_spanned_by(
                     tokens,
@@ -294,7 +212,7 @@ fn check_field_attrs(cx: &Ctxt, input: &Input) {
                     &constraint.tokens,
                     format!(
                         "`{}` checks what the model sends, but `{}` is injected from the session; remove it",
-                        constraint.kind.key(),
+                        constraint.constraint.key(),
                         field.name
                     ),
                 );
@@ -303,73 +221,65 @@ fn check_field_attrs(cx: &Ctxt, input: &Input) {
         }
         check_bounds(cx, field);
         for constraint in &attrs.constraints {
-            match (&constraint.kind, &constraint.value) {
-                (ConstraintKind::Format, ConstraintValue::Text(lit))
-                    if !FORMATS.contains(&lit.value().as_str()) =>
-                {
-                    cx.error_spanned_by(
-                        lit,
-                        format!(
-                            "unknown format `{}`; write one of {}",
-                            lit.value(),
-                            FORMATS
-                                .iter()
-                                .map(|f| format!("`{f}`"))
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        ),
-                    );
-                }
-                (ConstraintKind::Pattern, ConstraintValue::Text(lit)) if lit.value().is_empty() => {
-                    cx.error_spanned_by(
-                        lit,
-                        "an empty `pattern` matches every string; remove it or write the pattern",
-                    );
-                }
-                (ConstraintKind::Pattern, ConstraintValue::Text(lit)) => {
-                    if let Some(why) = regex_syntax::check(&lit.value()) {
-                        cx.error_spanned_by(
-                            lit,
-                            format!("`pattern` is not a valid regular expression: {why}"),
-                        );
-                    }
-                }
-                _ => {}
+            let Constraint::Pattern(lit) = &constraint.constraint else {
+                continue;
+            };
+            if lit.value().is_empty() {
+                cx.error_spanned_by(
+                    lit,
+                    "an empty `pattern` matches every string; remove it or write the pattern",
+                );
+            } else if let Some(why) = pattern::check(&lit.value()) {
+                cx.error_spanned_by(
+                    lit,
+                    format!("`pattern` is not a valid regular expression: {why}"),
+                );
             }
         }
     }
 }
 
+/// The ranges that a pair of constraints bounds.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Range {
+    Length,
+    Items,
+    Number,
+}
+
+/// The range a constraint bounds, whether from below, and the bound.
+fn bounds(constraint: &Constraint) -> Option<(Range, bool, f64)> {
+    match *constraint {
+        Constraint::MinLength(n) => Some((Range::Length, true, n as f64)),
+        Constraint::MaxLength(n) => Some((Range::Length, false, n as f64)),
+        Constraint::MinItems(n) => Some((Range::Items, true, n as f64)),
+        Constraint::MaxItems(n) => Some((Range::Items, false, n as f64)),
+        Constraint::Minimum(n) => Some((Range::Number, true, n.as_f64())),
+        Constraint::Maximum(n) => Some((Range::Number, false, n.as_f64())),
+        Constraint::Pattern(_) | Constraint::Format(_) => None,
+    }
+}
+
 /// `min_* <= max_*` for lengths, items and numbers.
 fn check_bounds(cx: &Ctxt, field: &Field) {
-    let find = |kind: ConstraintKind| field.attrs.constraints.iter().find(|c| c.kind == kind);
-    let pairs = [
-        (ConstraintKind::MinLength, ConstraintKind::MaxLength),
-        (ConstraintKind::MinItems, ConstraintKind::MaxItems),
-        (ConstraintKind::Minimum, ConstraintKind::Maximum),
-    ];
-    for (low, high) in pairs {
-        let (Some(min), Some(max)) = (find(low), find(high)) else {
+    for range in [Range::Length, Range::Items, Range::Number] {
+        let end = |from_below: bool| {
+            field.attrs.constraints.iter().find_map(|c| {
+                let (r, below, bound) = bounds(&c.constraint)?;
+                (r == range && below == from_below).then_some((c, bound))
+            })
+        };
+        let (Some((min, low)), Some((max, high))) = (end(true), end(false)) else {
             continue;
         };
-        let as_f64 = |v: &ConstraintValue| match v {
-            ConstraintValue::Count(n) => Some(*n as f64),
-            ConstraintValue::Number(n) => Some(n.as_f64()),
-            ConstraintValue::Text(_) => None,
-        };
-        if let (Some(a), Some(b)) = (as_f64(&min.value), as_f64(&max.value))
-            && a > b
-        {
+        if low > high {
             cx.error_spanned_by(
-                    &max.tokens,
-                    format!(
-                        "`{} = {}` is less than `{} = {}`, so no value can pass; swap or fix the bounds",
-                        high.key(),
-                        show(&max.value),
-                        low.key(),
-                        show(&min.value)
-                    ),
-                );
+                &max.tokens,
+                format!(
+                    "`{}` is less than `{}`, so no value can pass; swap or fix the bounds",
+                    max.constraint, min.constraint
+                ),
+            );
         }
     }
 }
@@ -395,16 +305,6 @@ fn portable_name(name: &str) -> String {
         "value".to_owned()
     } else {
         cut
-    }
-}
-
-fn show(value: &ConstraintValue) -> String {
-    match value {
-        ConstraintValue::Count(n) => n.to_string(),
-        ConstraintValue::Number(Number::Int(n)) => n.to_string(),
-        ConstraintValue::Number(Number::UInt(n)) => n.to_string(),
-        ConstraintValue::Number(Number::Float(n)) => n.to_string(),
-        ConstraintValue::Text(lit) => lit.value(),
     }
 }
 
@@ -545,5 +445,43 @@ mod tests {
         assert!(found[0].starts_with(
             "`price_cents` counts minor units but the struct has no `currency` field"
         ));
+    }
+
+    #[test]
+    fn a_refused_key_keeps_the_rules_that_read_it_quiet() {
+        let input: DeriveInput = parse_quote! {
+            /// Delete one saved address of the signed-in customer.
+            #[tool(effect = "destructive", approval = "always", idempotent)]
+            struct DeleteAddress {
+                /// The address to delete, as listed by `list_addresses`.
+                address_ref: String,
+            }
+        };
+        // No "a destructive tool must require approval" on top.
+        assert_eq!(
+            errors(input),
+            vec![
+                "unknown approval `always`; write `approval = \"required\"` or `approval = \"none\"`"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_misspelled_waiver_is_refused_with_the_rule_it_resembles() {
+        let input: DeriveInput = parse_quote! {
+            /// List the open tickets of one customer for a support agent.
+            struct ListTickets {
+                /// The customer whose tickets to list.
+                #[tool(allow(model_identiy = "support agents look up any customer by id"))]
+                customer_id: String,
+            }
+        };
+        // The identity rule stays quiet on the field: one mistake, one error.
+        assert_eq!(
+            errors(input),
+            vec![
+                "unknown rule `model_identiy` in `allow` (did you mean `model_identity`?); the rules that can be waived are `untyped_amount`, `untyped_quantity`, `model_identity`, `boolean_pair`, `vague_name`"
+            ]
+        );
     }
 }

@@ -1,14 +1,16 @@
-//! Reading the values of `#[tool(...)]` keys: string, integer, number and
-//! flag literals, each reported at its token when it is malformed.
+//! Reading the values of `#[tool(...)]` keys: string, integer, number, flag
+//! and vocabulary literals and types, each reported at its token when it is
+//! malformed.
 
 use proc_macro2::{TokenStream, TokenTree};
 use quote::ToTokens;
 use syn::meta::ParseNestedMeta;
-use syn::{Expr, ExprLit, ExprUnary, Lit, LitBool, LitInt, LitStr, Path, Token, UnOp};
+use syn::{Expr, ExprLit, ExprUnary, Lit, LitBool, LitInt, LitStr, Path, Token, Type, UnOp};
 
-use crate::attr::Number;
+use crate::constraint::Number;
 use crate::ctxt::Ctxt;
 use crate::symbol::Symbol;
+use crate::vocab::Vocabulary;
 
 /// Consumes whatever follows a key up to the next comma.
 pub fn skip_value(meta: &ParseNestedMeta) -> syn::Result<()> {
@@ -139,6 +141,33 @@ pub fn lit_number(
     Ok(number.map(|n| (n, expr.to_token_stream())))
 }
 
+/// `output = Type`.
+pub fn output_type(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<Type>> {
+    let value = meta.value()?;
+    if value.peek(LitStr) {
+        let lit: LitStr = value.parse()?;
+        cx.error_spanned_by(
+            &lit,
+            format!(
+                "`output` takes a type, not a string: write `output = {}`",
+                lit.value()
+            ),
+        );
+        return Ok(None);
+    }
+    match value.parse::<Type>() {
+        Ok(ty) => Ok(Some(ty)),
+        Err(err) => {
+            cx.error_at(
+                err.span(),
+                "`output` takes the type a call returns, e.g. `output = OrderStatus`",
+            );
+            skip_value(meta)?;
+            Ok(None)
+        }
+    }
+}
+
 pub fn flag(
     cx: &Ctxt,
     meta: &ParseNestedMeta,
@@ -163,36 +192,54 @@ pub fn flag(
     }
 }
 
-pub fn unknown_value(cx: &Ctxt, lit: &LitStr, what: Symbol, allowed: &[&str]) {
-    // `what` names the value ("data class"); the key is its first word.
-    let key = what.0.split(' ').next().unwrap_or(what.0);
-    let list: Vec<String> = allowed
-        .iter()
-        .map(|a| format!("`{key} = \"{a}\"`"))
-        .collect();
-    let (init, last) = list.split_at(list.len() - 1);
-    let choices = if init.is_empty() {
-        last[0].clone()
-    } else {
-        format!("{} or {}", init.join(", "), last[0])
+/// Reads the value of a key whose values are the vocabulary `V`:
+/// `effect = "write"`. An unknown spelling is reported at the literal with
+/// every `key = "..."` that is allowed.
+pub fn lit_vocab<V: Vocabulary>(
+    cx: &Ctxt,
+    meta: &ParseNestedMeta,
+    key: Symbol,
+) -> syn::Result<Option<(V, LitStr)>> {
+    let Some(lit) = lit_str(cx, meta, key)? else {
+        return Ok(None);
     };
-    cx.error_spanned_by(
-        lit,
-        format!("unknown {what} `{}`; write {choices}", lit.value()),
-    );
+    match V::from_spelling(&lit.value()) {
+        Some(value) => Ok(Some((value, lit))),
+        None => {
+            let choices: Vec<String> = V::ALL
+                .iter()
+                .map(|(_, spelling)| format!("`{key} = \"{spelling}\"`"))
+                .collect();
+            cx.error_spanned_by(
+                &lit,
+                format!(
+                    "unknown {} `{}`; write {}",
+                    V::WHAT,
+                    lit.value(),
+                    one_or_other(&choices)
+                ),
+            );
+            Ok(None)
+        }
+    }
 }
 
-pub fn parse_version(text: &str) -> Option<(u64, u64, u64)> {
-    let mut parts = text.split('.');
-    let mut next = || -> Option<u64> {
-        let part = parts.next()?;
-        let valid = !part.is_empty()
-            && part.bytes().all(|b| b.is_ascii_digit())
-            && (part == "0" || !part.starts_with('0'));
-        if valid { part.parse().ok() } else { None }
-    };
-    let version = (next()?, next()?, next()?);
-    parts.next().is_none().then_some(version)
+/// `a`, `a or b`, `a, b or c`.
+fn one_or_other(choices: &[String]) -> String {
+    match choices {
+        [] => String::new(),
+        [only] => only.clone(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+    }
+}
+
+/// The spellings of `V` as a list for messages: `` `a`, `b`, `c` ``.
+pub fn spellings<V: Vocabulary>() -> String {
+    V::ALL
+        .iter()
+        .map(|(_, spelling)| format!("`{spelling}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 pub fn is_screaming_snake(code: &str) -> bool {

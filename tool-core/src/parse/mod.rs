@@ -18,4 +18,3 @@ pub use constraint::{
 };
 pub use error::{ArgumentError, ArgumentErrorKind};
 pub use map::{ParseState, inject, inject_optional, next_key, next_value, parse_map};
-

@@ -1,0 +1,673 @@
+//! Every list and parser that exists on both sides of the proc-macro
+//! boundary is checked here against the other side: the macro crate's
+//! vocabularies and leaf parsers are included with `#[path]` (they use
+//! nothing else of that crate) and compared with tool-core and the OpenAI
+//! adapter.
+//!
+//! - vocabularies: each spelling round-trips, names exactly one runtime
+//!   variant (the one whose serde name is the spelling), and every runtime
+//!   variant has a spelling; the expansion's tokens name that variant;
+//! - formats: the macro's list is tool-core's `formats::SUPPORTED`, and the
+//!   OpenAI adapter accepts exactly those but `uri`;
+//! - versions: the macro reads `version = "..."` as `Version::parse` does;
+//! - edit distance: the macro's function is tool-core's, and the names
+//!   tool-core suggests to the model agree with it;
+//! - tool names: the macro refuses exactly the names the OpenAI adapter
+//!   refuses;
+//! - patterns: the macro accepts exactly what the `regex` crate compiles.
+
+#[path = "../tool-macros/src/edit_distance.rs"]
+mod edit_distance;
+#[path = "../tool-macros/src/pattern.rs"]
+mod pattern;
+#[path = "../tool-macros/src/tool_name.rs"]
+mod tool_name;
+#[path = "../tool-macros/src/version.rs"]
+mod version;
+#[path = "../tool-macros/src/vocab.rs"]
+mod vocab;
+
+use std::collections::BTreeSet;
+use std::fmt::Debug;
+use std::fs;
+use std::path::Path;
+
+use proptest::prelude::*;
+use quote::{ToTokens, quote};
+use serde::Serialize;
+use serde_json::{Value, json};
+use tool_contract::__private::{
+    Approval, ContractParts, ContractRule, DataClass, Effect, ErrorCategory, Idempotency,
+    OutputContract, Policy, Recovery, ToolContract, Version, root_schema_of,
+};
+use tool_contract::contract::formats;
+use tool_contract::openai::{StrictRule, ToolSetError, check_strict_schema};
+use tool_contract::{Session, Tool};
+
+use edit_distance::edit_distance;
+use tool_name::{MAX_CHARS, NameProblem, name_problem};
+use version::parse_version;
+use vocab::Vocabulary;
+
+/// Every variant of a runtime enum; a variant added there fails to compile
+/// here (the `match` is exhaustive) until it is listed.
+macro_rules! every {
+    ($ty:ident { $($variant:ident $({ $($field:ident: $value:expr),* })?),+ $(,)? }) => {{
+        let all = [$($ty::$variant $({ $($field: $value),* })?),+];
+        for value in all {
+            match value {
+                $($ty::$variant { .. } => {})+
+            }
+        }
+        all
+    }};
+}
+
+/// A runtime value's serde name: the string, or an internally tagged enum's
+/// `kind`.
+fn serde_name<T: Serialize>(value: &T) -> String {
+    match serde_json::to_value(value).unwrap() {
+        Value::String(name) => name,
+        Value::Object(map) => map["kind"].as_str().unwrap().to_owned(),
+        other => panic!("unexpected serde form {other}"),
+    }
+}
+
+/// The variant's name: `Keyed` for `Keyed { field: "k" }`.
+fn variant_name<T: Debug>(value: &T) -> String {
+    let debug = format!("{value:?}");
+    debug.split([' ', '(', '{']).next().unwrap().to_owned()
+}
+
+/// Checks a vocabulary against the runtime enum it stands for, named
+/// `core_type` in `__private`, and returns its spellings.
+fn check_vocabulary<V, C>(core_type: &str, core: &[C]) -> Vec<&'static str>
+where
+    V: Vocabulary + ToTokens + Debug,
+    C: Serialize + Debug,
+{
+    let spellings: Vec<&'static str> = V::ALL.iter().map(|(_, s)| *s).collect();
+    let distinct: BTreeSet<&str> = spellings.iter().copied().collect();
+    assert_eq!(
+        distinct.len(),
+        spellings.len(),
+        "{core_type}: a spelling twice"
+    );
+    let core_names: BTreeSet<String> = core.iter().map(serde_name).collect();
+    assert_eq!(core_names.len(), core.len());
+    assert_eq!(
+        distinct
+            .iter()
+            .map(|s| s.to_string())
+            .collect::<BTreeSet<_>>(),
+        core_names,
+        "{core_type}: the spellings are not the runtime's names"
+    );
+    for (value, spelling) in V::ALL {
+        assert_eq!(value.spelling(), *spelling);
+        assert_eq!(V::from_spelling(spelling), Some(*value));
+        let variant = core.iter().find(|c| serde_name(*c) == *spelling).unwrap();
+        assert_eq!(
+            quote!(#value).to_string(),
+            format!("_tool :: {core_type} :: {}", variant_name(variant)),
+            "{spelling}"
+        );
+    }
+    assert_eq!(V::from_spelling("Read"), None);
+    assert_eq!(V::from_spelling(""), None);
+    spellings
+}
+
+#[test]
+fn every_vocabulary_names_exactly_the_runtime_variants() {
+    let effects = every!(Effect {
+        Read,
+        Write,
+        Destructive
+    });
+    assert_eq!(
+        check_vocabulary::<vocab::Effect, _>("Effect", &effects),
+        ["read", "write", "destructive"]
+    );
+    let approvals = every!(Approval { None, Required });
+    assert_eq!(
+        check_vocabulary::<vocab::Approval, _>("Approval", &approvals),
+        ["required", "none"]
+    );
+    let classes = every!(DataClass {
+        Public,
+        Internal,
+        Confidential,
+        Restricted
+    });
+    assert_eq!(
+        check_vocabulary::<vocab::DataClass, _>("DataClass", &classes),
+        ["public", "internal", "confidential", "restricted"]
+    );
+    let idempotency = every!(Idempotency {
+        Unspecified,
+        Idempotent,
+        NotIdempotent,
+        Keyed { field: "request_id" },
+    });
+    assert_eq!(
+        check_vocabulary::<vocab::Idempotency, _>("Idempotency", &idempotency),
+        ["unspecified", "idempotent", "not_idempotent", "keyed"]
+    );
+    let categories = every!(ErrorCategory {
+        InvalidArguments,
+        NotFound,
+        Permission,
+        Approval,
+        Conflict,
+        RateLimit,
+        Timeout,
+        Aborted,
+        Upstream,
+        Internal,
+    });
+    for category in categories {
+        assert_eq!(category.as_str(), serde_name(&category));
+    }
+    assert_eq!(
+        check_vocabulary::<vocab::ErrorCategory, _>("ErrorCategory", &categories),
+        [
+            "invalid_arguments",
+            "not_found",
+            "permission",
+            "approval",
+            "conflict",
+            "rate_limit",
+            "timeout",
+            "aborted",
+            "upstream",
+            "internal",
+        ]
+    );
+    let recoveries = every!(Recovery {
+        FixArguments,
+        Retry,
+        RetryLater,
+        RequestApproval,
+        AskUser,
+        None,
+    });
+    for recovery in recoveries {
+        assert_eq!(recovery.as_str(), serde_name(&recovery));
+    }
+    assert_eq!(
+        check_vocabulary::<vocab::Recovery, _>("Recovery", &recoveries),
+        [
+            "fix_arguments",
+            "retry",
+            "retry_later",
+            "request_approval",
+            "ask_user",
+            "none"
+        ]
+    );
+    let rules = every!(ContractRule {
+        UntypedAmount,
+        UntypedQuantity,
+        ModelIdentity,
+        BooleanPair,
+        VagueName,
+    });
+    for rule in rules {
+        assert_eq!(rule.as_str(), serde_name(&rule));
+    }
+    assert_eq!(
+        check_vocabulary::<vocab::Rule, _>("ContractRule", &rules),
+        [
+            "untyped_amount",
+            "untyped_quantity",
+            "model_identity",
+            "boolean_pair",
+            "vague_name"
+        ]
+    );
+}
+
+#[test]
+fn messages_name_each_vocabulary() {
+    let names = [
+        <vocab::Effect as Vocabulary>::WHAT,
+        <vocab::Approval as Vocabulary>::WHAT,
+        <vocab::DataClass as Vocabulary>::WHAT,
+        <vocab::Idempotency as Vocabulary>::WHAT,
+        <vocab::ErrorCategory as Vocabulary>::WHAT,
+        <vocab::Recovery as Vocabulary>::WHAT,
+        <vocab::Rule as Vocabulary>::WHAT,
+        <vocab::Format as Vocabulary>::WHAT,
+    ];
+    assert_eq!(
+        names,
+        [
+            "effect",
+            "approval",
+            "data class",
+            "idempotency",
+            "category",
+            "recovery",
+            "rule",
+            "format"
+        ]
+    );
+}
+
+/// The formats the OpenAI adapter accepts, read from its message for one it
+/// does not (the adapter keeps its list private).
+fn openai_formats() -> Vec<String> {
+    let refused = openai_refuses_format("no-such-format").expect("refused");
+    let (_, list) = refused
+        .split_once("use one of ")
+        .expect("the message lists the formats");
+    list.split(", ").map(str::to_owned).collect()
+}
+
+/// Why the OpenAI adapter refuses a string property of this `format`, or
+/// `None` when it accepts it.
+fn openai_refuses_format(format: &str) -> Option<String> {
+    let schema = json!({
+        "type": "object",
+        "properties": {"value": {"type": "string", "format": format}},
+        "required": ["value"],
+        "additionalProperties": false,
+    });
+    match check_strict_schema(&schema) {
+        Ok(()) => None,
+        Err(violations) => {
+            assert_eq!(violations.len(), 1, "{violations:?}");
+            assert_eq!(violations[0].rule(), StrictRule::UnsupportedFormat);
+            assert_eq!(violations[0].path(), "#/properties/value/format");
+            Some(violations[0].message().to_owned())
+        }
+    }
+}
+
+#[test]
+fn formats_are_tool_cores_and_openai_takes_all_but_uri() {
+    let spellings: Vec<&str> = <vocab::Format as Vocabulary>::ALL
+        .iter()
+        .map(|(_, s)| *s)
+        .collect();
+    assert_eq!(spellings, formats::SUPPORTED);
+    for (format, spelling) in <vocab::Format as Vocabulary>::ALL {
+        // The runtime keeps a format as its spelling.
+        assert_eq!(quote!(#format).to_string(), format!("{spelling:?}"));
+        assert_eq!(
+            <vocab::Format as Vocabulary>::from_spelling(spelling),
+            Some(*format)
+        );
+        assert!(formats::is_valid(spelling, "").is_some(), "{spelling}");
+    }
+    let openai = openai_formats();
+    assert_eq!(
+        openai,
+        [
+            "date-time",
+            "time",
+            "date",
+            "duration",
+            "email",
+            "hostname",
+            "ipv4",
+            "ipv6",
+            "uuid"
+        ]
+    );
+    let core: BTreeSet<&str> = formats::SUPPORTED.iter().copied().collect();
+    let adapter: BTreeSet<&str> = openai.iter().map(String::as_str).collect();
+    assert!(adapter.is_subset(&core));
+    assert_eq!(core.difference(&adapter).collect::<Vec<_>>(), [&"uri"]);
+    for format in formats::SUPPORTED {
+        assert_eq!(
+            openai_refuses_format(format).is_none(),
+            adapter.contains(format),
+            "{format}"
+        );
+    }
+}
+
+/// `MAJOR.MINOR.PATCH`.
+type Triple = (u64, u64, u64);
+
+fn core_version(text: &str) -> Option<Triple> {
+    Version::parse(text).map(|v| (v.major, v.minor, v.patch))
+}
+
+#[test]
+fn versions_are_read_as_tool_core_reads_them() {
+    let table: &[(&str, Option<Triple>)] = &[
+        ("1.2.0", Some((1, 2, 0))),
+        ("2.10.0", Some((2, 10, 0))),
+        ("0.0.0", Some((0, 0, 0))),
+        ("18446744073709551615.0.1", Some((u64::MAX, 0, 1))),
+        ("18446744073709551616.0.0", None),
+        ("", None),
+        ("1", None),
+        ("1.2", None),
+        ("1.2.3.4", None),
+        ("01.2.3", None),
+        ("1.02.3", None),
+        ("1.-2.3", None),
+        ("+1.2.3", None),
+        ("1.2.x", None),
+        ("1..3", None),
+        (" 1.2.3", None),
+        ("1.2.3 ", None),
+        ("1.2.3-beta", None),
+        ("١.٢.٣", None),
+    ];
+    for (text, expected) in table {
+        assert_eq!(parse_version(text), *expected, "{text:?}");
+        assert_eq!(core_version(text), *expected, "{text:?}");
+    }
+}
+
+proptest! {
+    #[test]
+    fn versions_agree_on_any_text(text in "[0-9.+-]{0,14}|\\PC{0,14}") {
+        prop_assert_eq!(parse_version(&text), core_version(&text));
+    }
+
+    #[test]
+    fn versions_agree_on_written_versions(parts in prop::collection::vec(0u64..=u64::MAX, 1..5), zero in any::<bool>()) {
+        let mut text = parts.iter().map(u64::to_string).collect::<Vec<_>>().join(".");
+        if zero {
+            text.insert(0, '0');
+        }
+        prop_assert_eq!(parse_version(&text), core_version(&text));
+    }
+}
+
+/// The text of `fn edit_distance` in a file, without whitespace and `pub`.
+fn function_text(source: &str) -> Option<String> {
+    let start = source.find("fn edit_distance(")?;
+    let open = start + source[start..].find('{')?;
+    let mut depth = 0;
+    let mut end = open;
+    for (i, c) in source[open..].char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            _ => {}
+        }
+        if depth == 0 {
+            end = open + i + 1;
+            break;
+        }
+    }
+    Some(
+        source[start..end]
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect(),
+    )
+}
+
+#[test]
+fn edit_distance_is_tool_cores_function() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let macro_text =
+        function_text(&fs::read_to_string(root.join("tool-macros/src/edit_distance.rs")).unwrap())
+            .unwrap();
+    let mut core_texts = Vec::new();
+    let mut stack = vec![root.join("tool-core/src")];
+    while let Some(dir) = stack.pop() {
+        for entry in fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if let Some(text) = function_text(&fs::read_to_string(&path).unwrap()) {
+                core_texts.push((path, text));
+            }
+        }
+    }
+    assert_eq!(
+        core_texts.len(),
+        1,
+        "tool-core defines `fn edit_distance` once: {core_texts:?}"
+    );
+    assert_eq!(
+        core_texts[0].1,
+        macro_text,
+        "tool-macros/src/edit_distance.rs and {} differ",
+        core_texts[0].0.display()
+    );
+    for (a, b, distance) in [
+        ("", "", 0),
+        ("a", "", 1),
+        ("", "abc", 3),
+        ("kitten", "sitting", 3),
+        ("flaw", "lawn", 2),
+        ("ß", "ss", 2),
+        ("é", "e", 1),
+        ("model_identiy", "model_identity", 1),
+        ("identity", "model_identity", 6),
+    ] {
+        assert_eq!(edit_distance(a, b), distance, "{a:?} {b:?}");
+        assert_eq!(edit_distance(b, a), distance, "{b:?} {a:?}");
+    }
+}
+
+/// Reserve units of one item in a warehouse until checkout completes.
+#[derive(Tool)]
+#[allow(dead_code)]
+struct ReserveStock {
+    /// Stock keeping unit, e.g. "SKU-1042".
+    sku: String,
+    /// How many units to hold, at least 1.
+    quantity: u32,
+    /// The warehouse to hold them in, e.g. "BER-1".
+    warehouse_code: String,
+    /// A note for the picker, if any.
+    note: Option<String>,
+}
+
+const FIELDS: [&str; 4] = ["sku", "quantity", "warehouse_code", "note"];
+
+/// The field tool-core suggests for an unknown key, read from its message.
+fn core_suggestion(key: &str) -> Option<String> {
+    let arguments = json!({ key: 1 }).to_string();
+    let error = ReserveStock::from_arguments(&arguments, &Session::new())
+        .err()
+        .expect("an unknown key is refused");
+    let message = error.message();
+    assert!(message.starts_with("unknown field "), "{message}");
+    let (_, hint) = message.rsplit_once("(did you mean \"")?;
+    Some(hint.strip_suffix("\"?)").unwrap().to_owned())
+}
+
+/// The suggestion tool-core's rule (`humanize::suggest`) gives with the
+/// macro's edit distance: a name equal but for case and surrounding space,
+/// else the nearest within a third of its length (1 or 2 edits).
+fn suggestion_by_macro_distance(key: &str) -> Option<String> {
+    let normal = key.trim().to_lowercase();
+    if let Some(hit) = FIELDS.iter().find(|f| f.to_lowercase() == normal) {
+        return Some((*hit).to_owned());
+    }
+    if key.chars().count() > 64 {
+        return None;
+    }
+    FIELDS
+        .iter()
+        .map(|f| (edit_distance(&normal, &f.to_lowercase()), *f))
+        .filter(|(d, f)| *d <= (f.chars().count() / 3).clamp(1, 2))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, f)| f.to_owned())
+}
+
+#[test]
+fn suggestions_to_the_model_agree_with_the_macro_distance() {
+    for (key, expected) in [
+        ("skus", Some("sku")),
+        ("SKU ", Some("sku")),
+        ("ku", Some("sku")),
+        ("k", None),
+        ("quantty", Some("quantity")),
+        ("qantty", Some("quantity")),
+        ("qty", None),
+        ("warehouse-code", Some("warehouse_code")),
+        ("warehouse", None),
+        ("notes", Some("note")),
+        ("nt", None),
+        ("", None),
+    ] {
+        assert_eq!(core_suggestion(key).as_deref(), expected, "{key:?}");
+        assert_eq!(
+            suggestion_by_macro_distance(key).as_deref(),
+            expected,
+            "{key:?}"
+        );
+    }
+}
+
+/// A field name with a few random edits (and a random case), so keys land
+/// on both sides of the suggestion threshold.
+fn near_field() -> impl Strategy<Value = String> {
+    let edit = (
+        0usize..3,
+        0usize..20,
+        prop::sample::select(vec!['a', 'e', 'k', 'u', '_', '-', 'é', 'ß', 'Q']),
+    );
+    (
+        prop::sample::select(FIELDS.to_vec()),
+        prop::collection::vec(edit, 0..4),
+        any::<bool>(),
+    )
+        .prop_map(|(field, edits, upper)| {
+            let mut chars: Vec<char> = field.chars().collect();
+            for (kind, at, c) in edits {
+                let at = at % (chars.len() + 1);
+                match kind {
+                    0 => chars.insert(at, c),
+                    1 if at < chars.len() => {
+                        chars.remove(at);
+                    }
+                    _ if at < chars.len() => chars[at] = c,
+                    _ => chars.push(c),
+                }
+            }
+            let key: String = chars.into_iter().collect();
+            if upper { key.to_uppercase() } else { key }
+        })
+}
+
+proptest! {
+    #[test]
+    fn suggestions_agree_on_near_and_random_keys(key in near_field().boxed().prop_union("\\PC{0,12}".boxed())) {
+        prop_assume!(!FIELDS.contains(&key.as_str()));
+        prop_assert_eq!(core_suggestion(&key), suggestion_by_macro_distance(&key));
+    }
+}
+
+/// Whether the OpenAI adapter offers a tool with this name.
+fn openai_accepts(name: &str) -> bool {
+    let name: &'static str = Box::leak(name.to_owned().into_boxed_str());
+    let contract: &'static ToolContract = Box::leak(Box::new(ToolContract::__new(ContractParts {
+        name,
+        rust_name: "Probe",
+        description: "Probe the name rule.",
+        version: Version::new(1, 0, 0),
+        policy: Policy {
+            effect: Effect::Read,
+            idempotency: Idempotency::Unspecified,
+            approval: Approval::None,
+            timeout_ms: None,
+            open_world: false,
+            data_class: DataClass::Internal,
+        },
+        fields: &[],
+        output: OutputContract {
+            rust_type: "String",
+            declared: false,
+            schema: root_schema_of::<String>,
+        },
+        errors: &[],
+        waivers: &[],
+    })));
+    match tool_contract::openai::tools_for_chat_completions(&[contract]) {
+        Ok(tools) => {
+            assert_eq!(tools[0]["function"]["name"], name);
+            true
+        }
+        Err(ToolSetError::InvalidName { name: refused }) => {
+            assert_eq!(refused, name);
+            false
+        }
+        Err(other) => panic!("{other}"),
+    }
+}
+
+#[test]
+fn tool_names_are_refused_as_the_openai_adapter_refuses_them() {
+    let longest = "a".repeat(MAX_CHARS);
+    let too_long = "a".repeat(MAX_CHARS + 1);
+    let table: Vec<(&str, Option<NameProblem>)> = vec![
+        ("get_weather", None),
+        ("Get-Weather-2", None),
+        (&longest, None),
+        ("", Some(NameProblem::Empty)),
+        (&too_long, Some(NameProblem::TooLong(65))),
+        ("get weather", Some(NameProblem::Characters(vec![' ']))),
+        (
+            "get.weather/now",
+            Some(NameProblem::Characters(vec!['.', '/'])),
+        ),
+        ("météo", Some(NameProblem::Characters(vec!['é', 'é']))),
+    ];
+    for (name, problem) in table {
+        assert_eq!(name_problem(name), problem, "{name:?}");
+        assert_eq!(openai_accepts(name), problem.is_none(), "{name:?}");
+    }
+}
+
+proptest! {
+    #[test]
+    fn tool_names_agree_on_any_text(name in "[a-zA-Z0-9_-]{0,70}|[a-z_ .é-]{0,8}|\\PC{0,70}") {
+        prop_assert_eq!(name_problem(&name).is_none(), openai_accepts(&name));
+    }
+}
+
+/// Whether the `regex` crate, the runtime's engine, compiles `pattern`; a
+/// pattern too big to compile is well formed.
+fn regex_accepts(pattern: &str) -> bool {
+    match regex::Regex::new(pattern) {
+        Ok(_) | Err(regex::Error::CompiledTooBig(_)) => true,
+        Err(regex::Error::Syntax(_)) => false,
+        Err(other) => panic!("{other}"),
+    }
+}
+
+#[test]
+fn patterns_are_checked_as_the_regex_crate_parses_them() {
+    // Both take at most 250 nested groups.
+    let nested = |depth: usize| format!("{}a{}", "(".repeat(depth), ")".repeat(depth));
+    let (deepest, too_deep) = (nested(250), nested(251));
+    for (pattern, accepted) in [
+        ("^[A-Z]-[0-9]+$", true),
+        ("\\p{Greek}+", true),
+        ("(?i)sku-\\d{4}", true),
+        ("(?<year>\\d{4})", true),
+        ("", true),
+        ("^[A-Z]-([0-9]+$", false),
+        ("(?=a)", false),
+        ("(a)\\1", false),
+        ("\\p{Elvish}", false),
+        ("a{3,1}", false),
+        ("\\8", false),
+        (deepest.as_str(), true),
+        (too_deep.as_str(), false),
+    ] {
+        assert_eq!(pattern::check(pattern).is_none(), accepted, "{pattern:?}");
+        assert_eq!(regex_accepts(pattern), accepted, "{pattern:?}");
+    }
+}
+
+proptest! {
+    #[test]
+    fn patterns_agree_with_the_regex_crate(pattern in "[a-c0-9()\\[\\]{}|*+?.^$\\\\,:<>=!#PpdswbBxuU&~-]{0,12}") {
+        prop_assert_eq!(pattern::check(&pattern).is_none(), regex_accepts(&pattern));
+    }
+}
