@@ -157,12 +157,12 @@ fn contract_carries_name_version_and_policy() {
     assert_eq!(contract.timeout_ms(), Some(10_000));
     assert_eq!(contract.data_class(), DataClass::Confidential);
     assert!(!contract.open_world());
-    assert_eq!(contract.output().rust_type, "RefundDraft");
-    assert!(contract.output().declared);
+    assert_eq!(contract.output().rust_type(), "RefundDraft");
+    assert!(contract.output().declared());
     let errors: Vec<_> = contract
         .errors()
         .iter()
-        .map(|e| (e.code, e.category, e.recovery))
+        .map(|e| (e.code(), e.category(), e.recovery()))
         .collect();
     assert_eq!(
         errors,
@@ -178,7 +178,7 @@ fn contract_carries_name_version_and_policy() {
     assert_eq!(
         contract
             .declared_error("AMOUNT_TOO_HIGH")
-            .map(|e| e.meaning),
+            .map(|e| e.meaning()),
         Some("The amount is more than was paid; use at most the order total.")
     );
 
@@ -203,7 +203,7 @@ fn fields_describe_presence_injection_units_and_constraints() {
     let fields = CreateRefundDraft::contract().fields();
     let summary: Vec<_> = fields
         .iter()
-        .map(|f| (f.name, f.rust_type, f.presence, f.injected))
+        .map(|f| (f.name(), f.rust_type(), f.presence(), f.injected()))
         .collect();
     assert_eq!(
         summary,
@@ -216,16 +216,16 @@ fn fields_describe_presence_injection_units_and_constraints() {
         ]
     );
     assert_eq!(
-        fields[0].constraints,
+        fields[0].constraints(),
         [
             Constraint::MinLength(1),
             Constraint::Pattern("^[A-Z]-[0-9]+$")
         ]
     );
     let hold = ReserveInventory::contract().field("hold").unwrap();
-    assert_eq!(hold.unit, Some("minutes"));
+    assert_eq!(hold.unit(), Some("minutes"));
     assert_eq!(
-        hold.constraints,
+        hold.constraints(),
         [
             Constraint::Minimum(NumberBound::UInt(5)),
             Constraint::Maximum(NumberBound::UInt(1440))
@@ -235,12 +235,12 @@ fn fields_describe_presence_injection_units_and_constraints() {
         GetInventory::contract()
             .field("include_reserved")
             .unwrap()
-            .presence,
+            .presence(),
         Presence::Defaulted
     );
     let model: Vec<&str> = CreateRefundDraft::contract()
         .model_fields()
-        .map(|f| f.name)
+        .map(|f| f.name())
         .collect();
     assert_eq!(model, ["order_ref", "reason", "amount", "note"]);
 }

@@ -45,7 +45,7 @@ impl LockedTool {
             errors: sorted(&errors_json(contract.errors())),
             units: contract
                 .model_fields()
-                .filter_map(|f| Some((f.name.to_owned(), f.unit?.to_owned())))
+                .filter_map(|f| Some((f.name().to_owned(), f.unit()?.to_owned())))
                 .collect(),
             input_schema: canonical_schema(contract.input_schema()),
             output_schema: canonical_schema(contract.output_schema()),

@@ -122,7 +122,7 @@ fn contract(input: &Input) -> TokenStream {
         let category = option(e.category.map(|c| quote!(#c)));
         let recovery = option(e.recovery.map(|r| quote!(#r)));
         quote! {
-            _tool::DeclaredError { code: #code, meaning: #meaning, category: #category, recovery: #recovery }
+            _tool::DeclaredError::__new(#code, #meaning, #category, #recovery)
         }
     });
     let error_count = attrs.errors.len();
@@ -145,20 +145,16 @@ fn contract(input: &Input) -> TokenStream {
             rust_name: #rust_name,
             description: #description,
             version: _tool::Version::new(#major, #minor, #patch),
-            policy: _tool::Policy {
-                effect: #effect,
-                idempotency: #idempotency,
-                approval: #approval,
-                timeout_ms: #timeout_ms,
-                open_world: #open_world,
-                data_class: #data_class,
-            },
+            policy: _tool::Policy::__new(
+                #effect,
+                #idempotency,
+                #approval,
+                #timeout_ms,
+                #open_world,
+                #data_class,
+            ),
             fields: &__TOOL_FIELDS,
-            output: _tool::OutputContract {
-                rust_type: #output_name,
-                declared: #declared,
-                schema: #output_schema,
-            },
+            output: _tool::OutputContract::__new(#output_name, #declared, #output_schema),
             errors: &__TOOL_ERRORS,
             waivers: &__TOOL_WAIVERS,
         });
@@ -206,18 +202,20 @@ fn field_contract(field: &Field) -> TokenStream {
         quote!(::core::option::Option::Some(#schema_fn))
     };
     quote! {
-        _tool::FieldContract {
-            name: #name,
-            rust_name: #rust_name,
-            rust_type: #rust_type,
-            description: #description,
-            presence: #presence,
-            injected: #injected,
-            unit: #unit,
-            constraints: &[#(#constraints),*],
-            idempotency_key: #idempotency_key,
-            schema: #schema,
-        }
+        // name, rust_name, rust_type, description, presence, injected,
+        // unit, constraints, idempotency_key, schema
+        _tool::FieldContract::__new(
+            #name,
+            #rust_name,
+            #rust_type,
+            #description,
+            #presence,
+            #injected,
+            #unit,
+            &[#(#constraints),*],
+            #idempotency_key,
+            #schema,
+        )
     }
 }
 
@@ -233,7 +231,7 @@ fn waiver(allow: &Allow, field: Option<&str>) -> TokenStream {
     let rule = allow.rule;
     let field = option(field.map(|f| quote!(#f)));
     let reason = &allow.reason;
-    quote!(_tool::Waiver { rule: #rule, field: #field, reason: #reason })
+    quote!(_tool::Waiver::__new(#rule, #field, #reason))
 }
 
 fn option(value: Option<TokenStream>) -> TokenStream {

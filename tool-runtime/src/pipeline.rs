@@ -459,10 +459,10 @@ fn replayed(record: IdempotencyRecord, key_field: &str) -> Finished {
 /// `INTERNAL`; any other code becomes `INTERNAL`, noted in the audit record.
 fn check_declared(contract: &ToolContract, mut error: ToolError, draft: &mut Draft) -> ToolError {
     if let Some(declared) = contract.declared_error(&error.code) {
-        if let Some(category) = declared.category {
+        if let Some(category) = declared.category() {
             error.category = category;
         }
-        if let Some(recovery) = declared.recovery {
+        if let Some(recovery) = declared.recovery() {
             error.recovery = recovery;
         }
         error

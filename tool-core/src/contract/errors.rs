@@ -9,12 +9,36 @@ use super::schema::SchemaFn;
 /// What the tool returns.
 #[derive(Clone, Copy)]
 pub struct OutputContract {
-    /// The Rust type named in `output = ...` (`String` when none is declared).
-    pub rust_type: &'static str,
-    /// True when the struct declares `output = ...`.
-    pub declared: bool,
+    rust_type: &'static str,
+    declared: bool,
+    schema: SchemaFn,
+}
+
+impl OutputContract {
     #[doc(hidden)]
-    pub schema: SchemaFn,
+    #[allow(clippy::too_many_arguments)]
+    pub const fn __new(rust_type: &'static str, declared: bool, schema: SchemaFn) -> Self {
+        OutputContract {
+            rust_type,
+            declared,
+            schema,
+        }
+    }
+
+    /// The Rust type named in `output = ...` (`String` when none is declared).
+    pub const fn rust_type(&self) -> &'static str {
+        self.rust_type
+    }
+
+    /// True when the struct declares `output = ...`.
+    pub const fn declared(&self) -> bool {
+        self.declared
+    }
+
+    #[doc(hidden)]
+    pub const fn schema(&self) -> SchemaFn {
+        self.schema
+    }
 }
 
 impl fmt::Debug for OutputContract {
@@ -29,14 +53,48 @@ impl fmt::Debug for OutputContract {
 /// An error code the tool declares with `errors(CODE = "...")`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct DeclaredError {
+    code: &'static str,
+    meaning: &'static str,
+    category: Option<ErrorCategory>,
+    recovery: Option<Recovery>,
+}
+
+impl DeclaredError {
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments)]
+    pub const fn __new(
+        code: &'static str,
+        meaning: &'static str,
+        category: Option<ErrorCategory>,
+        recovery: Option<Recovery>,
+    ) -> Self {
+        DeclaredError {
+            code,
+            meaning,
+            category,
+            recovery,
+        }
+    }
+
     /// Stable `SCREAMING_SNAKE_CASE` code.
-    pub code: &'static str,
+    pub const fn code(&self) -> &'static str {
+        self.code
+    }
+
     /// What it means and what the model (or user) should do.
-    pub meaning: &'static str,
+    pub const fn meaning(&self) -> &'static str {
+        self.meaning
+    }
+
     /// What kind of failure it is, when declared.
-    pub category: Option<ErrorCategory>,
+    pub const fn category(&self) -> Option<ErrorCategory> {
+        self.category
+    }
+
     /// How to recover, when declared.
-    pub recovery: Option<Recovery>,
+    pub const fn recovery(&self) -> Option<Recovery> {
+        self.recovery
+    }
 }
 
 /// The kind of failure behind an error code.

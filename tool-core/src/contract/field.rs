@@ -10,27 +10,97 @@ use super::schema::SchemaFn;
 /// One field of the tool's struct.
 #[derive(Debug)]
 pub struct FieldContract {
+    name: &'static str,
+    rust_name: &'static str,
+    rust_type: &'static str,
+    description: &'static str,
+    presence: Presence,
+    injected: bool,
+    unit: Option<&'static str>,
+    constraints: &'static [Constraint],
+    idempotency_key: bool,
+    schema: Option<SchemaFn>,
+}
+
+impl FieldContract {
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments)]
+    pub const fn __new(
+        name: &'static str,
+        rust_name: &'static str,
+        rust_type: &'static str,
+        description: &'static str,
+        presence: Presence,
+        injected: bool,
+        unit: Option<&'static str>,
+        constraints: &'static [Constraint],
+        idempotency_key: bool,
+        schema: Option<SchemaFn>,
+    ) -> Self {
+        FieldContract {
+            name,
+            rust_name,
+            rust_type,
+            description,
+            presence,
+            injected,
+            unit,
+            constraints,
+            idempotency_key,
+            schema,
+        }
+    }
+
     /// The JSON property name the model uses.
-    pub name: &'static str,
+    pub const fn name(&self) -> &'static str {
+        self.name
+    }
+
     /// The Rust field name.
-    pub rust_name: &'static str,
+    pub const fn rust_name(&self) -> &'static str {
+        self.rust_name
+    }
+
     /// The field's Rust type as written in the struct.
-    pub rust_type: &'static str,
+    pub const fn rust_type(&self) -> &'static str {
+        self.rust_type
+    }
+
     /// The field's doc comment (or `description = "..."`).
-    pub description: &'static str,
+    pub const fn description(&self) -> &'static str {
+        self.description
+    }
+
     /// Whether the model must give the field.
-    pub presence: Presence,
+    pub const fn presence(&self) -> Presence {
+        self.presence
+    }
+
     /// True when the value comes from the [`Session`](crate::Session), never from the model.
-    pub injected: bool,
+    pub const fn injected(&self) -> bool {
+        self.injected
+    }
+
     /// The unit of a quantity (`#[tool(unit = "...")]`).
-    pub unit: Option<&'static str>,
+    pub const fn unit(&self) -> Option<&'static str> {
+        self.unit
+    }
+
     /// Constraints the parser enforces and the schema states.
-    pub constraints: &'static [Constraint],
+    pub const fn constraints(&self) -> &'static [Constraint] {
+        self.constraints
+    }
+
     /// True for the field marked `#[tool(idempotency_key)]`.
-    pub idempotency_key: bool,
+    pub const fn idempotency_key(&self) -> bool {
+        self.idempotency_key
+    }
+
     /// Builds the field type's schema; `None` for injected fields.
     #[doc(hidden)]
-    pub schema: Option<SchemaFn>,
+    pub const fn schema(&self) -> Option<SchemaFn> {
+        self.schema
+    }
 }
 
 /// Whether a model-supplied field must be present.

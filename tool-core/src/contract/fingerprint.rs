@@ -64,7 +64,7 @@ pub fn fingerprint_of(
 /// "data_class": "internal"}`.
 pub fn policy_json(policy: &Policy) -> Value {
     let mut idempotency = Map::new();
-    let kind = match policy.idempotency {
+    let kind = match policy.idempotency() {
         Idempotency::Unspecified => "unspecified",
         Idempotency::Idempotent => "idempotent",
         Idempotency::NotIdempotent => "not_idempotent",
@@ -75,12 +75,12 @@ pub fn policy_json(policy: &Policy) -> Value {
     };
     idempotency.insert("kind".into(), Value::from(kind));
     let mut object = Map::new();
-    object.insert("effect".into(), to_value(policy.effect));
+    object.insert("effect".into(), to_value(policy.effect()));
     object.insert("idempotency".into(), Value::Object(idempotency));
-    object.insert("approval".into(), to_value(policy.approval));
-    object.insert("timeout_ms".into(), Value::from(policy.timeout_ms));
-    object.insert("open_world".into(), Value::from(policy.open_world));
-    object.insert("data_class".into(), to_value(policy.data_class));
+    object.insert("approval".into(), to_value(policy.approval()));
+    object.insert("timeout_ms".into(), Value::from(policy.timeout_ms()));
+    object.insert("open_world".into(), Value::from(policy.open_world()));
+    object.insert("data_class".into(), to_value(policy.data_class()));
     Value::Object(object)
 }
 
@@ -90,16 +90,16 @@ pub fn errors_json(errors: &[DeclaredError]) -> Value {
     let mut object = Map::new();
     for error in errors {
         let mut entry = Map::new();
-        entry.insert("meaning".into(), Value::from(error.meaning));
+        entry.insert("meaning".into(), Value::from(error.meaning()));
         entry.insert(
             "category".into(),
-            Value::from(error.category.map(|c| c.as_str())),
+            Value::from(error.category().map(|c| c.as_str())),
         );
         entry.insert(
             "recovery".into(),
-            Value::from(error.recovery.map(|r| r.as_str())),
+            Value::from(error.recovery().map(|r| r.as_str())),
         );
-        object.insert(error.code.to_owned(), Value::Object(entry));
+        object.insert(error.code().to_owned(), Value::Object(entry));
     }
     Value::Object(object)
 }

@@ -9,8 +9,8 @@ pub(crate) fn build_input_schema(fields: &[FieldContract]) -> Value {
     let mut generator = schema_settings().for_deserialize().into_generator();
     let mut properties = Map::new();
     let mut required = Vec::new();
-    for field in fields.iter().filter(|field| !field.injected) {
-        let Some(schema_fn) = field.schema else {
+    for field in fields.iter().filter(|field| !field.injected()) {
+        let Some(schema_fn) = field.schema() else {
             continue;
         };
         let mut property = schema_fn(&mut generator).to_value();
@@ -21,17 +21,17 @@ pub(crate) fn build_input_schema(fields: &[FieldContract]) -> Value {
         let object = property
             .as_object_mut()
             .expect("property schema is an object");
-        let description = match field.unit {
-            Some(unit) => describe_unit(field.description, unit),
-            None => field.description.to_owned(),
+        let description = match field.unit() {
+            Some(unit) => describe_unit(field.description(), unit),
+            None => field.description().to_owned(),
         };
         prepend(object, "description", Value::from(description));
-        for constraint in field.constraints {
+        for constraint in field.constraints() {
             object.insert(constraint.keyword().to_owned(), constraint.value());
         }
-        properties.insert(field.name.to_owned(), property);
-        if field.presence == Presence::Required {
-            required.push(Value::from(field.name));
+        properties.insert(field.name().to_owned(), property);
+        if field.presence() == Presence::Required {
+            required.push(Value::from(field.name()));
         }
     }
     let mut root = Map::new();

@@ -5,19 +5,65 @@ use serde::{Deserialize, Serialize};
 /// How a tool may be run: declared on the struct, enforced by the runtime.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Policy {
+    effect: Effect,
+    idempotency: Idempotency,
+    approval: Approval,
+    timeout_ms: Option<u64>,
+    open_world: bool,
+    data_class: DataClass,
+}
+
+impl Policy {
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments)]
+    pub const fn __new(
+        effect: Effect,
+        idempotency: Idempotency,
+        approval: Approval,
+        timeout_ms: Option<u64>,
+        open_world: bool,
+        data_class: DataClass,
+    ) -> Self {
+        Policy {
+            effect,
+            idempotency,
+            approval,
+            timeout_ms,
+            open_world,
+            data_class,
+        }
+    }
+
     /// What the tool does to the world.
-    pub effect: Effect,
+    pub const fn effect(&self) -> Effect {
+        self.effect
+    }
+
     /// Whether a repeated call is safe.
-    pub idempotency: Idempotency,
+    pub const fn idempotency(&self) -> Idempotency {
+        self.idempotency
+    }
+
     /// Whether a call needs an approval first.
-    pub approval: Approval,
+    pub const fn approval(&self) -> Approval {
+        self.approval
+    }
+
     /// The longest a call may run, in milliseconds; `None` leaves it to the runtime.
-    pub timeout_ms: Option<u64>,
+    pub const fn timeout_ms(&self) -> Option<u64> {
+        self.timeout_ms
+    }
+
     /// Whether the tool reaches systems outside the application's control
     /// (the web, third-party APIs).
-    pub open_world: bool,
+    pub const fn open_world(&self) -> bool {
+        self.open_world
+    }
+
     /// The most sensitive class of data the tool touches.
-    pub data_class: DataClass,
+    pub const fn data_class(&self) -> DataClass {
+        self.data_class
+    }
 }
 
 /// What a tool does to the world.

@@ -75,32 +75,32 @@ impl ToolContract {
 
     /// What the tool does to the world.
     pub fn effect(&self) -> Effect {
-        self.parts.policy.effect
+        self.parts.policy.effect()
     }
 
     /// Whether running the tool twice with the same arguments is safe.
     pub fn idempotency(&self) -> Idempotency {
-        self.parts.policy.idempotency
+        self.parts.policy.idempotency()
     }
 
     /// Whether a call must be approved before it runs.
     pub fn approval(&self) -> Approval {
-        self.parts.policy.approval
+        self.parts.policy.approval()
     }
 
     /// The longest a call may run, if the contract bounds it.
     pub fn timeout_ms(&self) -> Option<u64> {
-        self.parts.policy.timeout_ms
+        self.parts.policy.timeout_ms()
     }
 
     /// Whether the tool reaches systems outside the application's control.
     pub fn open_world(&self) -> bool {
-        self.parts.policy.open_world
+        self.parts.policy.open_world()
     }
 
     /// The most sensitive class of data the tool reads or returns.
     pub fn data_class(&self) -> DataClass {
-        self.parts.policy.data_class
+        self.parts.policy.data_class()
     }
 
     /// Every field of the struct in declaration order, injected ones included.
@@ -110,12 +110,12 @@ impl ToolContract {
 
     /// The field with this JSON name, if any.
     pub fn field(&self, name: &str) -> Option<&'static FieldContract> {
-        self.parts.fields.iter().find(|f| f.name == name)
+        self.parts.fields.iter().find(|f| f.name() == name)
     }
 
     /// The fields the model supplies (not injected from the session).
     pub fn model_fields(&self) -> impl Iterator<Item = &'static FieldContract> {
-        self.parts.fields.iter().filter(|f| !f.injected)
+        self.parts.fields.iter().filter(|f| !f.injected())
     }
 
     /// The declared output.
@@ -130,7 +130,7 @@ impl ToolContract {
 
     /// The declared error with this code, if any.
     pub fn declared_error(&self, code: &str) -> Option<&'static DeclaredError> {
-        self.parts.errors.iter().find(|e| e.code == code)
+        self.parts.errors.iter().find(|e| e.code() == code)
     }
 
     /// Contract rules waived on this tool or its fields, each with its reason.
@@ -149,7 +149,7 @@ impl ToolContract {
     /// JSON Schema (2020-12) of the tool's output, built once and cached.
     pub fn output_schema(&self) -> &Value {
         self.output_schema
-            .get_or_init(|| build_output_schema(self.parts.output.schema))
+            .get_or_init(|| build_output_schema(self.parts.output.schema()))
     }
 }
 

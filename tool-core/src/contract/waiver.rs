@@ -5,12 +5,40 @@ use serde::{Deserialize, Serialize};
 /// A contract rule that the declaration waives, with the reason given.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Waiver {
+    rule: ContractRule,
+    field: Option<&'static str>,
+    reason: &'static str,
+}
+
+impl Waiver {
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments)]
+    pub const fn __new(
+        rule: ContractRule,
+        field: Option<&'static str>,
+        reason: &'static str,
+    ) -> Self {
+        Waiver {
+            rule,
+            field,
+            reason,
+        }
+    }
+
     /// The rule's name, e.g. `model_identity`.
-    pub rule: ContractRule,
+    pub const fn rule(&self) -> ContractRule {
+        self.rule
+    }
+
     /// The field it applies to, or `None` for the whole tool.
-    pub field: Option<&'static str>,
+    pub const fn field(&self) -> Option<&'static str> {
+        self.field
+    }
+
     /// Why the rule does not apply here.
-    pub reason: &'static str,
+    pub const fn reason(&self) -> &'static str {
+        self.reason
+    }
 }
 
 /// The contract rules that judge names, which a declaration may waive with a reason.

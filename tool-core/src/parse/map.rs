@@ -59,7 +59,7 @@ impl ParseState {
         let missing: Vec<&str> = slots
             .iter()
             .filter(|(_, missing)| *missing)
-            .map(|(index, _)| self.field(*index).name)
+            .map(|(index, _)| self.field(*index).name())
             .collect();
         let first = missing.first().copied().unwrap_or("");
         let message = match missing.as_slice() {
@@ -104,9 +104,9 @@ impl<'de> Visitor<'de> for KeySeed {
     fn visit_str<E: de::Error>(self, key: &str) -> Result<Key, E> {
         let start = self.start.min(self.fields.len());
         let (before, after) = self.fields.split_at(start);
-        let found = match after.iter().position(|f| f.name == key) {
+        let found = match after.iter().position(|f| f.name() == key) {
             Some(i) => Some(start + i),
-            None => before.iter().position(|f| f.name == key),
+            None => before.iter().position(|f| f.name() == key),
         };
         Ok(match found {
             Some(index) => Key::Field(index),
@@ -128,8 +128,8 @@ pub fn next_key<'de, A: MapAccess<'de>>(
     };
     match map.next_key_seed(seed)? {
         None => Ok(None),
-        Some(Key::Field(index)) if fields[index].injected => {
-            let name = fields[index].name;
+        Some(Key::Field(index)) if fields[index].injected() => {
+            let name = fields[index].name();
             Err(state.fail(ArgumentError::invalid(
                 field_path(name),
                 format!(
@@ -142,7 +142,7 @@ pub fn next_key<'de, A: MapAccess<'de>>(
             Ok(Some(index))
         }
         Some(Key::Unknown(key)) => {
-            let allowed: Vec<&str> = state.contract.model_fields().map(|f| f.name).collect();
+            let allowed: Vec<&str> = state.contract.model_fields().map(|f| f.name()).collect();
             Err(state.fail(ArgumentError::invalid(
                 field_path(&key),
                 humanize::unknown_field_message(&key, &allowed),
@@ -160,7 +160,7 @@ pub fn next_value<'de, A: MapAccess<'de>, T: de::Deserialize<'de>>(
     slot: &mut Option<T>,
 ) -> Result<(), A::Error> {
     if slot.is_some() {
-        let name = state.field(index).name;
+        let name = state.field(index).name();
         return Err(state.fail(ArgumentError::invalid(
             field_path(name),
             format!("field \"{name}\" is given more than once; give each field once"),
@@ -255,7 +255,10 @@ fn from_serde(input: &str, state: &ParseState, error: &serde_json::Error) -> Arg
             )
         }
         Category::Data => {
-            let top = state.current.get().map(|i| field_path(state.field(i).name));
+            let top = state
+                .current
+                .get()
+                .map(|i| field_path(state.field(i).name()));
             let within = |candidate: &str| match &top {
                 Some(top) => candidate.strip_prefix(top.as_str()).is_some_and(|rest| {
                     rest.is_empty() || rest.starts_with('.') || rest.starts_with('[')
@@ -308,7 +311,7 @@ pub fn inject<T: Clone + Send + Sync + 'static>(
     match session.get::<T>() {
         Some(value) => Ok(value.clone()),
         None => {
-            let name = state.field(index).name;
+            let name = state.field(index).name();
             Err(ArgumentError::new(
                 ArgumentErrorKind::MissingSessionValue,
                 field_path(name),

@@ -270,8 +270,8 @@ impl Serialize for OutputJson<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let output = self.0.output();
         let mut s = serializer.serialize_struct("OutputContract", 3)?;
-        s.serialize_field("rust_type", output.rust_type)?;
-        s.serialize_field("declared", &output.declared)?;
+        s.serialize_field("rust_type", output.rust_type())?;
+        s.serialize_field("declared", &output.declared())?;
         s.serialize_field("schema", self.0.output_schema())?;
         s.end()
     }
@@ -283,15 +283,15 @@ impl Serialize for OutputJson<'_> {
 impl Serialize for FieldContract {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut s = serializer.serialize_struct("FieldContract", 9)?;
-        s.serialize_field("name", self.name)?;
-        s.serialize_field("rust_name", self.rust_name)?;
-        s.serialize_field("rust_type", self.rust_type)?;
-        s.serialize_field("description", self.description)?;
-        s.serialize_field("presence", &self.presence)?;
-        s.serialize_field("injected", &self.injected)?;
-        s.serialize_field("unit", &self.unit)?;
+        s.serialize_field("name", self.name())?;
+        s.serialize_field("rust_name", self.rust_name())?;
+        s.serialize_field("rust_type", self.rust_type())?;
+        s.serialize_field("description", self.description())?;
+        s.serialize_field("presence", &self.presence())?;
+        s.serialize_field("injected", &self.injected())?;
+        s.serialize_field("unit", &self.unit())?;
         s.serialize_field("constraints", &ConstraintsJson(self))?;
-        s.serialize_field("idempotency_key", &self.idempotency_key)?;
+        s.serialize_field("idempotency_key", &self.idempotency_key())?;
         s.end()
     }
 }
@@ -300,8 +300,8 @@ struct ConstraintsJson<'a>(&'a FieldContract);
 
 impl Serialize for ConstraintsJson<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(self.0.constraints.len()))?;
-        for constraint in self.0.constraints {
+        let mut map = serializer.serialize_map(Some(self.0.constraints().len()))?;
+        for constraint in self.0.constraints() {
             map.serialize_entry(constraint.keyword(), &sorted(&constraint.value()))?;
         }
         map.end()

@@ -114,20 +114,20 @@ fn render_inputs(contract: &ToolContract, out: &mut String) {
         let _ = writeln!(out, "| --- | --- | --- | --- | --- |");
         for field in model {
             let property = properties
-                .and_then(|p| p.get(field.name))
+                .and_then(|p| p.get(field.name()))
                 .unwrap_or(&Value::Null);
             let _ = writeln!(
                 out,
                 "| {} | {} | {} | {} | {} |",
-                cell(&code(field.name)),
+                cell(&code(field.name())),
                 cell(&model_type(property, schema)),
-                presence(field.presence),
+                presence(field.presence()),
                 cell(&field_constraints(field, property)),
                 cell(&field_description(field, property, schema)),
             );
         }
     }
-    let injected: Vec<&FieldContract> = contract.fields().iter().filter(|f| f.injected).collect();
+    let injected: Vec<&FieldContract> = contract.fields().iter().filter(|f| f.injected()).collect();
     if !injected.is_empty() {
         let _ = writeln!(
             out,
@@ -139,9 +139,9 @@ fn render_inputs(contract: &ToolContract, out: &mut String) {
             let _ = writeln!(
                 out,
                 "| {} | {} | {} |",
-                cell(&code(field.name)),
-                cell(&code(field.rust_type)),
-                cell(field.description.trim()),
+                cell(&code(field.name())),
+                cell(&code(field.rust_type())),
+                cell(field.description().trim()),
             );
         }
     }
@@ -214,11 +214,11 @@ fn presence(presence: Presence) -> &'static str {
 
 fn field_constraints(field: &FieldContract, property: &Value) -> String {
     let mut parts = Vec::new();
-    if let Some(unit) = field.unit {
+    if let Some(unit) = field.unit() {
         parts.push(format!("unit: {unit}"));
     }
     parts.extend(constraint_words(property).into_iter().map(limit_text));
-    if field.idempotency_key {
+    if field.idempotency_key() {
         parts.push("idempotency key".to_owned());
     }
     parts.join("; ")
@@ -234,7 +234,7 @@ fn limit_text(limit: Limit) -> String {
 /// The field's own description, then one line per enum value that has one.
 fn field_description(field: &FieldContract, property: &Value, root: &Value) -> String {
     let (_, core) = split_null(property);
-    with_value_descriptions(field.description, &core, root)
+    with_value_descriptions(field.description(), &core, root)
 }
 
 /// `description`, then one line per value of the enum `schema` that has a
@@ -258,8 +258,8 @@ fn with_value_descriptions(description: &str, schema: &Value, root: &Value) -> S
 
 fn render_output(contract: &ToolContract, out: &mut String) {
     let output = contract.output();
-    if output.declared {
-        let _ = writeln!(out, "Returns {}:\n", code(output.rust_type));
+    if output.declared() {
+        let _ = writeln!(out, "Returns {}:\n", code(output.rust_type()));
     } else {
         let _ = writeln!(out, "Returns plain text (no `output = ...` is declared):\n");
     }
@@ -278,10 +278,14 @@ fn render_errors(contract: &ToolContract, out: &mut String) {
             let _ = writeln!(
                 out,
                 "| {} | {} | {} | {} |",
-                cell(&code(error.code)),
-                cell(error.meaning.trim()),
-                error.category.map_or("—".to_owned(), |c| code(c.as_str())),
-                error.recovery.map_or("—".to_owned(), |r| code(r.as_str())),
+                cell(&code(error.code())),
+                cell(error.meaning().trim()),
+                error
+                    .category()
+                    .map_or("—".to_owned(), |c| code(c.as_str())),
+                error
+                    .recovery()
+                    .map_or("—".to_owned(), |r| code(r.as_str())),
             );
         }
         out.push('\n');
@@ -296,16 +300,16 @@ fn render_waivers(contract: &ToolContract, out: &mut String) {
     let _ = writeln!(out, "| rule | applies to | reason |");
     let _ = writeln!(out, "| --- | --- | --- |");
     for waiver in contract.waivers() {
-        let applies_to = match waiver.field {
+        let applies_to = match waiver.field() {
             Some(field) => format!("field {}", code(field)),
             None => "the whole tool".to_owned(),
         };
         let _ = writeln!(
             out,
             "| {} | {} | {} |",
-            code(waiver.rule.as_str()),
+            code(waiver.rule().as_str()),
             cell(&applies_to),
-            cell(waiver.reason.trim()),
+            cell(waiver.reason().trim()),
         );
     }
 }
