@@ -10,9 +10,14 @@
 //! - [`chat_completions_tool`], [`responses_tool`] and the tool sets
 //!   [`tools_for_chat_completions`], [`tools_for_responses`] write
 //!   definitions with `strict` always spelled out.
-//! - [`answer_chat_completions`] and [`answer_responses`] read the tool calls
-//!   of a response, hand each to a closure (a dispatcher), and write the
-//!   outcomes back as the API expects; a fatal outcome stops the loop.
+//! - [`chat_completions_calls`] and [`responses_calls`] read the tool calls
+//!   of a response as the provider-neutral `ToolCall`s the runtime runs,
+//!   with the API and model they came from ([`ResponseCalls`]);
+//!   [`Api::output_item`] writes an outcome back as the API expects.
+//! - [`answer_chat_completions`] and [`answer_responses`] hand each call of
+//!   a response to a synchronous closure (a dispatcher); the [`ToolRound`]
+//!   holds the outcome of each call and the messages or items to send back;
+//!   a fatal outcome writes nothing and stops the loop.
 //!
 //! The rules and where they come from: OpenAI's Structured Outputs guide
 //! ("Supported schemas") and function-calling guide ("Strict mode").
@@ -31,7 +36,8 @@ mod wire;
 
 pub use cache::{strict_schema, strict_schema_for};
 pub use calls::{
-    Api, CallRecord, PROVIDER, ResponseError, ToolCall, chat_completions_calls, responses_calls,
+    Api, CallRecord, PROVIDER, ResponseCalls, ResponseError, chat_completions_calls,
+    responses_calls,
 };
 pub use check::{
     LONG_ENUM_CHARACTERS, LONG_ENUM_VALUES, MAX_ENUM_VALUES, MAX_NESTING, MAX_PROPERTIES,
