@@ -212,6 +212,9 @@ pub mod prelude {
         ArgumentError, Money, Session, Tool, ToolCall, ToolContract, ToolError, ToolOutput,
     };
     pub use tool_macros::Tool;
+    /// `toolbox.answer_chat_completions(..)` and `toolbox.answer_responses(..)`.
+    #[cfg(feature = "runtime")]
+    pub use tool_openai::ToolboxExt as _;
     #[cfg(feature = "runtime")]
     pub use tool_runtime::{CallContext, CallResult, Toolbox};
 }

@@ -14,10 +14,15 @@
 //!   of a response as the provider-neutral `ToolCall`s the runtime runs,
 //!   with the API and model they came from ([`ResponseCalls`]);
 //!   [`Api::output_item`] writes an outcome back as the API expects.
-//! - [`answer_chat_completions`] and [`answer_responses`] hand each call of
-//!   a response to a synchronous closure (a dispatcher); the [`ToolRound`]
-//!   holds the outcome of each call and the messages or items to send back;
-//!   a fatal outcome writes nothing and stops the loop.
+//! - With the cargo feature `runtime`, `ToolboxExt` answers a whole response
+//!   through the runtime's `Toolbox` in one call
+//!   (`toolbox.answer_chat_completions(&response, &session).await`), with
+//!   its approvals, idempotent replays, time limits and audit records.
+//!   With a dispatcher of one's own, [`answer_chat_completions`] and
+//!   [`answer_responses`] hand each call to a synchronous closure. Either
+//!   way the [`ToolRound`] holds the outcome of each call and the messages
+//!   or items to send back; a fatal outcome writes nothing and stops the
+//!   loop.
 //!
 //! The rules and where they come from: OpenAI's Structured Outputs guide
 //! ("Supported schemas") and function-calling guide ("Strict mode").
@@ -32,6 +37,8 @@ mod error;
 mod keywords;
 mod refs;
 mod round;
+#[cfg(feature = "runtime")]
+mod toolbox;
 mod wire;
 
 pub use cache::{strict_schema, strict_schema_for};
@@ -48,6 +55,8 @@ pub use error::{StrictRule, StrictSchemaError, StrictViolation};
 pub use round::{
     ToolRound, answer_chat_completions, answer_responses, answer_tool_calls, unknown_tool,
 };
+#[cfg(feature = "runtime")]
+pub use toolbox::ToolboxExt;
 pub use wire::{
     ToolSetError, chat_completions_tool, chat_completions_tool_for,
     chat_completions_tool_non_strict, responses_tool, responses_tool_for,
