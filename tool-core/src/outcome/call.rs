@@ -2,8 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::output::{ToolError, ToolOutput};
 use crate::contract::{Session, Tool, ToolContract};
-use crate::outcome::{ToolError, ToolOutput};
 
 /// One tool call as the model made it: what every provider adapter reads out
 /// of a response and what the runtime's `Toolbox` runs.
