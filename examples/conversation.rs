@@ -1,11 +1,20 @@
-//! A scripted conversation (no network, no model) against two of the example
-//! tools: `get_inventory` (read-only) and `reserve_inventory` (a reversible
-//! write that needs the customer's approval and carries an idempotency key).
+//! A scripted conversation (no network, no model) over the Chat Completions
+//! API, against two of the example tools: `get_inventory` (read-only) and
+//! `reserve_inventory` (a reversible write that needs the customer's
+//! approval and carries an idempotency key).
 //!
-//! The "model" asks for stock, tries to reserve without an approval and is
-//! refused, the customer approves, the reservation runs, and a retry with the
-//! same idempotency key is replayed instead of reserving twice. For each call
-//! it prints what the model would read and what the audit record keeps.
+//! Each turn of the "model" is a response as the API returns it, written
+//! here as JSON; the toolbox answers all of its tool calls in one call,
+//! `toolbox.answer_chat_completions(&response, &session).await`, and the
+//! tool messages it gives go into the conversation for the next request.
+//!
+//! The model looks the stock up and reserves in the same turn: the lookup
+//! runs, the reservation waits for the customer's approval. The customer
+//! approves and the model repeats the call; its answer gets lost and the
+//! model retries with the same idempotency key, which is replayed instead
+//! of reserving twice; a last lookup shows the hold, and the model answers
+//! in text. For each call it prints what the model reads and what the audit
+//! record keeps.
 //!
 //! Run it with `cargo run --example conversation`.
 
@@ -16,11 +25,10 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
-use tool_contract::serde_json;
-use tool_contract::{
-    CallContext, CallResult, Session, ToolCall, ToolError, Toolbox, approval::Approvals,
-    audit::Subjects, runtime::AbortHandle,
-};
+use tool_contract::openai::ToolRound;
+use tool_contract::prelude::*;
+use tool_contract::serde_json::{self, Value, json};
+use tool_contract::{approval::Approvals, audit::Subjects};
 use tools::{CustomerId, GetInventory, Reservation, ReserveInventory, StockLevel, TenantId};
 
 /// The shop's stock: units on the shelf and units held, by SKU.
@@ -72,8 +80,61 @@ fn toolbox(stock: &Stock) -> Toolbox {
     toolbox
 }
 
-fn show(step: &str, call: &ToolCall, result: &CallResult) {
+/// A Chat Completions response whose assistant message calls these tools:
+/// `(call id, tool name, arguments as JSON text)`.
+fn tool_calls(calls: &[(&str, &str, &str)]) -> Value {
+    let tool_calls: Vec<Value> = calls
+        .iter()
+        .map(|(id, name, arguments)| {
+            json!({"id": id, "type": "function", "function": {"name": name, "arguments": arguments}})
+        })
+        .collect();
+    chat_completion(
+        json!({"role": "assistant", "content": null, "tool_calls": tool_calls}),
+        "tool_calls",
+    )
+}
+
+/// A Chat Completions response whose assistant message is text.
+fn text_answer(text: &str) -> Value {
+    chat_completion(json!({"role": "assistant", "content": text}), "stop")
+}
+
+fn chat_completion(message: Value, finish_reason: &str) -> Value {
+    json!({
+        "object": "chat.completion",
+        "model": "gpt-4.1-2025-04-14",
+        "choices": [{"index": 0, "message": message, "finish_reason": finish_reason}]
+    })
+}
+
+/// One turn: the model's response goes into the conversation, the toolbox
+/// answers its calls, and their tool messages follow it.
+async fn turn(
+    step: &str,
+    response: Value,
+    toolbox: &Toolbox,
+    session: &Session,
+    messages: &mut Vec<Value>,
+) -> Result<ToolRound<CallResult>, Box<dyn std::error::Error>> {
     println!("\n--- {step}");
+    let round = toolbox.answer_chat_completions(&response, session).await?;
+    let message = &response["choices"][0]["message"];
+    messages.push(message.clone());
+    if round.is_final_answer() {
+        println!("model says   {}", message["content"].as_str().unwrap_or(""));
+    }
+    for (call, result) in &round.results {
+        show(call, result);
+    }
+    if round.stop {
+        return Err("a call failed fatally; the run stops".into());
+    }
+    messages.extend(round.items.iter().cloned());
+    Ok(round)
+}
+
+fn show(call: &ToolCall, result: &CallResult) {
     println!("model calls  {}({})", call.name, call.arguments);
     match result.model_text() {
         Some(text) => {
@@ -119,7 +180,6 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 .with("customer", "cus_42"),
         )
         .with(approvals.clone());
-    let run = AbortHandle::new();
 
     println!("== tools offered to the model");
     for contract in toolbox.contracts() {
@@ -132,29 +192,24 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             contract.timeout_ms()
         );
     }
+    let tools = tool_contract::openai::tools_for_chat_completions(
+        &toolbox.contracts().collect::<Vec<_>>(),
+    )?;
 
-    println!("\ncustomer     Is the blue mug SKU-1042 in stock? Please hold two for me.");
-    let lookup = ToolCall::new(
-        "call_1",
-        "get_inventory",
-        r#"{"sku": "SKU-1042", "warehouse": null, "include_reserved": false}"#,
-    );
-    let result = toolbox
-        .call_with_abort(&lookup, &session, &run.child())
-        .await;
-    show("the model looks the stock up", &lookup, &result);
+    let question = "Is the blue mug SKU-1042 in stock? Please hold two for me.";
+    println!("\ncustomer     {question}");
+    let mut messages = vec![json!({"role": "user", "content": question})];
 
-    let reserve = ToolCall::new(
-        "call_2",
-        "reserve_inventory",
-        r#"{"sku": "SKU-1042", "quantity": 2, "hold": 60, "request_id": "6f1c2a9e-4d1b-4c5e-9f0a-2b7d3e8c1a45"}"#,
-    );
-    let refused = toolbox
-        .call_with_abort(&reserve, &session, &run.child())
-        .await;
-    show("the model reserves without an approval", &reserve, &refused);
+    let lookup = r#"{"sku": "SKU-1042", "warehouse": null, "include_reserved": false}"#;
+    let reserve = r#"{"sku": "SKU-1042", "quantity": 2, "hold": 60, "request_id": "6f1c2a9e-4d1b-4c5e-9f0a-2b7d3e8c1a45"}"#;
+    let response = tool_calls(&[
+        ("call_1", "get_inventory", lookup),
+        ("call_2", "reserve_inventory", reserve),
+    ]);
+    let step = "the model looks the stock up and reserves, without an approval";
+    let asked = turn(step, response, &toolbox, &session, &mut messages).await?;
 
-    let Some(request) = refused.approval_request else {
+    let Some(request) = asked.approval_requests().next() else {
         return Err("the reservation should have asked for an approval".into());
     };
     let wanted = &request.arguments;
@@ -164,50 +219,45 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         wanted["sku"].as_str().unwrap_or("?"),
         wanted["hold"]
     );
-    println!("             {})", serde_json::to_string(&request)?);
+    println!("             {})", serde_json::to_string(request)?);
     println!("customer     Yes.");
     approvals.grant(request.approve("appr-cus_42-1"));
 
-    let again = ToolCall {
-        call_id: "call_3".into(),
-        ..reserve.clone()
-    };
-    let result = toolbox
-        .call_with_abort(&again, &session, &run.child())
-        .await;
-    show("the model makes the approved call", &again, &result);
+    let response = tool_calls(&[("call_3", "reserve_inventory", reserve)]);
+    let step = "the model makes the approved call";
+    turn(step, response, &toolbox, &session, &mut messages).await?;
 
     // The answer got lost on the way (say, a dropped connection) and the
     // model retries with the same request_id: the recorded result comes back
     // and nothing is reserved twice.
-    let retry = ToolCall {
-        call_id: "call_4".into(),
-        ..reserve
-    };
-    let replayed = toolbox
-        .call_with_abort(&retry, &session, &run.child())
-        .await;
-    show(
-        "the model retries with the same request_id",
-        &retry,
-        &replayed,
-    );
-    if let Some(model) = &replayed.model_result {
+    let response = tool_calls(&[("call_4", "reserve_inventory", reserve)]);
+    let step = "the model retries with the same request_id";
+    let replayed = turn(step, response, &toolbox, &session, &mut messages).await?;
+    if let Some(model) = &replayed.results[0].1.model_result {
         println!(
             "\nmodel result of the replay (tool-model-result-v2):\n{}",
             serde_json::to_string_pretty(model)?
         );
     }
 
-    let check = ToolCall::new(
-        "call_5",
-        "get_inventory",
-        r#"{"sku": "SKU-1042", "warehouse": null, "include_reserved": true}"#,
+    let check = r#"{"sku": "SKU-1042", "warehouse": null, "include_reserved": true}"#;
+    let response = tool_calls(&[("call_5", "get_inventory", check)]);
+    let step = "the stock shows one reservation of two";
+    turn(step, response, &toolbox, &session, &mut messages).await?;
+
+    let response = text_answer("Yes: 12 were in stock, and I am holding 2 for you for an hour.");
+    let step = "the model answers in text";
+    turn(step, response, &toolbox, &session, &mut messages).await?;
+
+    // The next request would carry the whole conversation and the tools.
+    println!(
+        "\n== the next request: {} messages, {} tools",
+        messages.len(),
+        tools.len()
     );
-    let result = toolbox
-        .call_with_abort(&check, &session, &run.child())
-        .await;
-    show("the stock shows one reservation of two", &check, &result);
+    for message in &messages {
+        println!("{}", serde_json::to_string(message)?);
+    }
     Ok(())
 }
 

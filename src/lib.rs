@@ -92,9 +92,13 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! `tool_contract::openai` reads the calls out of a Chat Completions or
-//! Responses response and writes the outputs back; with the runtime, one
-//! call answers a whole response through a [`Toolbox`].
+//! [`openai`] reads the calls out of a Chat Completions or Responses
+//! response and writes the outputs back; with the runtime, one call answers
+//! a whole response through a [`Toolbox`]:
+//! `toolbox.answer_chat_completions(&response, &session).await?` (or
+//! `answer_responses`) runs the response's calls as one turn and gives the
+//! [`CallResult`] of each call and the messages or items to send back (see
+//! [`openai::ToolboxExt`]; the [`prelude`] brings it into scope).
 //!
 //! # Where things are
 //!
@@ -212,6 +216,9 @@ pub mod prelude {
         ArgumentError, Money, Session, Tool, ToolCall, ToolContract, ToolError, ToolOutput,
     };
     pub use tool_macros::Tool;
+    /// `toolbox.answer_chat_completions(..)` and `toolbox.answer_responses(..)`.
+    #[cfg(feature = "runtime")]
+    pub use tool_openai::ToolboxExt as _;
     #[cfg(feature = "runtime")]
     pub use tool_runtime::{CallContext, CallResult, Toolbox};
 }

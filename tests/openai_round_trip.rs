@@ -10,8 +10,10 @@ mod tools;
 mod support;
 
 use serde_json::{Value, json};
-use tool_contract::openai::{self, Api, ToolCall, ToolRound};
-use tool_contract::{Session, Tool, ToolContract, ToolError, ToolOutput, contract::ErrorCategory};
+use tool_contract::openai::{self, Api, ToolRound};
+use tool_contract::{
+    Session, Tool, ToolCall, ToolContract, ToolError, ToolOutput, contract::ErrorCategory,
+};
 use tools::{CreateRefundDraft, CustomerId, GetInventory, ReserveInventory, TenantId};
 
 fn contracts() -> [&'static ToolContract; 3] {
@@ -30,7 +32,7 @@ fn session() -> Session {
 
 /// A small dispatcher: parse with the tool's parser, then "run" the tool.
 fn dispatch(call: &ToolCall, session: &Session) -> ToolOutput {
-    let ran = match call.name() {
+    let ran = match call.name.as_str() {
         "get_inventory" => call.parse::<GetInventory>(session).map(|args| {
             let scope = args.warehouse.as_deref().unwrap_or("all warehouses");
             ToolOutput::success(format!("12 units of {} in {scope}.", args.sku))
@@ -111,9 +113,9 @@ fn every_call_is_recorded_with_provider_api_model_and_contract_version() {
         ])
     );
     let unknown = &round.results[3].0;
-    assert!(unknown.contract().is_none());
+    assert!(unknown.contract_in(&contracts()).is_none());
     assert!(std::ptr::eq(
-        round.results[1].0.contract().unwrap(),
+        round.results[1].0.contract_in(&contracts()).unwrap(),
         CreateRefundDraft::contract()
     ));
 }
@@ -158,15 +160,18 @@ fn recorded_arguments_satisfy_the_strict_schemas() {
     // accepts; the empty SKU passes the schema (its length rule lives in the
     // description) and is caught by the tool's parser.
     let response = support::read("recorded/chat_completions.tool_calls.json");
-    let calls = openai::chat_completions_calls(&response, &contracts()).unwrap();
-    for call in calls.iter().filter(|c| c.contract().is_some()) {
-        let schema = openai::strict_schema_for(call.contract().unwrap()).unwrap();
+    let calls = openai::chat_completions_calls(&response).unwrap().calls;
+    for call in calls
+        .iter()
+        .filter(|c| c.contract_in(&contracts()).is_some())
+    {
+        let schema = openai::strict_schema_for(call.contract_in(&contracts()).unwrap()).unwrap();
         let validator = jsonschema::draft202012::options()
             .should_validate_formats(true)
             .build(schema)
             .unwrap();
-        let arguments: Value = serde_json::from_str(call.arguments()).unwrap();
-        assert!(validator.is_valid(&arguments), "{}", call.arguments());
+        let arguments: Value = serde_json::from_str(&call.arguments).unwrap();
+        assert!(validator.is_valid(&arguments), "{}", call.arguments);
     }
 }
 
@@ -218,7 +223,7 @@ fn a_fatal_outcome_writes_nothing_and_stops_the_loop() {
     let response = support::read("recorded/responses.function_calls.json");
     let mut ran = Vec::new();
     let round = openai::answer_responses(&response, &contracts(), |call| {
-        ran.push(call.name().to_owned());
+        ran.push(call.name.clone());
         ToolOutput::fatal(ToolError::new(
             "APPROVAL_STORE_DOWN",
             ErrorCategory::Upstream,
@@ -231,7 +236,11 @@ fn a_fatal_outcome_writes_nothing_and_stops_the_loop() {
     assert_eq!(round.items, Vec::<Value>::new());
     assert_eq!(round.results.len(), 1);
     assert!(round.results[0].1.is_fatal());
-    let unanswered: Vec<&str> = round.unanswered.iter().map(ToolCall::call_id).collect();
+    let unanswered: Vec<&str> = round
+        .unanswered
+        .iter()
+        .map(|c| c.call_id.as_str())
+        .collect();
     assert_eq!(unanswered, ["call_Zx4cV7bN1mL6kJ2h"]);
 }
 
@@ -254,7 +263,7 @@ fn a_fatal_outcome_after_answers_keeps_the_answers() {
         .map(|i| i["tool_call_id"].as_str().unwrap())
         .collect();
     assert_eq!(answered, ["call_Xk2n8QzR4tVb7Lm1"]);
-    let unanswered: Vec<&str> = round.unanswered.iter().map(ToolCall::name).collect();
+    let unanswered: Vec<&str> = round.unanswered.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(unanswered, ["get_inventory", "cancel_order"]);
 }
 
@@ -289,12 +298,9 @@ fn a_value_missing_from_the_session_is_not_the_models_fault() {
 #[test]
 fn parse_refuses_a_call_of_another_tool() {
     let call = ToolCall::new(
-        Api::ChatCompletions,
-        "gpt-4.1",
         "call_1",
         "get_inventory",
         r#"{"sku": "SKU-1", "warehouse": null, "include_reserved": null}"#,
-        &contracts(),
     );
     assert!(call.is::<GetInventory>());
     assert!(!call.is::<ReserveInventory>());
@@ -310,22 +316,22 @@ fn outcomes_of_calls_run_elsewhere_make_a_round_too() {
     // fatal) and hands the outcomes back.
     let response = support::read("recorded/chat_completions.tool_calls.json");
     let session = session();
-    let results: Vec<(ToolCall, ToolOutput)> =
-        openai::chat_completions_calls(&response, &contracts())
-            .unwrap()
-            .into_iter()
-            .map(|call| {
-                let output = match call.contract() {
-                    None => openai::unknown_tool(call.name(), &contracts()),
-                    Some(_) if call.is::<CreateRefundDraft>() => {
-                        ToolOutput::fatal(ToolError::internal())
-                    }
-                    Some(_) => dispatch(&call, &session),
-                };
-                (call, output)
-            })
-            .collect();
-    let round = ToolRound::from_results(results);
+    let read = openai::chat_completions_calls(&response).unwrap();
+    let results: Vec<(ToolCall, ToolOutput)> = read
+        .calls
+        .into_iter()
+        .map(|call| {
+            let output = match call.contract_in(&contracts()) {
+                None => openai::unknown_tool(&call.name, &contracts()),
+                Some(_) if call.is::<CreateRefundDraft>() => {
+                    ToolOutput::fatal(ToolError::internal())
+                }
+                Some(_) => dispatch(&call, &session),
+            };
+            (call, output)
+        })
+        .collect();
+    let round = ToolRound::from_results(read.api, read.model, results, &contracts());
     assert!(round.stop);
     assert!(round.unanswered.is_empty());
     let answered: Vec<&str> = round

@@ -4,7 +4,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
-use tool_core::{Session, Tool, ToolContract, ToolError, ToolOutput, Version};
+use tool_core::{ToolCall, ToolContract, ToolOutput, Version};
 
 /// The provider name in every [`CallRecord`].
 pub const PROVIDER: &str = "openai";
@@ -29,40 +29,62 @@ impl Api {
             Api::Responses => "responses",
         }
     }
+
+    /// The message (Chat Completions) or input item (Responses) that answers
+    /// `call` with the outcome's model text; `None` for a fatal outcome,
+    /// which writes nothing.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_contract::{ToolCall, ToolOutput};
+    /// use tool_contract::openai::Api;
+    ///
+    /// let call = ToolCall::new("call_1", "get_inventory", "{}");
+    /// assert_eq!(
+    ///     Api::Responses.output_item(&call, &ToolOutput::success("12 in stock")),
+    ///     Some(json!({"type": "function_call_output", "call_id": "call_1", "output": "12 in stock"}))
+    /// );
+    /// ```
+    pub fn output_item(self, call: &ToolCall, output: &ToolOutput) -> Option<Value> {
+        let text = output.model_text()?;
+        Some(match self {
+            Api::ChatCompletions => json!({
+                "role": "tool",
+                "tool_call_id": call.call_id,
+                "content": text,
+            }),
+            Api::Responses => json!({
+                "type": "function_call_output",
+                "call_id": call.call_id,
+                "output": text,
+            }),
+        })
+    }
 }
 
-/// One tool call the model made: which tool, with what arguments, and where
-/// it came from.
-#[derive(Clone, Debug)]
-pub struct ToolCall {
-    api: Api,
-    model: String,
-    call_id: String,
-    name: String,
-    arguments: String,
-    contract: Option<&'static ToolContract>,
+/// The tool calls of one response, in order, with the facts about where
+/// they come from that the calls themselves do not carry: the API (which
+/// decides the shape of the answers) and the model.
+///
+/// Each call is the provider-neutral [`ToolCall`] that a `Toolbox` runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ResponseCalls {
+    /// The API the response came from.
+    pub api: Api,
+    /// The model that made the calls, as the response names it
+    /// (e.g. `gpt-4.1-2025-04-14`).
+    pub model: String,
+    /// The function calls, in the order the model made them.
+    pub calls: Vec<ToolCall>,
 }
 
-impl ToolCall {
-    /// A call as the model made it; the tool's contract is looked up by name
-    /// in `contracts` (an unknown name has none).
-    pub fn new(
-        api: Api,
-        model: impl Into<String>,
-        call_id: impl Into<String>,
-        name: impl Into<String>,
-        arguments: impl Into<String>,
-        contracts: &[&'static ToolContract],
-    ) -> Self {
-        let name = name.into();
-        let contract = contracts.iter().copied().find(|c| c.name() == name);
-        ToolCall {
+impl ResponseCalls {
+    /// Calls made by `model` through `api`.
+    pub fn new(api: Api, model: impl Into<String>, calls: Vec<ToolCall>) -> Self {
+        ResponseCalls {
             api,
             model: model.into(),
-            call_id: call_id.into(),
-            name,
-            arguments: arguments.into(),
-            contract,
+            calls,
         }
     }
 
@@ -71,111 +93,17 @@ impl ToolCall {
         PROVIDER
     }
 
-    /// The API the call came from.
-    pub fn api(&self) -> Api {
-        self.api
+    /// True when the response has no function calls: the model answered in
+    /// text.
+    pub fn is_empty(&self) -> bool {
+        self.calls.is_empty()
     }
 
-    /// The model that made the call, as the response names it
-    /// (e.g. `gpt-4.1-2025-04-14`).
-    pub fn model(&self) -> &str {
-        &self.model
-    }
-
-    /// The id the output must answer (`tool_call_id` / `call_id`).
-    pub fn call_id(&self) -> &str {
-        &self.call_id
-    }
-
-    /// The tool name the model called.
-    pub fn name(&self) -> &str {
-        &self.name
-    }
-
-    /// The arguments as the model wrote them: JSON text, not yet parsed.
-    pub fn arguments(&self) -> &str {
-        &self.arguments
-    }
-
-    /// The contract of the called tool; `None` when no offered tool has
-    /// this name.
-    pub fn contract(&self) -> Option<&'static ToolContract> {
-        self.contract
-    }
-
-    /// The contract version of the called tool, if it is known.
-    pub fn contract_version(&self) -> Option<Version> {
-        self.contract.map(ToolContract::version)
-    }
-
-    /// Whether this is a call of `T`.
-    pub fn is<T: Tool>(&self) -> bool {
-        self.name == T::contract().name()
-    }
-
-    /// Parses the arguments with `T`'s own parser; injected fields come from
-    /// `session`.
-    ///
-    /// The error is the outcome to answer the call with: `INVALID_ARGUMENTS`
-    /// with the parser's message when the model got the arguments wrong,
-    /// `INTERNAL` when the application did (a value missing from the
-    /// session, or a call of another tool).
-    // The error is the outcome itself, handed straight back as the call's
-    // answer; boxing it would only add a step for every caller.
-    #[allow(clippy::result_large_err)]
-    pub fn parse<T: Tool>(&self, session: &Session) -> Result<T, ToolOutput> {
-        if !self.is::<T>() {
-            return Err(ToolOutput::respond_to_model(ToolError::internal()));
-        }
-        T::from_arguments(&self.arguments, session)
-            .map_err(|error| ToolOutput::respond_to_model(ToolError::from(error)))
-    }
-
-    /// What to record about the call.
-    pub fn record(&self) -> CallRecord {
-        CallRecord {
-            provider: PROVIDER.to_owned(),
-            api: self.api,
-            model: self.model.clone(),
-            call_id: self.call_id.clone(),
-            tool: self.name.clone(),
-            contract_version: self.contract_version(),
-        }
-    }
-
-    /// The message (Chat Completions) or input item (Responses) that answers
-    /// the call with the outcome's model text; `None` for a fatal outcome,
-    /// which writes nothing.
-    pub fn output_item(&self, output: &ToolOutput) -> Option<Value> {
-        let text = output.model_text()?;
-        Some(match self.api {
-            Api::ChatCompletions => json!({
-                "role": "tool",
-                "tool_call_id": self.call_id,
-                "content": text,
-            }),
-            Api::Responses => json!({
-                "type": "function_call_output",
-                "call_id": self.call_id,
-                "output": text,
-            }),
-        })
-    }
-}
-
-impl PartialEq for ToolCall {
-    fn eq(&self, other: &Self) -> bool {
-        let same_contract = match (self.contract, other.contract) {
-            (Some(a), Some(b)) => std::ptr::eq(a, b),
-            (None, None) => true,
-            _ => false,
-        };
-        self.api == other.api
-            && self.model == other.model
-            && self.call_id == other.call_id
-            && self.name == other.name
-            && self.arguments == other.arguments
-            && same_contract
+    /// What to record about `call`, one of these calls; its contract
+    /// version is looked up by name in `contracts`.
+    pub fn record(&self, call: &ToolCall, contracts: &[&'static ToolContract]) -> CallRecord {
+        let version = call.contract_in(contracts).map(ToolContract::version);
+        CallRecord::new(self.api, &self.model, call, version)
     }
 }
 
@@ -195,6 +123,26 @@ pub struct CallRecord {
     pub tool: String,
     /// The version of the tool's contract; `None` for an unknown tool.
     pub contract_version: Option<Version>,
+}
+
+impl CallRecord {
+    /// The record of `call`, made by `model` through `api` and handled by
+    /// the contract at `contract_version` (`None` for an unknown tool).
+    pub fn new(
+        api: Api,
+        model: impl Into<String>,
+        call: &ToolCall,
+        contract_version: Option<Version>,
+    ) -> Self {
+        CallRecord {
+            provider: PROVIDER.to_owned(),
+            api,
+            model: model.into(),
+            call_id: call.call_id.clone(),
+            tool: call.name.clone(),
+            contract_version,
+        }
+    }
 }
 
 /// A response that does not have the shape the API documents.
@@ -232,15 +180,13 @@ impl fmt::Display for ResponseError {
 impl std::error::Error for ResponseError {}
 
 /// The function calls of a Chat Completions response
-/// (`choices[].message.tool_calls[]`), in order.
+/// (`choices[].message.tool_calls[]`), in order, with the model that made
+/// them.
 ///
 /// Calls of other kinds (`type` other than `function`) are left out. A
 /// response with tool calls in more than one choice (`n` > 1) is an error:
 /// the choices are alternatives, and only one can be answered.
-pub fn chat_completions_calls(
-    response: &Value,
-    contracts: &[&'static ToolContract],
-) -> Result<Vec<ToolCall>, ResponseError> {
+pub fn chat_completions_calls(response: &Value) -> Result<ResponseCalls, ResponseError> {
     let response = object(response, "$")?;
     api_error(response)?;
     let model = string_field(response, "model", "$")?;
@@ -275,14 +221,7 @@ pub fn chat_completions_calls(
             let at = format!("{at}.function");
             let name = string_field(function, "name", &at)?;
             let arguments = string_field(function, "arguments", &at)?;
-            calls.push(ToolCall::new(
-                Api::ChatCompletions,
-                model,
-                id,
-                name,
-                arguments,
-                contracts,
-            ));
+            calls.push(ToolCall::new(id, name, arguments));
         }
     }
     if choices_with_calls > 1 {
@@ -294,16 +233,13 @@ pub fn chat_completions_calls(
             ),
         ));
     }
-    Ok(calls)
+    Ok(ResponseCalls::new(Api::ChatCompletions, model, calls))
 }
 
 /// The function calls of a Responses API response (`output[]` items of type
-/// `function_call`), in order. Other items (messages, reasoning, built-in
-/// tool calls) are left out.
-pub fn responses_calls(
-    response: &Value,
-    contracts: &[&'static ToolContract],
-) -> Result<Vec<ToolCall>, ResponseError> {
+/// `function_call`), in order, with the model that made them. Other items
+/// (messages, reasoning, built-in tool calls) are left out.
+pub fn responses_calls(response: &Value) -> Result<ResponseCalls, ResponseError> {
     let response = object(response, "$")?;
     api_error(response)?;
     let model = string_field(response, "model", "$")?;
@@ -318,16 +254,9 @@ pub fn responses_calls(
         let call_id = string_field(item, "call_id", &at)?;
         let name = string_field(item, "name", &at)?;
         let arguments = string_field(item, "arguments", &at)?;
-        calls.push(ToolCall::new(
-            Api::Responses,
-            model,
-            call_id,
-            name,
-            arguments,
-            contracts,
-        ));
+        calls.push(ToolCall::new(call_id, name, arguments));
     }
-    Ok(calls)
+    Ok(ResponseCalls::new(Api::Responses, model, calls))
 }
 
 /// An error body (`{"error": {"message": ...}}`) instead of a response.

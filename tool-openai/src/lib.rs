@@ -10,9 +10,19 @@
 //! - [`chat_completions_tool`], [`responses_tool`] and the tool sets
 //!   [`tools_for_chat_completions`], [`tools_for_responses`] write
 //!   definitions with `strict` always spelled out.
-//! - [`answer_chat_completions`] and [`answer_responses`] read the tool calls
-//!   of a response, hand each to a closure (a dispatcher), and write the
-//!   outcomes back as the API expects; a fatal outcome stops the loop.
+//! - [`chat_completions_calls`] and [`responses_calls`] read the tool calls
+//!   of a response as the provider-neutral `ToolCall`s the runtime runs,
+//!   with the API and model they came from ([`ResponseCalls`]);
+//!   [`Api::output_item`] writes an outcome back as the API expects.
+//! - With the cargo feature `runtime`, `ToolboxExt` answers a whole response
+//!   through the runtime's `Toolbox` in one call
+//!   (`toolbox.answer_chat_completions(&response, &session).await`), with
+//!   its approvals, idempotent replays, time limits and audit records.
+//!   With a dispatcher of one's own, [`answer_chat_completions`] and
+//!   [`answer_responses`] hand each call to a synchronous closure. Either
+//!   way the [`ToolRound`] holds the outcome of each call and the messages
+//!   or items to send back; a fatal outcome writes nothing and stops the
+//!   loop.
 //!
 //! The rules and where they come from: OpenAI's Structured Outputs guide
 //! ("Supported schemas") and function-calling guide ("Strict mode").
@@ -27,11 +37,14 @@ mod error;
 mod keywords;
 mod refs;
 mod round;
+#[cfg(feature = "runtime")]
+mod toolbox;
 mod wire;
 
 pub use cache::{strict_schema, strict_schema_for};
 pub use calls::{
-    Api, CallRecord, PROVIDER, ResponseError, ToolCall, chat_completions_calls, responses_calls,
+    Api, CallRecord, PROVIDER, ResponseCalls, ResponseError, chat_completions_calls,
+    responses_calls,
 };
 pub use check::{
     LONG_ENUM_CHARACTERS, LONG_ENUM_VALUES, MAX_ENUM_VALUES, MAX_NESTING, MAX_PROPERTIES,
@@ -42,6 +55,8 @@ pub use error::{StrictRule, StrictSchemaError, StrictViolation};
 pub use round::{
     ToolRound, answer_chat_completions, answer_responses, answer_tool_calls, unknown_tool,
 };
+#[cfg(feature = "runtime")]
+pub use toolbox::ToolboxExt;
 pub use wire::{
     ToolSetError, chat_completions_tool, chat_completions_tool_for,
     chat_completions_tool_non_strict, responses_tool, responses_tool_for,

@@ -1,17 +1,28 @@
 //! One round of the agent loop: answer every tool call of a response.
 
 use serde_json::{Value, json};
-use tool_core::{ToolContract, ToolError, ToolOutput};
+use tool_core::{ToolCall, ToolContract, ToolError, ToolOutput, Version};
 
-use crate::calls::{CallRecord, ResponseError, ToolCall, chat_completions_calls, responses_calls};
+use crate::calls::{
+    Api, CallRecord, ResponseCalls, ResponseError, chat_completions_calls, responses_calls,
+};
 
 /// What answering one response's tool calls gives: the outcome of each call,
 /// the messages or items to send back, and whether the loop must stop.
+///
+/// `R` is what each call ended with: a [`ToolOutput`] when a closure
+/// answered the calls ([`answer_chat_completions`], [`answer_responses`]),
+/// or the runtime's `CallResult` (the output with its model result, audit
+/// record and approval request) when a `Toolbox` did (`ToolboxExt`, cargo
+/// feature `runtime`).
 #[derive(Clone, Debug, PartialEq)]
-pub struct ToolRound {
-    /// Each call that was answered, with its outcome, in call order. A fatal
-    /// outcome is the last one.
-    pub results: Vec<(ToolCall, ToolOutput)>,
+pub struct ToolRound<R = ToolOutput> {
+    /// The API the response came from; it decides the shape of `items`.
+    pub api: Api,
+    /// The model that made the calls, as the response names it.
+    pub model: String,
+    /// Each call that was answered, with its outcome, in call order.
+    pub results: Vec<(ToolCall, R)>,
     /// Calls that were not run because an earlier call was fatal.
     pub unanswered: Vec<ToolCall>,
     /// What to append to the conversation, in call order: `{"role": "tool",
@@ -23,56 +34,102 @@ pub struct ToolRound {
     /// True when a call ended fatally: no output was written for it, and
     /// nothing more should be sent to the model.
     pub stop: bool,
+    records: Vec<CallRecord>,
 }
 
-impl ToolRound {
+impl<R> ToolRound<R> {
     /// True when the response had no tool calls: the model answered in text
     /// and the loop is over.
     pub fn is_final_answer(&self) -> bool {
         self.results.is_empty() && self.unanswered.is_empty()
     }
 
-    /// The round for calls that were run elsewhere, for instance
-    /// concurrently by an async dispatcher: each non-fatal outcome is
-    /// written in the order given, and `stop` is set when any outcome is
-    /// fatal. Answer unknown tools with [`unknown_tool`] before running.
-    ///
-    /// ```
-    /// use tool_contract::ToolOutput;
-    /// use tool_contract::openai::{Api, ToolCall, ToolRound};
-    ///
-    /// let call = ToolCall::new(Api::Responses, "gpt-4.1", "call_1", "get_inventory", "{}", &[]);
-    /// let round = ToolRound::from_results(vec![(call, ToolOutput::success("12 in stock"))]);
-    /// assert_eq!(round.items[0]["output"], "12 in stock");
-    /// assert!(!round.stop);
-    /// ```
-    pub fn from_results(results: Vec<(ToolCall, ToolOutput)>) -> ToolRound {
-        let items = results
-            .iter()
-            .filter_map(|(call, output)| call.output_item(output))
-            .collect();
-        let stop = results.iter().any(|(_, output)| output.is_fatal());
-        ToolRound {
-            results,
-            unanswered: Vec::new(),
-            items,
-            stop,
-        }
-    }
-
-    /// A record of each answered call.
+    /// A record of each answered call: provider, API, model, tool and the
+    /// version of its contract.
     pub fn records(&self) -> Vec<CallRecord> {
-        self.results.iter().map(|(call, _)| call.record()).collect()
+        self.records.clone()
     }
 }
 
-/// Answers every tool call of a Chat Completions response.
+impl<R: AsRef<ToolOutput>> ToolRound<R> {
+    /// The round for calls that were run elsewhere, for instance
+    /// concurrently by a dispatcher of one's own: each non-fatal outcome is
+    /// written in the order given, in the shape `api` expects, and `stop`
+    /// is set when any outcome is fatal. `contracts` (the offered tools)
+    /// give the contract versions of the records. Answer unknown tools with
+    /// [`unknown_tool`] before running.
+    ///
+    /// ```
+    /// use tool_contract::{ToolCall, ToolOutput};
+    /// use tool_contract::openai::{Api, ToolRound};
+    ///
+    /// let call = ToolCall::new("call_1", "get_inventory", "{}");
+    /// let results = vec![(call, ToolOutput::success("12 in stock"))];
+    /// let round = ToolRound::from_results(Api::Responses, "gpt-4.1", results, &[]);
+    /// assert_eq!(round.items[0]["output"], "12 in stock");
+    /// assert!(!round.stop);
+    /// ```
+    pub fn from_results(
+        api: Api,
+        model: impl Into<String>,
+        results: Vec<(ToolCall, R)>,
+        contracts: &[&'static ToolContract],
+    ) -> ToolRound<R> {
+        ToolRound::build(api, model.into(), results, Vec::new(), |call, _| {
+            call.contract_in(contracts).map(ToolContract::version)
+        })
+    }
+
+    /// The first call that ended fatally, with its outcome: the reason the
+    /// round says [`stop`](Self::stop).
+    pub fn fatal(&self) -> Option<&(ToolCall, R)> {
+        self.results
+            .iter()
+            .find(|(_, outcome)| outcome.as_ref().is_fatal())
+    }
+
+    /// The round of `results`, whose records take the contract version of
+    /// each call from `version`.
+    pub(crate) fn build(
+        api: Api,
+        model: String,
+        results: Vec<(ToolCall, R)>,
+        unanswered: Vec<ToolCall>,
+        version: impl Fn(&ToolCall, &R) -> Option<Version>,
+    ) -> ToolRound<R> {
+        let items = results
+            .iter()
+            .filter_map(|(call, outcome)| api.output_item(call, outcome.as_ref()))
+            .collect();
+        let stop = results
+            .iter()
+            .any(|(_, outcome)| outcome.as_ref().is_fatal());
+        let records = results
+            .iter()
+            .map(|(call, outcome)| CallRecord::new(api, &model, call, version(call, outcome)))
+            .collect();
+        ToolRound {
+            api,
+            model,
+            results,
+            unanswered,
+            items,
+            stop,
+            records,
+        }
+    }
+}
+
+/// Answers every tool call of a Chat Completions response with a
+/// synchronous closure.
 ///
 /// `contracts` are the tools that were offered. A call of a tool not among
 /// them is answered with `UNKNOWN_TOOL` (listing the tools there are)
 /// without calling `run`; every other call is passed to `run`, which parses
 /// the arguments (see [`ToolCall::parse`]) and runs the tool. Calls after a
-/// fatal outcome are not run.
+/// fatal outcome are not run. To run the calls through the runtime's async
+/// `Toolbox` instead (approvals, idempotency, timeouts, audit records), use
+/// `ToolboxExt::answer_chat_completions` (cargo feature `runtime`).
 ///
 /// ```
 /// use serde_json::json;
@@ -97,34 +154,36 @@ pub fn answer_chat_completions(
     contracts: &[&'static ToolContract],
     run: impl FnMut(&ToolCall) -> ToolOutput,
 ) -> Result<ToolRound, ResponseError> {
-    let calls = chat_completions_calls(response, contracts)?;
+    let calls = chat_completions_calls(response)?;
     Ok(answer_tool_calls(calls, contracts, run))
 }
 
-/// Answers every tool call of a Responses API response; as
-/// [`answer_chat_completions`], with `function_call_output` items.
+/// Answers every tool call of a Responses API response with a synchronous
+/// closure; as [`answer_chat_completions`], with `function_call_output`
+/// items.
 pub fn answer_responses(
     response: &Value,
     contracts: &[&'static ToolContract],
     run: impl FnMut(&ToolCall) -> ToolOutput,
 ) -> Result<ToolRound, ResponseError> {
-    let calls = responses_calls(response, contracts)?;
+    let calls = responses_calls(response)?;
     Ok(answer_tool_calls(calls, contracts, run))
 }
 
 /// Answers calls already read from a response (or built with
-/// [`ToolCall::new`]); see [`answer_chat_completions`].
+/// [`ResponseCalls::new`]); see [`answer_chat_completions`].
 pub fn answer_tool_calls(
-    calls: Vec<ToolCall>,
+    calls: ResponseCalls,
     contracts: &[&'static ToolContract],
     mut run: impl FnMut(&ToolCall) -> ToolOutput,
 ) -> ToolRound {
+    let ResponseCalls { api, model, calls } = calls;
     let mut results = Vec::with_capacity(calls.len());
     let mut calls = calls.into_iter();
     for call in calls.by_ref() {
-        let output = match call.contract() {
+        let output = match call.contract_in(contracts) {
             Some(_) => run(&call),
-            None => unknown_tool(call.name(), contracts),
+            None => unknown_tool(&call.name, contracts),
         };
         let fatal = output.is_fatal();
         results.push((call, output));
@@ -132,9 +191,9 @@ pub fn answer_tool_calls(
             break;
         }
     }
-    let mut round = ToolRound::from_results(results);
-    round.unanswered.extend(calls);
-    round
+    ToolRound::build(api, model, results, calls.collect(), |call, _| {
+        call.contract_in(contracts).map(ToolContract::version)
+    })
 }
 
 /// `UNKNOWN_TOOL`: the model called a tool that was not offered (the same

@@ -3,9 +3,9 @@
 //! (Calls of real tools are tested in the facade's `tests/openai_round_trip.rs`.)
 
 use serde_json::{Value, json};
-use tool_core::{ToolError, ToolOutput};
+use tool_core::{ToolCall, ToolError, ToolOutput};
 use tool_openai::{
-    Api, CallRecord, ToolCall, answer_chat_completions, answer_responses, answer_tool_calls,
+    Api, CallRecord, ResponseCalls, answer_chat_completions, answer_responses, answer_tool_calls,
     chat_completions_calls, responses_calls,
 };
 
@@ -23,12 +23,12 @@ fn chat(tool_calls: Value) -> Value {
 }
 
 fn chat_error(response: &Value) -> (String, String) {
-    let error = chat_completions_calls(response, &[]).expect_err("expected an error");
+    let error = chat_completions_calls(response).expect_err("expected an error");
     (error.path().to_owned(), error.message().to_owned())
 }
 
 fn responses_error(response: &Value) -> (String, String) {
-    let error = responses_calls(response, &[]).expect_err("expected an error");
+    let error = responses_calls(response).expect_err("expected an error");
     (error.path().to_owned(), error.message().to_owned())
 }
 
@@ -43,10 +43,19 @@ fn chat_completions_calls_are_read_in_order() {
         {"id": "call_2", "type": "custom", "custom": {"name": "grammar", "input": "x"}},
         {"id": "call_3", "type": "function", "function": {"name": "b", "arguments": "{\"x\":1}"}}
     ]));
-    let calls = chat_completions_calls(&response, &[]).unwrap();
+    let calls = chat_completions_calls(&response).unwrap();
     let read: Vec<(Api, &str, &str, &str, &str)> = calls
+        .calls
         .iter()
-        .map(|c| (c.api(), c.model(), c.call_id(), c.name(), c.arguments()))
+        .map(|c| {
+            (
+                calls.api,
+                calls.model.as_str(),
+                c.call_id.as_str(),
+                c.name.as_str(),
+                c.arguments.as_str(),
+            )
+        })
         .collect();
     assert_eq!(
         read,
@@ -67,8 +76,8 @@ fn chat_completions_calls_are_read_in_order() {
             ),
         ]
     );
-    assert_eq!(calls[0].contract_version(), None);
-    assert_eq!(calls[0].provider(), "openai");
+    assert_eq!(calls.record(&calls.calls[0], &[]).contract_version, None);
+    assert_eq!(calls.provider(), "openai");
 }
 
 #[test]
@@ -98,17 +107,14 @@ fn responses_calls_skip_other_output_items() {
             {"type": "message", "id": "msg_1", "role": "assistant", "content": []}
         ]
     });
-    let calls = responses_calls(&response, &[]).unwrap();
+    let calls = responses_calls(&response).unwrap();
     assert_eq!(
         calls,
-        [ToolCall::new(
+        ResponseCalls::new(
             Api::Responses,
             "o4-mini-2025-04-16",
-            "call_9",
-            "a",
-            "{}",
-            &[]
-        )]
+            vec![ToolCall::new("call_9", "a", "{}")]
+        )
     );
 }
 
@@ -156,33 +162,37 @@ fn unknown_tools_are_answered_for_the_model_without_running_anything() {
 
 #[test]
 fn outputs_take_the_shape_of_their_api() {
-    let chat_call = ToolCall::new(Api::ChatCompletions, "m", "call_1", "t", "{}", &[]);
-    let responses_call = ToolCall::new(Api::Responses, "m", "call_2", "t", "{}", &[]);
+    let chat_call = ToolCall::new("call_1", "t", "{}");
+    let responses_call = ToolCall::new("call_2", "t", "{}");
     let success = ToolOutput::success("3 in stock");
     let error = ToolOutput::respond_to_model(ToolError::not_found("NO_SKU", "No such SKU."));
     let fatal = ToolOutput::fatal(ToolError::internal());
     assert_eq!(
-        chat_call.output_item(&success),
+        Api::ChatCompletions.output_item(&chat_call, &success),
         Some(json!({"role": "tool", "tool_call_id": "call_1", "content": "3 in stock"}))
     );
     assert_eq!(
-        responses_call.output_item(&error),
+        Api::Responses.output_item(&responses_call, &error),
         Some(json!({
             "type": "function_call_output",
             "call_id": "call_2",
             "output": "Error [NO_SKU]: No such SKU."
         }))
     );
-    assert_eq!(chat_call.output_item(&fatal), None);
-    assert_eq!(responses_call.output_item(&fatal), None);
+    assert_eq!(Api::ChatCompletions.output_item(&chat_call, &fatal), None);
+    assert_eq!(Api::Responses.output_item(&responses_call, &fatal), None);
 }
 
 #[test]
 fn every_unknown_call_is_answered_in_order() {
-    let calls = vec![
-        ToolCall::new(Api::Responses, "m", "call_1", "x", "{}", &[]),
-        ToolCall::new(Api::Responses, "m", "call_2", "y", "{}", &[]),
-    ];
+    let calls = ResponseCalls::new(
+        Api::Responses,
+        "m",
+        vec![
+            ToolCall::new("call_1", "x", "{}"),
+            ToolCall::new("call_2", "y", "{}"),
+        ],
+    );
     let round = answer_tool_calls(calls, &[], |_| unreachable!());
     let answered: Vec<&str> = round
         .items

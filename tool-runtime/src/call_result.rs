@@ -34,3 +34,11 @@ impl CallResult {
         self.output.is_fatal()
     }
 }
+
+/// The output of the call, for code that only needs the outcome (an
+/// adapter writing the model's answer).
+impl AsRef<ToolOutput> for CallResult {
+    fn as_ref(&self) -> &ToolOutput {
+        &self.output
+    }
+}

@@ -1,8 +1,11 @@
-//! How a tool call ends: [`ToolOutput`] and [`ToolError`], and the canonical
+//! A tool call and how it ends: the [`ToolCall`] every provider adapter
+//! hands the runtime, [`ToolOutput`] and [`ToolError`], and the canonical
 //! form of a call's arguments that approvals and audit records are bound to.
 
+mod call;
 mod canonical;
 mod output;
 
+pub use call::ToolCall;
 pub use canonical::{arguments_sha256, canonical_arguments, canonical_json, key_order, sha256_hex};
 pub use output::{OutputKind, ToolError, ToolOutput};

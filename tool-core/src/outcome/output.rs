@@ -144,6 +144,15 @@ impl ToolOutput {
     }
 }
 
+/// An output is its own outcome, so code generic over "something that holds
+/// a [`ToolOutput`]" (an adapter's round of answers) takes a bare output as
+/// well as a runtime's richer call result.
+impl AsRef<ToolOutput> for ToolOutput {
+    fn as_ref(&self) -> &ToolOutput {
+        self
+    }
+}
+
 /// Which of the three outcomes a [`ToolOutput`] is; serialized in
 /// snake_case (`"success"`, `"respond_to_model"`, `"fatal"`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -2,7 +2,6 @@
 //! into a tool's struct, with strict objects, constraints, formats, JSON
 //! paths and messages a model can act on.
 
-mod call;
 mod constraint;
 mod error;
 pub mod formats;
@@ -10,7 +9,6 @@ mod map;
 mod path;
 mod strict;
 
-pub use call::ToolCall;
 #[doc(hidden)]
 pub use constraint::{
     ItemsValue, NumberValue, Pattern, StringValue, format, max_items, max_length, maximum,
