@@ -18,6 +18,18 @@ use crate::text::{code, sentence, unit_sentence};
 /// value's limits with it, so they use the same words. A later constraint
 /// of one kind replaces an earlier one, as a field's own constraint
 /// replaces its type's in the schema.
+///
+/// ```
+/// use tool_contract::contract::{Constraint, NumberBound};
+/// use tool_contract::docs::Words;
+///
+/// let bounds = [
+///     Constraint::Minimum(NumberBound::UInt(5)),
+///     Constraint::Maximum(NumberBound::UInt(1440)),
+/// ];
+/// let text = Words::new().field(Some("minutes"), &bounds).text();
+/// assert_eq!(text, "Unit: minutes. From 5 to 1440.");
+/// ```
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Words<'a> {
     unit: Option<&'a str>,
