@@ -3,8 +3,13 @@
 
 use std::fmt::Write as _;
 
+use syn::LitStr;
+use tool_words::{Constraint, NumberBound, Words};
+
 use crate::ast::{Field, Input, Presence};
-use crate::attr::{Approval, ConstraintValue, DataClass, Effect, Number};
+use crate::attr::{
+    Approval, ConstraintAttr, ConstraintKind, ConstraintValue, DataClass, Effect, Number,
+};
 use crate::ty;
 
 pub fn doc_section(input: &Input) -> String {
@@ -128,26 +133,48 @@ fn presence(field: &Field) -> &'static str {
     }
 }
 
+/// The field's unit and constraints, in the words of the Markdown docs and
+/// the OpenAI description notes (`tool-words`).
 fn constraints(field: &Field) -> String {
-    let mut parts: Vec<String> = field
+    let texts: Vec<String> = field
         .attrs
         .constraints
         .iter()
-        .map(|c| {
-            let value = match &c.value {
-                ConstraintValue::Count(n) => n.to_string(),
-                ConstraintValue::Text(lit) => format!("\"{}\"", lit.value()),
-                ConstraintValue::Number(Number::Int(n)) => n.to_string(),
-                ConstraintValue::Number(Number::UInt(n)) => n.to_string(),
-                ConstraintValue::Number(Number::Float(n)) => n.to_string(),
-            };
-            format!("{} = {value}", c.kind.key())
+        .map(|c| match &c.value {
+            ConstraintValue::Text(lit) => lit.value(),
+            _ => String::new(),
         })
         .collect();
-    if let Some(unit) = &field.attrs.unit {
-        parts.push(format!("unit: {}", unit.value()));
-    }
-    parts.join(", ")
+    let constraints: Vec<Constraint<'_>> = field
+        .attrs
+        .constraints
+        .iter()
+        .zip(&texts)
+        .filter_map(|(c, text)| constraint(c, text))
+        .collect();
+    let unit = field.attrs.unit.as_ref().map(LitStr::value);
+    Words::new().field(unit.as_deref(), &constraints).text()
+}
+
+/// A parsed constraint as tool-words takes it (`text` is the literal's
+/// value); `None` for a key and value that `valid.rs` refuses.
+fn constraint<'a>(attr: &ConstraintAttr, text: &'a str) -> Option<Constraint<'a>> {
+    let bound = |n: &Number| match *n {
+        Number::Int(n) => NumberBound::Int(n),
+        Number::UInt(n) => NumberBound::UInt(n),
+        Number::Float(n) => NumberBound::Float(n),
+    };
+    Some(match (attr.kind, &attr.value) {
+        (ConstraintKind::MinLength, ConstraintValue::Count(n)) => Constraint::MinLength(*n),
+        (ConstraintKind::MaxLength, ConstraintValue::Count(n)) => Constraint::MaxLength(*n),
+        (ConstraintKind::MinItems, ConstraintValue::Count(n)) => Constraint::MinItems(*n),
+        (ConstraintKind::MaxItems, ConstraintValue::Count(n)) => Constraint::MaxItems(*n),
+        (ConstraintKind::Minimum, ConstraintValue::Number(n)) => Constraint::Minimum(bound(n)),
+        (ConstraintKind::Maximum, ConstraintValue::Number(n)) => Constraint::Maximum(bound(n)),
+        (ConstraintKind::Pattern, ConstraintValue::Text(_)) => Constraint::Pattern(text),
+        (ConstraintKind::Format, ConstraintValue::Text(_)) => Constraint::Format(text),
+        _ => return None,
+    })
 }
 
 /// Makes text safe inside a Markdown table cell.
@@ -200,8 +227,8 @@ mod tests {
              | open world | no |\n\
              | output | `String` |\n\n\
              | input | type | presence | constraints | description |\n| --- | --- | --- | --- | --- |\n\
-             | `sku` | `String` | required | min_length = 1 | Stock keeping unit \\| as printed. |\n\
-             | `hold` | `Option<u32>` | optional (null or absent) | maximum = 60, unit: minutes | How long to hold. |\n\
+             | `sku` | `String` | required | At least 1 character. | Stock keeping unit \\| as printed. |\n\
+             | `hold` | `Option<u32>` | optional (null or absent) | Unit: minutes. At most 60. | How long to hold. |\n\
              | `request_id` | `String` | required |  | Repeated on retries. |\n\
              | `tenant` | `TenantId` | injected from the session |  | The shop. |\n\
              | `customer_id` | `String` | required |  | The customer to reserve for. |\n\n\
@@ -209,6 +236,40 @@ mod tests {
              - `model_identity` for `customer_id`: staff reserve for any customer\n\n\
              Error codes:\n\n\
              - `OUT_OF_STOCK`: Not enough units; tell the customer how many are.\n"
+        );
+    }
+
+    /// The struct of the facade's `tests/docs_words.rs`: its rustdoc section
+    /// says each field's unit and constraints in the words the Markdown page
+    /// and the OpenAI schema use there.
+    #[test]
+    fn inputs_read_as_in_the_docs_and_the_openai_notes() {
+        let node: DeriveInput = parse_quote! {
+            /// Book a courier pickup for a parcel that is packed and labelled.
+            #[tool(effect = "write", idempotent)]
+            pub struct BookPickup {
+                /// Where the courier reports the pickup.
+                #[tool(format = "uri", max_length = 200)]
+                pub callback_url: String,
+                /// How long the courier waits at the door.
+                #[tool(unit = "minutes", minimum = 1, maximum = 30)]
+                pub wait: u32,
+            }
+        };
+        let cx = Ctxt::new();
+        let input = Input::from_syn(&cx, &node).unwrap();
+        cx.check().unwrap();
+        let section = doc_section(&input);
+        let rows: Vec<&str> = section
+            .lines()
+            .filter(|line| line.starts_with("| `"))
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                "| `callback_url` | `String` | required | An absolute URI such as \"https://example.com/path\". At most 200 characters. | Where the courier reports the pickup. |",
+                "| `wait` | `u32` | required | Unit: minutes. From 1 to 30. | How long the courier waits at the door. |",
+            ]
         );
     }
 }
