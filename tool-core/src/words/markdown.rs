@@ -19,7 +19,7 @@ impl ToolContract {
     /// declared error codes; and the waived rules with their reasons.
     ///
     /// The page starts with a level-1 heading (`# name`); a
-    /// [`Catalog`](crate::Catalog) puts pages one level lower.
+    /// [`Catalog`](crate::words::Catalog) puts pages one level lower.
     pub fn to_markdown(&self) -> String {
         render(self, 1)
     }
