@@ -272,9 +272,12 @@ pub mod audit {
 }
 
 /// Docs written from the contracts: one tool's Markdown page
-/// ([`ToolContract::to_markdown`]) and a [`Catalog`](docs::Catalog) of many.
+/// ([`ToolContract::to_markdown`]), a [`Catalog`](docs::Catalog) of many,
+/// and the [`Words`](docs::Words) that state a field's unit and constraints
+/// the same way in the docs, the rustdoc of `#[derive(Tool)]` and the
+/// OpenAI schema's descriptions.
 pub mod docs {
-    pub use tool_core::words::{CATALOG_FORMAT, Catalog};
+    pub use tool_core::words::{CATALOG_FORMAT, Catalog, Keyword, Words, described};
 }
 
 /// Versioned contracts: the lock file, semver diffs, and the check behind

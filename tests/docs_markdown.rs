@@ -217,11 +217,11 @@ fn table_cells_escape_pipes_and_line_breaks() {
     };
     assert_eq!(
         row("subscription"),
-        "| `subscription` | string | required | 5 to 40 characters; matches `^(sub\\|subscription)_[a-z0-9]+$` | Subscription id as shown in the billing console, e.g. \"sub_9f2\". |"
+        "| `subscription` | string | required | Between 5 and 40 characters. Matches the regular expression `^(sub\\|subscription)_[a-z0-9]+$`. | Subscription id as shown in the billing console, e.g. \"sub_9f2\". |"
     );
     assert_eq!(
         row("ends_on"),
-        "| `ends_on` | string \\| null | optional (nullable) | an RFC 3339 date | The last day of service as an ISO 8601 date, e.g. \"2026-09-30\"; null ends it at the end of the billing period. |"
+        "| `ends_on` | string \\| null | optional (nullable) | An RFC 3339 date such as \"2026-11-29\". | The last day of service as an ISO 8601 date, e.g. \"2026-09-30\"; null ends it at the end of the billing period. |"
     );
     assert_eq!(
         row("ALREADY_CANCELLED"),

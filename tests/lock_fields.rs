@@ -11,7 +11,8 @@
 mod lock;
 
 use lock::{Shelf, assert_change};
-use tool_contract::Tool;
+use tool_contract::lock::{Bump, Change, ChangeKind, ContractLock, LockDiff};
+use tool_contract::{Tool, ToolContract};
 
 mod optional_field_added {
     use super::*;
@@ -281,6 +282,48 @@ mod unit_changed {
     }
 }
 
+mod unit_added {
+    use super::*;
+
+    reserve_stock! {
+        "2.0.0", Bumped {
+            /// Stock keeping unit, e.g. "SKU-1042".
+            pub sku: String,
+            /// How many units to hold.
+            #[tool(minimum = 1, unit = "boxes")]
+            pub quantity: u32,
+            /// How long to hold the units.
+            #[tool(unit = "minutes")]
+            pub hold: Option<u32>,
+            /// Which shelf to take the units from.
+            pub shelf: Shelf,
+            /// A note for the warehouse.
+            pub note: Option<String>,
+        }
+    }
+}
+
+mod unit_and_description_changed {
+    use super::*;
+
+    reserve_stock! {
+        "2.0.0", Bumped {
+            /// Stock keeping unit, e.g. "SKU-1042".
+            pub sku: String,
+            /// How many units to hold.
+            #[tool(minimum = 1)]
+            pub quantity: u32,
+            /// How long the warehouse holds the units before it releases them.
+            #[tool(unit = "seconds")]
+            pub hold: Option<u32>,
+            /// Which shelf to take the units from.
+            pub shelf: Shelf,
+            /// A note for the warehouse.
+            pub note: Option<String>,
+        }
+    }
+}
+
 #[test]
 fn adding_an_optional_field_is_minor() {
     assert_change(
@@ -355,5 +398,50 @@ fn changing_a_unit_is_major() {
         unit_changed::Bumped::contract(),
         "`reserve_stock` 1.0.0 changed without a version bump; it needs at least 2.0.0 (major):\n  - unit of field `hold` changed from `minutes` to `seconds` (major)",
         "`reserve_stock` 1.0.0 -> 2.0.0 (major bump needed):\n  - unit of field `hold` changed from `minutes` to `seconds` (major)",
+    );
+}
+
+/// The changes `contract` makes to the lock of `base::ReserveStock`.
+fn changes(contract: &ToolContract) -> Vec<Change> {
+    let lock = ContractLock::from_contracts(&[lock::base::ReserveStock::contract()]).unwrap();
+    match lock.drift(&[contract]).unwrap().as_slice() {
+        [LockDiff::Changed { changes, .. }] => changes.clone(),
+        other => panic!("expected one changed tool, got {other:?}"),
+    }
+}
+
+fn unit_change(message: &str) -> Change {
+    Change {
+        kind: ChangeKind::UnitChanged,
+        bump: Bump::Major,
+        message: message.to_owned(),
+    }
+}
+
+#[test]
+fn a_unit_change_is_one_typed_change() {
+    // The description the model reads states the unit ("... Unit: seconds."),
+    // yet the change is named once, from the typed units.
+    assert_eq!(
+        changes(unit_changed::Bumped::contract()),
+        [unit_change(
+            "unit of field `hold` changed from `minutes` to `seconds`"
+        )]
+    );
+    assert_eq!(
+        changes(unit_added::Bumped::contract()),
+        [unit_change(
+            "unit of field `quantity` changed from none to `boxes`"
+        )]
+    );
+}
+
+#[test]
+fn a_unit_change_covers_the_description_that_states_it() {
+    assert_eq!(
+        changes(unit_and_description_changed::Bumped::contract()),
+        [unit_change(
+            "unit of field `hold` changed from `minutes` to `seconds`"
+        )]
     );
 }

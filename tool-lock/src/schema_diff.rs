@@ -362,45 +362,36 @@ impl Cx<'_> {
         }
     }
 
-    /// A field of the tool: its unit is recorded apart from its description
-    /// (which states the unit), so each change is named once.
+    /// A field of the tool. Its unit is recorded typed beside the schema;
+    /// the description the model reads states the unit too, so when the
+    /// unit changed the description changed with it, and the one change
+    /// named is the unit's.
     fn top_level_field(&mut self, name: &str, old: &Value, new: &Value, same_presence: bool) {
         let (old_unit, new_unit) = (self.old_units.get(name), self.new_units.get(name));
-        if old_unit != new_unit {
-            let show = |u: Option<&String>| u.map_or("none".to_owned(), |u| code(u));
-            let message = format!(
-                "unit of {} changed from {} to {}",
-                self.place(name),
-                show(old_unit),
-                show(new_unit)
-            );
-            self.push(ChangeKind::UnitChanged, Bump::Major, message);
+        if old_unit == new_unit {
+            return self.node(old, new, name, same_presence);
         }
-        let text = |v: &Value, unit: Option<&String>| {
-            let description = v
-                .get("description")
-                .and_then(Value::as_str)
-                .unwrap_or_default();
-            match unit {
-                Some(unit) => description
-                    .strip_suffix(&format!(" Unit: {unit}."))
-                    .unwrap_or(description)
-                    .to_owned(),
-                None => description.to_owned(),
-            }
-        };
-        if text(old, old_unit) != text(new, new_unit) {
-            let message = format!("description of {} changed", self.place(name));
-            self.push(ChangeKind::DescriptionChanged, Bump::Patch, message);
-        }
-        let strip = |v: &Value| {
+        let show = |u: Option<&String>| u.map_or("none".to_owned(), |u| code(u));
+        let message = format!(
+            "unit of {} changed from {} to {}",
+            self.place(name),
+            show(old_unit),
+            show(new_unit)
+        );
+        self.push(ChangeKind::UnitChanged, Bump::Major, message);
+        let without_description = |v: &Value| {
             let mut v = v.clone();
             if let Some(object) = v.as_object_mut() {
                 object.remove("description");
             }
             v
         };
-        self.node(&strip(old), &strip(new), name, same_presence);
+        self.node(
+            &without_description(old),
+            &without_description(new),
+            name,
+            same_presence,
+        );
     }
 
     /// `anyOf` / `oneOf` that are not enums or a null: compared by position.

@@ -3,7 +3,11 @@
 
 use std::fmt::Write as _;
 
+use syn::LitStr;
+use tool_words::{self as words, NumberBound, Words};
+
 use crate::ast::{Field, Input, Presence};
+use crate::constraint::{Constraint, Number};
 use crate::ty;
 use crate::vocab::{Approval, Vocabulary};
 
@@ -123,17 +127,46 @@ fn presence(field: &Field) -> &'static str {
     }
 }
 
+/// The field's unit and constraints, in the words of the Markdown docs and
+/// the provider description notes (`tool-words`).
 fn constraints(field: &Field) -> String {
-    let mut parts: Vec<String> = field
+    let texts: Vec<String> = field
         .attrs
         .constraints
         .iter()
-        .map(|c| c.constraint.to_string())
+        .map(|c| match &c.constraint {
+            Constraint::Pattern(lit) => lit.value(),
+            _ => String::new(),
+        })
         .collect();
-    if let Some(unit) = field.attrs.unit.given() {
-        parts.push(format!("unit: {}", unit.value()));
+    let constraints: Vec<words::Constraint<'_>> = field
+        .attrs
+        .constraints
+        .iter()
+        .zip(&texts)
+        .map(|(c, text)| words_constraint(&c.constraint, text))
+        .collect();
+    let unit = field.attrs.unit.given().map(LitStr::value);
+    Words::new().field(unit.as_deref(), &constraints).text()
+}
+
+/// A parsed constraint as tool-words takes it; `text` is a pattern's value.
+fn words_constraint<'a>(constraint: &Constraint, text: &'a str) -> words::Constraint<'a> {
+    let bound = |n: Number| match n {
+        Number::Int(n) => NumberBound::Int(n),
+        Number::UInt(n) => NumberBound::UInt(n),
+        Number::Float(n) => NumberBound::Float(n),
+    };
+    match *constraint {
+        Constraint::MinLength(n) => words::Constraint::MinLength(n),
+        Constraint::MaxLength(n) => words::Constraint::MaxLength(n),
+        Constraint::MinItems(n) => words::Constraint::MinItems(n),
+        Constraint::MaxItems(n) => words::Constraint::MaxItems(n),
+        Constraint::Minimum(n) => words::Constraint::Minimum(bound(n)),
+        Constraint::Maximum(n) => words::Constraint::Maximum(bound(n)),
+        Constraint::Pattern(_) => words::Constraint::Pattern(text),
+        Constraint::Format(format) => words::Constraint::Format(format.spelling()),
     }
-    parts.join(", ")
 }
 
 /// Makes text safe inside a Markdown table cell.
@@ -186,8 +219,8 @@ mod tests {
              | open world | no |\n\
              | output | `String` |\n\n\
              | input | type | presence | constraints | description |\n| --- | --- | --- | --- | --- |\n\
-             | `sku` | `String` | required | min_length = 1 | Stock keeping unit \\| as printed. |\n\
-             | `hold` | `Option<u32>` | optional (null or absent) | maximum = 60, unit: minutes | How long to hold. |\n\
+             | `sku` | `String` | required | At least 1 character. | Stock keeping unit \\| as printed. |\n\
+             | `hold` | `Option<u32>` | optional (null or absent) | Unit: minutes. At most 60. | How long to hold. |\n\
              | `request_id` | `String` | required |  | Repeated on retries. |\n\
              | `tenant` | `TenantId` | injected from the session |  | The shop. |\n\
              | `customer_id` | `String` | required |  | The customer to reserve for. |\n\n\
@@ -195,6 +228,40 @@ mod tests {
              - `model_identity` for `customer_id`: staff reserve for any customer\n\n\
              Error codes:\n\n\
              - `OUT_OF_STOCK`: Not enough units; tell the customer how many are.\n"
+        );
+    }
+
+    /// The struct of the facade's `tests/docs_words.rs`: its rustdoc section
+    /// says each field's unit and constraints in the words the Markdown page
+    /// and the OpenAI schema use there.
+    #[test]
+    fn inputs_read_as_in_the_docs_and_the_openai_notes() {
+        let node: DeriveInput = parse_quote! {
+            /// Book a courier pickup for a parcel that is packed and labelled.
+            #[tool(effect = "write", idempotent)]
+            pub struct BookPickup {
+                /// Where the courier reports the pickup.
+                #[tool(format = "uri", max_length = 200)]
+                pub callback_url: String,
+                /// How long the courier waits at the door.
+                #[tool(unit = "minutes", minimum = 1, maximum = 30)]
+                pub wait: u32,
+            }
+        };
+        let cx = Ctxt::new();
+        let input = Input::from_syn(&cx, &node).unwrap();
+        cx.check().unwrap();
+        let section = doc_section(&input);
+        let rows: Vec<&str> = section
+            .lines()
+            .filter(|line| line.starts_with("| `"))
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                "| `callback_url` | `String` | required | An absolute URI such as \"https://example.com/path\". At most 200 characters. | Where the courier reports the pickup. |",
+                "| `wait` | `u32` | required | Unit: minutes. From 1 to 30. | How long the courier waits at the door. |",
+            ]
         );
     }
 }

@@ -435,11 +435,7 @@ impl Compiler<'_> {
                 out.insert("additionalProperties".to_owned(), Value::Bool(false));
             }
         }
-        let bound = |keys: [&str; 2]| keys.iter().find_map(|k| map.get(*k)?.as_f64());
-        notes.drop_format_within(
-            bound(["minimum", "exclusiveMinimum"]),
-            bound(["maximum", "exclusiveMaximum"]),
-        );
+        notes.bounds_kept(map);
         if type_has(&types, "array") && !map.contains_key("items") {
             return Err(path.error(
                 StrictRule::AnyValue,

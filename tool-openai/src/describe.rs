@@ -1,127 +1,63 @@
 //! Keywords that strict mode does not take, stated in plain words in the
-//! schema's description ("At least 1 character.").
+//! schema's description ("At least 1 character."): the words of tool-core's
+//! [`Words`], the ones the docs and the derive's rustdoc use.
 
-use serde_json::{Map, Number, Value};
+use serde_json::{Map, Value};
+use tool_core::contract::bound_from_json;
+use tool_core::words::describe::read_keyword;
+use tool_core::words::{Words, followed_by};
 
-use crate::error::{Pointer, StrictSchemaError};
-use crate::keywords::{count, number, string};
+use crate::error::{Pointer, StrictRule, StrictSchemaError};
 
-/// The constraints of one schema that go into its description.
+/// The keywords of one schema that go into its description.
 #[derive(Debug, Default)]
-pub(crate) struct Notes {
-    format: Option<String>,
-    format_name: Option<String>,
-    min_length: Option<u64>,
-    max_length: Option<u64>,
-    pattern: Option<String>,
-    minimum: Option<Number>,
-    maximum: Option<Number>,
-    exclusive_minimum: Option<Number>,
-    exclusive_maximum: Option<Number>,
-    multiple_of: Option<Number>,
-    min_items: Option<u64>,
-    max_items: Option<u64>,
-    unique_items: bool,
-    content: Vec<String>,
-    examples: Option<String>,
-    deprecated: bool,
+pub(crate) struct Notes<'a> {
+    words: Words<'a>,
 }
 
-impl Notes {
-    /// Records `key: value`; `path` is the keyword's pointer, for errors.
+impl<'a> Notes<'a> {
+    /// Records `key: value` if the words state it; `path` is the keyword's
+    /// pointer, for errors.
     pub(crate) fn add(
         &mut self,
         key: &str,
-        value: &Value,
+        value: &'a Value,
         path: &Pointer,
     ) -> Result<(), StrictSchemaError> {
-        match key {
-            "format" => {
-                let format = string(value, path)?;
-                self.format = format_sentence(format);
-                self.format_name = Some(format.to_owned());
-            }
-            "minLength" => self.min_length = Some(count(value, path)?),
-            "maxLength" => self.max_length = Some(count(value, path)?),
-            "pattern" => self.pattern = Some(string(value, path)?.to_owned()),
-            "minimum" => self.minimum = Some(number(value, path)?.clone()),
-            "maximum" => self.maximum = Some(number(value, path)?.clone()),
-            "exclusiveMinimum" => self.exclusive_minimum = Some(number(value, path)?.clone()),
-            "exclusiveMaximum" => self.exclusive_maximum = Some(number(value, path)?.clone()),
-            "multipleOf" => self.multiple_of = Some(number(value, path)?.clone()),
-            "minItems" => self.min_items = Some(count(value, path)?),
-            "maxItems" => self.max_items = Some(count(value, path)?),
-            "uniqueItems" => self.unique_items = flag(value, path)?,
-            "deprecated" => self.deprecated = flag(value, path)?,
-            "contentEncoding" => self
-                .content
-                .push(format!("Encoded as {}.", string(value, path)?)),
-            "contentMediaType" => self
-                .content
-                .push(format!("Media type {}.", string(value, path)?)),
-            "examples" => self.examples = examples_sentence(value),
-            _ => {}
-        }
-        Ok(())
-    }
-
-    /// Leaves out the sentence of an integer `format` (`uint32`, ...) when
-    /// the schema's own bounds already keep values inside its range.
-    pub(crate) fn drop_format_within(&mut self, lower: Option<f64>, upper: Option<f64>) {
-        let range = self.format_name.as_deref().and_then(integer_range);
-        if let (Some((min, max)), Some(lower), Some(upper)) = (range, lower, upper)
-            && lower >= min
-            && upper <= max
-        {
-            self.format = None;
+        match read_keyword(key, value, &mut self.words) {
+            Ok(_) => Ok(()),
+            Err(expected) => Err(path.error(
+                StrictRule::Malformed,
+                format!("expected {}, got {value}", expected.what()),
+            )),
         }
     }
 
-    /// The sentences, in a fixed order.
-    pub(crate) fn sentences(&self) -> Vec<String> {
-        let mut out = Vec::new();
-        out.extend(self.format.clone());
-        out.extend(range(self.min_length, self.max_length, "character"));
-        if let Some(pattern) = &self.pattern {
-            out.push(format!("Matches the regular expression `{pattern}`."));
-        }
-        match (&self.minimum, &self.maximum) {
-            (Some(min), Some(max)) => out.push(format!("From {min} to {max}.")),
-            (Some(min), None) => out.push(format!("At least {min}.")),
-            (None, Some(max)) => out.push(format!("At most {max}.")),
-            (None, None) => {}
-        }
-        if let Some(min) = &self.exclusive_minimum {
-            out.push(format!("Greater than {min}."));
-        }
-        if let Some(max) = &self.exclusive_maximum {
-            out.push(format!("Less than {max}."));
-        }
-        if let Some(step) = &self.multiple_of {
-            out.push(format!("A multiple of {step}."));
-        }
-        out.extend(range(self.min_items, self.max_items, "item"));
-        if self.unique_items {
-            out.push("No duplicate items.".to_owned());
-        }
-        out.extend(self.content.iter().cloned());
-        out.extend(self.examples.clone());
-        if self.deprecated {
-            out.push("Deprecated.".to_owned());
-        }
-        out
+    /// The bounds `schema` keeps as keywords (`minimum` or
+    /// `exclusiveMinimum`, `maximum` or `exclusiveMaximum`): not said again,
+    /// but an integer `format` (`uint32`, ...) within them says nothing more.
+    pub(crate) fn bounds_kept(&mut self, schema: &Map<String, Value>) {
+        let bound = |keys: [&str; 2]| {
+            keys.iter().find_map(|key| match schema.get(*key)? {
+                Value::Number(n) => Some(bound_from_json(n)),
+                _ => None,
+            })
+        };
+        self.words.bounds_apart(
+            bound(["minimum", "exclusiveMinimum"]),
+            bound(["maximum", "exclusiveMaximum"]),
+        );
     }
 
     /// Appends the sentences to the schema's description, or gives it one
     /// (as its first keyword) when it has none.
     pub(crate) fn attach(&self, schema: &mut Map<String, Value>) {
-        let sentences = self.sentences();
-        if sentences.is_empty() {
+        let notes = self.words.text();
+        if notes.is_empty() {
             return;
         }
-        let notes = sentences.join(" ");
         match schema.get_mut("description") {
-            Some(Value::String(description)) => *description = append(description, &notes),
+            Some(Value::String(description)) => *description = followed_by(description, &notes),
             _ => {
                 let rest = std::mem::take(schema);
                 schema.insert("description".to_owned(), Value::String(notes));
@@ -129,117 +65,6 @@ impl Notes {
             }
         }
     }
-}
-
-/// `text` followed by `notes` as further sentences.
-fn append(text: &str, notes: &str) -> String {
-    let text = text.trim_end();
-    if text.is_empty() {
-        notes.to_owned()
-    } else if text.ends_with(['.', '!', '?']) {
-        format!("{text} {notes}")
-    } else {
-        format!("{text}. {notes}")
-    }
-}
-
-fn flag(value: &Value, path: &Pointer) -> Result<bool, StrictSchemaError> {
-    value.as_bool().ok_or_else(|| {
-        path.error(
-            crate::StrictRule::Malformed,
-            format!("expected `true` or `false`, got {value}"),
-        )
-    })
-}
-
-/// "At least 1 character.", "Between 2 and 5 items.", ...
-fn range(min: Option<u64>, max: Option<u64>, unit: &str) -> Option<String> {
-    let plural = |n: u64| if n == 1 { "" } else { "s" };
-    Some(match (min, max) {
-        (Some(a), Some(b)) if a == b => format!("Exactly {a} {unit}{}.", plural(a)),
-        (Some(a), Some(b)) => format!("Between {a} and {b} {unit}s."),
-        (Some(0), None) | (None, None) => return None,
-        (Some(a), None) => format!("At least {a} {unit}{}.", plural(a)),
-        (None, Some(b)) => format!("At most {b} {unit}{}.", plural(b)),
-    })
-}
-
-fn examples_sentence(value: &Value) -> Option<String> {
-    let values: Vec<String> = match value {
-        Value::Array(values) => values.iter().map(Value::to_string).collect(),
-        other => vec![other.to_string()],
-    };
-    match values.as_slice() {
-        [] => None,
-        [one] => Some(format!("Example: {one}.")),
-        many => Some(format!("Examples: {}.", many.join(", "))),
-    }
-}
-
-/// The values an integer `format` allows.
-fn integer_range(format: &str) -> Option<(f64, f64)> {
-    let signed = |bits: i32| (-(2f64.powi(bits - 1)), 2f64.powi(bits - 1) - 1.0);
-    let unsigned = |bits: i32| (0.0, 2f64.powi(bits) - 1.0);
-    Some(match format {
-        "int8" => signed(8),
-        "int16" => signed(16),
-        "int32" => signed(32),
-        "int64" => signed(64),
-        "int128" => signed(128),
-        "uint8" => unsigned(8),
-        "uint16" => unsigned(16),
-        "uint32" => unsigned(32),
-        "uint64" => unsigned(64),
-        "uint128" => unsigned(128),
-        _ => return None,
-    })
-}
-
-/// A `format` that strict mode does not support, in words; `None` for
-/// formats that say nothing a JSON number does not (`double`, `float`).
-pub(crate) fn format_sentence(format: &str) -> Option<String> {
-    let integer = |bits: u32, signed: bool| {
-        if signed {
-            let max = (1i128 << (bits - 1)) - 1;
-            format!("A whole number from {} to {max}.", -max - 1)
-        } else {
-            let max = if bits == 128 {
-                u128::MAX
-            } else {
-                (1u128 << bits) - 1
-            };
-            format!("A whole number from 0 to {max}.")
-        }
-    };
-    Some(match format {
-        "double" | "float" => return None,
-        "int8" => integer(8, true),
-        "int16" => integer(16, true),
-        "int32" => integer(32, true),
-        "int64" => integer(64, true),
-        "int128" => integer(128, true),
-        "uint8" => integer(8, false),
-        "uint16" => integer(16, false),
-        "uint32" => integer(32, false),
-        "uint64" => integer(64, false),
-        "uint128" => integer(128, false),
-        "int" => "A whole number.".to_owned(),
-        "uint" => "A whole number, 0 or more.".to_owned(),
-        "uri" => "An absolute URI such as \"https://example.com/path\".".to_owned(),
-        "uri-reference" => "A URI or a relative reference such as \"/path?q=1\".".to_owned(),
-        "iri" => "An absolute IRI (a URI that may contain Unicode).".to_owned(),
-        "iri-reference" => "An IRI or a relative reference.".to_owned(),
-        "uri-template" => "A URI template (RFC 6570).".to_owned(),
-        "json-pointer" => "A JSON Pointer such as \"/items/0\".".to_owned(),
-        "relative-json-pointer" => "A relative JSON Pointer such as \"1/name\".".to_owned(),
-        "regex" => "A regular expression.".to_owned(),
-        "idn-email" => "An email address (may contain Unicode).".to_owned(),
-        "idn-hostname" => "A host name (may contain Unicode).".to_owned(),
-        "byte" => "Base64-encoded bytes.".to_owned(),
-        "binary" => "Binary data.".to_owned(),
-        "password" => "A password or other secret.".to_owned(),
-        other => format!("Format: {other}."),
-    })
 }
 
 #[cfg(test)]
@@ -252,7 +77,7 @@ mod tests {
         for (key, value) in pairs {
             notes.add(key, value, &Pointer::root().key(key)).unwrap();
         }
-        notes.sentences()
+        notes.words.sentences()
     }
 
     #[test]
@@ -276,29 +101,30 @@ mod tests {
     #[test]
     fn integer_formats_state_their_range() {
         assert_eq!(
-            format_sentence("uint32").unwrap(),
-            "A whole number from 0 to 4294967295."
+            notes(&[("format", json!("uint32"))]),
+            ["A whole number from 0 to 4294967295."]
         );
         assert_eq!(
-            format_sentence("int64").unwrap(),
-            "A whole number from -9223372036854775808 to 9223372036854775807."
+            notes(&[("format", json!("int64"))]),
+            ["A whole number from -9223372036854775808 to 9223372036854775807."]
         );
         assert_eq!(
-            format_sentence("uint128").unwrap(),
-            "A whole number from 0 to 340282366920938463463374607431768211455."
+            notes(&[("format", json!("uint128"))]),
+            ["A whole number from 0 to 340282366920938463463374607431768211455."]
         );
-        assert_eq!(format_sentence("double"), None);
-        assert_eq!(format_sentence("color").unwrap(), "Format: color.");
+        assert!(notes(&[("format", json!("double"))]).is_empty());
+        assert_eq!(notes(&[("format", json!("color"))]), ["Format: color."]);
     }
 
     #[test]
     fn notes_follow_the_description() {
         let mut schema = json!({"type": "string", "description": "The SKU"});
+        let (min_length, examples) = (json!(1), json!(["SKU-1", "SKU-2"]));
         let mut notes = Notes::default();
-        notes.add("minLength", &json!(1), &Pointer::root()).unwrap();
         notes
-            .add("examples", &json!(["SKU-1", "SKU-2"]), &Pointer::root())
+            .add("minLength", &min_length, &Pointer::root())
             .unwrap();
+        notes.add("examples", &examples, &Pointer::root()).unwrap();
         notes.attach(schema.as_object_mut().unwrap());
         assert_eq!(
             schema,
@@ -308,10 +134,9 @@ mod tests {
             })
         );
         let mut bare = json!({"type": "array"});
+        let unique = json!(true);
         let mut notes = Notes::default();
-        notes
-            .add("uniqueItems", &json!(true), &Pointer::root())
-            .unwrap();
+        notes.add("uniqueItems", &unique, &Pointer::root()).unwrap();
         notes.attach(bare.as_object_mut().unwrap());
         assert_eq!(
             serde_json::to_string(&bare).unwrap(),
@@ -321,26 +146,32 @@ mod tests {
 
     #[test]
     fn integer_formats_within_the_bounds_say_nothing_more() {
-        let with_bounds = |format: &str, lower: Option<f64>, upper: Option<f64>| {
+        let with_bounds = |format: &str, kept: Value| {
+            let format = json!(format);
             let mut notes = Notes::default();
-            notes
-                .add("format", &json!(format), &Pointer::root())
-                .unwrap();
-            notes.drop_format_within(lower, upper);
-            notes.sentences()
+            notes.add("format", &format, &Pointer::root()).unwrap();
+            notes.bounds_kept(kept.as_object().unwrap());
+            notes.words.sentences()
         };
-        assert!(with_bounds("uint32", Some(1.0), Some(1000.0)).is_empty());
-        assert!(with_bounds("int8", Some(-128.0), Some(127.0)).is_empty());
+        assert!(with_bounds("uint32", json!({"minimum": 1, "maximum": 1000})).is_empty());
+        assert!(with_bounds("int8", json!({"minimum": -128, "maximum": 127})).is_empty());
+        assert!(
+            with_bounds(
+                "uint8",
+                json!({"exclusiveMinimum": 0, "exclusiveMaximum": 9.5})
+            )
+            .is_empty()
+        );
         assert_eq!(
-            with_bounds("int8", Some(-129.0), Some(0.0)),
+            with_bounds("int8", json!({"minimum": -129, "maximum": 0})),
             ["A whole number from -128 to 127."]
         );
         assert_eq!(
-            with_bounds("uint32", Some(0.0), None),
+            with_bounds("uint32", json!({"minimum": 0})),
             ["A whole number from 0 to 4294967295."]
         );
         assert_eq!(
-            with_bounds("uri", Some(0.0), Some(1.0)),
+            with_bounds("uri", json!({"minimum": 0, "maximum": 1})),
             ["An absolute URI such as \"https://example.com/path\"."]
         );
     }
@@ -348,10 +179,16 @@ mod tests {
     #[test]
     fn malformed_values_are_errors() {
         let mut notes = Notes::default();
+        let value = json!(-1);
         let error = notes
-            .add("minLength", &json!(-1), &Pointer::root().key("minLength"))
+            .add("minLength", &value, &Pointer::root().key("minLength"))
             .unwrap_err();
         assert_eq!(error.path(), "#/minLength");
         assert_eq!(error.message(), "expected a non-negative integer, got -1");
+        let value = json!("yes");
+        let error = notes
+            .add("uniqueItems", &value, &Pointer::root().key("uniqueItems"))
+            .unwrap_err();
+        assert_eq!(error.message(), "expected `true` or `false`, got \"yes\"");
     }
 }

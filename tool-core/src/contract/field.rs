@@ -1,9 +1,7 @@
 //! One field of a tool: presence, constraints and where its value comes from.
 
-use std::fmt;
-
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{Number, Value};
 
 use super::schema::SchemaFn;
 
@@ -17,7 +15,7 @@ pub struct FieldContract {
     presence: Presence,
     injected: bool,
     unit: Option<&'static str>,
-    constraints: &'static [Constraint],
+    constraints: &'static [Constraint<'static>],
     idempotency_key: bool,
     schema: Option<SchemaFn>,
 }
@@ -33,7 +31,7 @@ impl FieldContract {
         presence: Presence,
         injected: bool,
         unit: Option<&'static str>,
-        constraints: &'static [Constraint],
+        constraints: &'static [Constraint<'static>],
         idempotency_key: bool,
         schema: Option<SchemaFn>,
     ) -> Self {
@@ -87,7 +85,7 @@ impl FieldContract {
     }
 
     /// Constraints the parser enforces and the schema states.
-    pub const fn constraints(&self) -> &'static [Constraint] {
+    pub const fn constraints(&self) -> &'static [Constraint<'static>] {
         self.constraints
     }
 
@@ -115,83 +113,74 @@ pub enum Presence {
     Defaulted,
 }
 
-/// A constraint on a field's value, checked by the parser.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Constraint {
-    /// At least this many characters (Unicode scalar values).
-    MinLength(u64),
-    /// At most this many characters.
-    MaxLength(u64),
-    /// Matches this regular expression (unanchored, as in JSON Schema).
-    Pattern(&'static str),
-    /// At least this value.
-    Minimum(NumberBound),
-    /// At most this value.
-    Maximum(NumberBound),
-    /// At least this many items.
-    MinItems(u64),
-    /// At most this many items.
-    MaxItems(u64),
-    /// A JSON Schema `format` (see [`crate::formats`]).
-    Format(&'static str),
-}
+// One type for the contract and its words: the derive's rustdoc section
+// renders the same constraints at compile time, without tool-core.
+pub use tool_words::{Constraint, NumberBound};
 
-impl Constraint {
-    /// The JSON Schema keyword for this constraint.
-    pub fn keyword(&self) -> &'static str {
-        match self {
-            Constraint::MinLength(_) => "minLength",
-            Constraint::MaxLength(_) => "maxLength",
-            Constraint::Pattern(_) => "pattern",
-            Constraint::Minimum(_) => "minimum",
-            Constraint::Maximum(_) => "maximum",
-            Constraint::MinItems(_) => "minItems",
-            Constraint::MaxItems(_) => "maxItems",
-            Constraint::Format(_) => "format",
-        }
-    }
-
-    /// The JSON value of the keyword.
-    pub fn value(&self) -> Value {
-        match *self {
-            Constraint::MinLength(n)
-            | Constraint::MaxLength(n)
-            | Constraint::MinItems(n)
-            | Constraint::MaxItems(n) => Value::from(n),
-            Constraint::Pattern(s) | Constraint::Format(s) => Value::from(s),
-            Constraint::Minimum(b) | Constraint::Maximum(b) => b.to_json(),
-        }
+impl FieldContract {
+    /// The description the model reads in the input schema: the field's
+    /// own, then its unit (`"How long to hold the units. Unit: minutes."`).
+    pub fn model_description(&self) -> String {
+        tool_words::described(self.description, self.unit)
     }
 }
 
-/// A numeric bound as written in the attribute.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum NumberBound {
-    /// A negative integer.
-    Int(i64),
-    /// A non-negative integer.
-    UInt(u64),
-    /// A number with a fraction or exponent.
-    Float(f64),
-}
-
-impl NumberBound {
-    /// The bound as a JSON number (integers stay integers).
-    pub fn to_json(self) -> Value {
-        match self {
-            NumberBound::Int(n) => Value::from(n),
-            NumberBound::UInt(n) => Value::from(n),
-            NumberBound::Float(n) => Value::from(n),
-        }
+/// The JSON value of a constraint's keyword (`"minLength": 1`).
+pub fn constraint_json(constraint: &Constraint<'_>) -> Value {
+    match *constraint {
+        Constraint::MinLength(n)
+        | Constraint::MaxLength(n)
+        | Constraint::MinItems(n)
+        | Constraint::MaxItems(n) => Value::from(n),
+        Constraint::Pattern(s) | Constraint::Format(s) => Value::from(s),
+        Constraint::Minimum(b) | Constraint::Maximum(b) => bound_json(b),
     }
 }
 
-impl fmt::Display for NumberBound {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            NumberBound::Int(n) => write!(f, "{n}"),
-            NumberBound::UInt(n) => write!(f, "{n}"),
-            NumberBound::Float(n) => write!(f, "{n}"),
+/// A bound as a JSON number (integers stay integers).
+pub fn bound_json(bound: NumberBound) -> Value {
+    match bound {
+        NumberBound::Int(n) => Value::from(n),
+        NumberBound::UInt(n) => Value::from(n),
+        NumberBound::Float(n) => Value::from(n),
+    }
+}
+
+/// A JSON number as a bound (integers stay integers).
+pub fn bound_from_json(number: &Number) -> NumberBound {
+    if let Some(n) = number.as_u64() {
+        NumberBound::UInt(n)
+    } else if let Some(n) = number.as_i64() {
+        NumberBound::Int(n)
+    } else {
+        NumberBound::Float(number.as_f64().unwrap_or(f64::NAN))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bounds_keep_integers_exact_both_ways() {
+        for bound in [
+            NumberBound::Int(i64::MIN),
+            NumberBound::UInt(u64::MAX),
+            NumberBound::Float(0.5),
+        ] {
+            let Value::Number(number) = bound_json(bound) else {
+                panic!("{bound} is not a JSON number");
+            };
+            assert_eq!(bound_from_json(&number), bound);
         }
+        assert_eq!(
+            constraint_json(&Constraint::Maximum(NumberBound::Int(-1))),
+            Value::from(-1)
+        );
+        assert_eq!(
+            constraint_json(&Constraint::Pattern("^a")),
+            Value::from("^a")
+        );
+        assert_eq!(constraint_json(&Constraint::MinItems(2)), Value::from(2));
     }
 }

@@ -2,7 +2,7 @@
 
 use serde_json::{Map, Value};
 
-use super::field::{FieldContract, Presence};
+use super::field::{FieldContract, Presence, constraint_json};
 use super::schema::{SchemaFn, schema_settings};
 
 pub(crate) fn build_input_schema(fields: &[FieldContract]) -> Value {
@@ -21,13 +21,13 @@ pub(crate) fn build_input_schema(fields: &[FieldContract]) -> Value {
         let object = property
             .as_object_mut()
             .expect("property schema is an object");
-        let description = match field.unit() {
-            Some(unit) => describe_unit(field.description(), unit),
-            None => field.description().to_owned(),
-        };
-        prepend(object, "description", Value::from(description));
+        prepend(
+            object,
+            "description",
+            Value::from(field.model_description()),
+        );
         for constraint in field.constraints() {
-            object.insert(constraint.keyword().to_owned(), constraint.value());
+            object.insert(constraint.keyword().to_owned(), constraint_json(constraint));
         }
         properties.insert(field.name().to_owned(), property);
         if field.presence() == Presence::Required {
@@ -51,16 +51,6 @@ pub(crate) fn build_output_schema(schema_fn: SchemaFn) -> Value {
     schema_fn(&mut generator).to_value()
 }
 
-/// The property description with its unit stated, as the model reads it.
-pub(crate) fn describe_unit(description: &str, unit: &str) -> String {
-    let description = description.trim_end();
-    if description.ends_with('.') {
-        format!("{description} Unit: {unit}.")
-    } else {
-        format!("{description}. Unit: {unit}.")
-    }
-}
-
 /// Inserts `key` first, so a property reads description-first; a
 /// description the type itself carried is replaced by the field's.
 fn prepend(object: &mut Map<String, Value>, key: &str, value: Value) {
@@ -68,21 +58,4 @@ fn prepend(object: &mut Map<String, Value>, key: &str, value: Value) {
     let rest = std::mem::take(object);
     object.insert(key.to_owned(), value);
     object.extend(rest);
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn unit_is_appended_as_a_sentence() {
-        assert_eq!(
-            describe_unit("How long to wait.", "milliseconds"),
-            "How long to wait. Unit: milliseconds."
-        );
-        assert_eq!(
-            describe_unit("How long to wait", "seconds"),
-            "How long to wait. Unit: seconds."
-        );
-    }
 }

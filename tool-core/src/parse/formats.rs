@@ -34,21 +34,10 @@ pub fn is_valid(format: &str, value: &str) -> Option<bool> {
     })
 }
 
-/// A short description of a format, for error messages.
+/// A short description of a format, for error messages: the words the
+/// docs use too ([`tool_words::string_format`]).
 pub fn describe(format: &str) -> &'static str {
-    match format {
-        "date-time" => "an RFC 3339 date-time such as \"2026-11-29T18:30:00Z\"",
-        "date" => "an RFC 3339 date such as \"2026-11-29\"",
-        "time" => "an RFC 3339 time with offset such as \"18:30:00Z\"",
-        "duration" => "an ISO 8601 duration such as \"PT15M\"",
-        "email" => "an email address such as \"ana@example.com\"",
-        "hostname" => "a host name such as \"api.example.com\"",
-        "ipv4" => "an IPv4 address such as \"192.0.2.1\"",
-        "ipv6" => "an IPv6 address such as \"2001:db8::1\"",
-        "uuid" => "a UUID such as \"123e4567-e89b-12d3-a456-426614174000\"",
-        "uri" => "an absolute URI such as \"https://example.com/path\"",
-        _ => "a value of the declared format",
-    }
+    tool_words::string_format(format).unwrap_or("a value of the declared format")
 }
 
 fn digits(s: &str, n: usize) -> Option<u32> {

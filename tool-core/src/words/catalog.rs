@@ -6,11 +6,12 @@ use std::fmt::Write as _;
 use serde::ser::{SerializeMap, SerializeStruct};
 use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
+use tool_words::code;
 
-use super::markdown::{cell, code, render};
+use super::markdown::{cell, render};
 use crate::contract::Tool;
 use crate::contract::fingerprint::{policy_json, sorted};
-use crate::contract::{FieldContract, ToolContract};
+use crate::contract::{FieldContract, ToolContract, constraint_json};
 
 /// The value of `"format"` in a catalog's JSON document.
 pub const CATALOG_FORMAT: &str = "tool-contract-catalog/1";
@@ -302,7 +303,7 @@ impl Serialize for ConstraintsJson<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(Some(self.0.constraints().len()))?;
         for constraint in self.0.constraints() {
-            map.serialize_entry(constraint.keyword(), &sorted(&constraint.value()))?;
+            map.serialize_entry(constraint.keyword(), &sorted(&constraint_json(constraint)))?;
         }
         map.end()
     }

@@ -1,10 +1,12 @@
 //! JSON Schema in words: the type of a value as the model sees it, the
-//! values of an enum and a property's constraints. Shared by the Markdown
-//! docs and the lock file's change messages.
+//! values of an enum, and the keywords of a type's schema read into
+//! [`Words`]. Shared by the Markdown docs, the lock file's change messages
+//! and the provider adapters' description notes.
 
 use serde_json::{Map, Value};
+use tool_words::{Constraint, Keyword, Words};
 
-use crate::parse::formats;
+use crate::contract::bound_from_json;
 
 /// How deep `$ref`s and nested types are followed before giving up.
 const MAX_DEPTH: usize = 16;
@@ -256,105 +258,82 @@ fn is_object(schema: &Value) -> bool {
     }
 }
 
-/// The constraints a property's schema states, in words: `1 to 64
-/// characters`, `at least 5`, `matches ^[A-Z]+$`, `a UUID`.
-///
-/// Pattern texts are returned as is; the caller decides how to quote them.
-pub fn constraint_words(schema: &Value) -> Vec<Limit> {
-    let Some(object) = schema.as_object() else {
-        return Vec::new();
-    };
-    let get = |key: &str| object.get(key).filter(|v| !v.is_null());
-    let mut out = Vec::new();
-    let number = |v: &Value| v.to_string();
-    if let Some(words) = range(
-        get("minLength").map(number),
-        get("maxLength").map(number),
-        ("character", "characters"),
-    ) {
-        out.push(Limit::Words(words));
-    }
-    if let Some(pattern) = get("pattern") {
-        out.push(Limit::Pattern(value_text(pattern)));
-    }
-    if let Some(format) = get("format").and_then(Value::as_str) {
-        out.push(Limit::Words(format_words(format)));
-    }
-    if let Some(words) = range(
-        get("minimum").map(number),
-        get("maximum").map(number),
-        ("", ""),
-    ) {
-        out.push(Limit::Words(words));
-    }
-    if let Some(min) = get("exclusiveMinimum") {
-        out.push(Limit::Words(format!("more than {min}")));
-    }
-    if let Some(max) = get("exclusiveMaximum") {
-        out.push(Limit::Words(format!("less than {max}")));
-    }
-    if let Some(step) = get("multipleOf") {
-        out.push(Limit::Words(format!("a multiple of {step}")));
-    }
-    if let Some(words) = range(
-        get("minItems").map(number),
-        get("maxItems").map(number),
-        ("item", "items"),
-    ) {
-        out.push(Limit::Words(words));
-    }
-    if get("uniqueItems") == Some(&Value::Bool(true)) {
-        out.push(Limit::Words("no repeated items".to_owned()));
-    }
-    out
+/// What a keyword's value should have been, when it is malformed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Expected {
+    /// A non-negative integer (`minLength`, `maxItems`, ...).
+    Count,
+    /// A number (`minimum`, `multipleOf`, ...).
+    Number,
+    /// A string (`pattern`, `format`, ...).
+    String,
+    /// `true` or `false` (`uniqueItems`, `deprecated`).
+    Flag,
 }
 
-/// One constraint in words.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Limit {
-    /// Plain words.
-    Words(String),
-    /// A regular expression the value must match.
-    Pattern(String),
-}
-
-fn range(min: Option<String>, max: Option<String>, noun: (&str, &str)) -> Option<String> {
-    let with_noun = |n: &str, text: String| {
-        let noun = if n == "1" { noun.0 } else { noun.1 };
-        if noun.is_empty() {
-            text
-        } else {
-            format!("{text} {noun}")
+impl Expected {
+    /// In words: `a non-negative integer`, `a number`, `a string`,
+    /// `` `true` or `false` ``.
+    pub fn what(self) -> &'static str {
+        match self {
+            Expected::Count => "a non-negative integer",
+            Expected::Number => "a number",
+            Expected::String => "a string",
+            Expected::Flag => "`true` or `false`",
         }
-    };
-    match (min, max) {
-        (Some(min), Some(max)) if min == max => Some(with_noun(&max, format!("exactly {max}"))),
-        (Some(min), Some(max)) => Some(with_noun(&max, format!("{min} to {max}"))),
-        (Some(min), None) => Some(with_noun(&min, format!("at least {min}"))),
-        (None, Some(max)) => Some(with_noun(&max, format!("at most {max}"))),
-        (None, None) => None,
     }
 }
 
-/// A `format` in words: `a UUID`, `a 32-bit unsigned integer`.
-fn format_words(format: &str) -> String {
-    let integer = |bits: &str, signed: bool| {
-        let sign = if signed { "signed" } else { "unsigned" };
-        let article = if bits == "8" { "an" } else { "a" };
-        format!("{article} {bits}-bit {sign} integer")
+/// Reads one keyword of a type's schema into `words` (the schema of a
+/// type has no typed contract, so its JSON is read): `Ok(true)` when the
+/// words state it, `Ok(false)` for a keyword they do not (`type`,
+/// `properties`, `description`, ...), `Err` when its value is malformed.
+pub fn read_keyword<'a>(
+    key: &str,
+    value: &'a Value,
+    words: &mut Words<'a>,
+) -> Result<bool, Expected> {
+    let count = || value.as_u64().ok_or(Expected::Count);
+    let number = || match value {
+        Value::Number(n) => Ok(bound_from_json(n)),
+        _ => Err(Expected::Number),
     };
-    match format {
-        "int8" | "int16" | "int32" | "int64" | "int128" => integer(&format[3..], true),
-        "uint8" | "uint16" | "uint32" | "uint64" | "uint128" => integer(&format[4..], false),
-        "float" => "a 32-bit float".to_owned(),
-        "double" => "a 64-bit float".to_owned(),
-        known if formats::SUPPORTED.contains(&known) => {
-            // "a UUID such as ..." -> "a UUID"
-            let words = formats::describe(known);
-            words.split(" such as ").next().unwrap_or(words).to_owned()
-        }
-        other => format!("format {other}"),
+    let string = || value.as_str().ok_or(Expected::String);
+    let flag = || value.as_bool().ok_or(Expected::Flag);
+    match key {
+        "minLength" => words.constraint(Constraint::MinLength(count()?)),
+        "maxLength" => words.constraint(Constraint::MaxLength(count()?)),
+        "pattern" => words.constraint(Constraint::Pattern(string()?)),
+        "format" => words.constraint(Constraint::Format(string()?)),
+        "minimum" => words.constraint(Constraint::Minimum(number()?)),
+        "maximum" => words.constraint(Constraint::Maximum(number()?)),
+        "minItems" => words.constraint(Constraint::MinItems(count()?)),
+        "maxItems" => words.constraint(Constraint::MaxItems(count()?)),
+        "exclusiveMinimum" => words.keyword(Keyword::ExclusiveMinimum(number()?)),
+        "exclusiveMaximum" => words.keyword(Keyword::ExclusiveMaximum(number()?)),
+        "multipleOf" => words.keyword(Keyword::MultipleOf(number()?)),
+        "uniqueItems" if flag()? => words.keyword(Keyword::UniqueItems),
+        "deprecated" if flag()? => words.keyword(Keyword::Deprecated),
+        "uniqueItems" | "deprecated" => words,
+        "contentEncoding" => words.keyword(Keyword::ContentEncoding(string()?)),
+        "contentMediaType" => words.keyword(Keyword::ContentMediaType(string()?)),
+        "examples" => words.keyword(Keyword::Examples(match value {
+            Value::Array(values) => values.iter().map(Value::to_string).collect(),
+            other => vec![other.to_string()],
+        })),
+        _ => return Ok(false),
+    };
+    Ok(true)
+}
+
+/// The words of a type's schema: each keyword [`read_keyword`] knows;
+/// malformed values are left out.
+pub fn schema_words(schema: &Value) -> Words<'_> {
+    let mut words = Words::new();
+    for (key, value) in schema.as_object().into_iter().flatten() {
+        let _ = read_keyword(key, value, &mut words);
     }
+    words
 }
 
 #[cfg(test)]
@@ -464,48 +443,60 @@ mod tests {
     }
 
     #[test]
-    fn constraints_in_words() {
-        let words = |schema: Value| -> Vec<String> {
-            constraint_words(&schema)
-                .into_iter()
-                .map(|c| match c {
-                    Limit::Words(w) => w,
-                    Limit::Pattern(p) => format!("matches {p}"),
-                })
-                .collect()
-        };
+    fn the_keywords_of_a_type_in_words() {
+        let words = |schema: Value| schema_words(&schema).sentences();
         assert_eq!(
             words(json!({"minLength": 1, "maxLength": 64, "pattern": "^[A-Z]$"})),
-            ["1 to 64 characters", "matches ^[A-Z]$"]
+            [
+                "Between 1 and 64 characters.",
+                "Matches the regular expression `^[A-Z]$`."
+            ]
         );
-        assert_eq!(words(json!({"minLength": 1})), ["at least 1 character"]);
-        assert_eq!(words(json!({"maxLength": 1})), ["at most 1 character"]);
+        assert_eq!(
+            words(json!({"type": "integer", "format": "uint32", "minimum": 0})),
+            ["A whole number from 0 to 4294967295."]
+        );
         assert_eq!(
             words(json!({"format": "uint32", "minimum": 5, "maximum": 1440})),
-            ["a 32-bit unsigned integer", "5 to 1440"]
-        );
-        assert_eq!(words(json!({"format": "uuid"})), ["a UUID"]);
-        assert_eq!(
-            words(json!({"format": "int8"})),
-            ["an 8-bit signed integer"]
+            ["From 5 to 1440."]
         );
         assert_eq!(
-            words(json!({"format": "int64"})),
-            ["a 64-bit signed integer"]
+            words(json!({"format": "uuid"})),
+            ["A UUID such as \"123e4567-e89b-12d3-a456-426614174000\"."]
         );
-        assert_eq!(
-            words(json!({"format": "date-time"})),
-            ["an RFC 3339 date-time"]
-        );
-        assert_eq!(words(json!({"format": "color"})), ["format color"]);
+        assert_eq!(words(json!({"format": "color"})), ["Format: color."]);
         assert_eq!(
             words(json!({"exclusiveMinimum": 0, "exclusiveMaximum": 1.5, "multipleOf": 0.5})),
-            ["more than 0", "less than 1.5", "a multiple of 0.5"]
+            ["Greater than 0.", "Less than 1.5.", "A multiple of 0.5."]
         );
         assert_eq!(
             words(json!({"minItems": 2, "maxItems": 2, "uniqueItems": true})),
-            ["exactly 2 items", "no repeated items"]
+            ["Exactly 2 items.", "No duplicate items."]
         );
-        assert_eq!(words(json!({"minimum": -3})), ["at least -3"]);
+        assert_eq!(
+            words(json!({"contentEncoding": "base64", "examples": ["a", 1], "deprecated": true})),
+            ["Encoded as base64.", "Examples: \"a\", 1.", "Deprecated."]
+        );
+        assert_eq!(words(json!({"minimum": -3})), ["At least -3."]);
+        assert!(words(json!({"uniqueItems": false, "deprecated": false})).is_empty());
+        assert!(words(json!({"minLength": -1, "type": "string"})).is_empty());
+        assert!(words(json!(true)).is_empty());
+    }
+
+    #[test]
+    fn malformed_keywords_say_what_was_expected() {
+        let cases = [
+            ("minLength", json!(-1), Err(Expected::Count)),
+            ("minimum", json!("1"), Err(Expected::Number)),
+            ("pattern", json!(1), Err(Expected::String)),
+            ("uniqueItems", json!(1), Err(Expected::Flag)),
+            ("type", json!("string"), Ok(false)),
+            ("maxItems", json!(3), Ok(true)),
+        ];
+        for (key, value, expected) in &cases {
+            let mut words = Words::new();
+            assert_eq!(read_keyword(key, value, &mut words), *expected, "{key}");
+        }
+        assert_eq!(Expected::Flag.what(), "`true` or `false`");
     }
 }

@@ -3,8 +3,9 @@
 use std::fmt::Write as _;
 
 use serde_json::Value;
+use tool_words::{code, followed_by};
 
-use super::describe::{Limit, constraint_words, enum_values, model_type, split_null, value_text};
+use super::describe::{enum_values, model_type, schema_words, split_null, value_text};
 use crate::contract::{
     Approval, DataClass, Effect, FieldContract, Idempotency, Presence, ToolContract,
 };
@@ -18,7 +19,7 @@ impl ToolContract {
     /// declared error codes; and the waived rules with their reasons.
     ///
     /// The page starts with a level-1 heading (`# name`); a
-    /// [`Catalog`](crate::Catalog) puts pages one level lower.
+    /// [`Catalog`](crate::words::Catalog) puts pages one level lower.
     pub fn to_markdown(&self) -> String {
         render(self, 1)
     }
@@ -184,10 +185,6 @@ fn render_input_types(contract: &ToolContract, level: usize, out: &mut String) {
                 (false, true) => "optional (nullable)",
                 (false, false) => "optional",
             };
-            let limits: Vec<String> = constraint_words(property)
-                .into_iter()
-                .map(limit_text)
-                .collect();
             let description = property
                 .get("description")
                 .and_then(Value::as_str)
@@ -197,7 +194,7 @@ fn render_input_types(contract: &ToolContract, level: usize, out: &mut String) {
                 "| {} | {} | {presence} | {} | {} |",
                 cell(&code(field)),
                 cell(&model_type(property, root)),
-                cell(&limits.join("; ")),
+                cell(&schema_words(property).text()),
                 cell(&with_value_descriptions(description, &core, root)),
             );
         }
@@ -212,22 +209,16 @@ fn presence(presence: Presence) -> &'static str {
     }
 }
 
+/// What the field's type says (a `u32` is a whole number), then the
+/// field's own unit and constraints over it, then whether it is the key.
 fn field_constraints(field: &FieldContract, property: &Value) -> String {
-    let mut parts = Vec::new();
-    if let Some(unit) = field.unit() {
-        parts.push(format!("unit: {unit}"));
-    }
-    parts.extend(constraint_words(property).into_iter().map(limit_text));
+    let mut words = schema_words(property);
+    words.field(field.unit(), field.constraints());
+    let text = words.text();
     if field.idempotency_key() {
-        parts.push("idempotency key".to_owned());
-    }
-    parts.join("; ")
-}
-
-fn limit_text(limit: Limit) -> String {
-    match limit {
-        Limit::Words(words) => words,
-        Limit::Pattern(pattern) => format!("matches {}", code(&pattern)),
+        followed_by(&text, "Idempotency key.")
+    } else {
+        text
     }
 }
 
@@ -314,23 +305,6 @@ fn render_waivers(contract: &ToolContract, out: &mut String) {
     }
 }
 
-/// `text` as a Markdown code span, with a fence longer than any run of
-/// backticks inside it.
-pub fn code(text: &str) -> String {
-    let mut longest = 0;
-    let mut run = 0;
-    for c in text.chars() {
-        run = if c == '`' { run + 1 } else { 0 };
-        longest = longest.max(run);
-    }
-    let fence = "`".repeat(longest + 1);
-    if text.starts_with('`') || text.ends_with('`') {
-        format!("{fence} {text} {fence}")
-    } else {
-        format!("{fence}{text}{fence}")
-    }
-}
-
 /// `text` made safe for one cell of a Markdown table: `|` escaped (also
 /// inside code spans, as GitHub requires), line breaks as `<br>`.
 pub fn cell(text: &str) -> String {
@@ -349,13 +323,6 @@ pub fn cell(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn code_spans_survive_backticks() {
-        assert_eq!(code("a_b"), "`a_b`");
-        assert_eq!(code("a`b"), "``a`b``");
-        assert_eq!(code("`x`"), "`` `x` ``");
-    }
 
     #[test]
     fn cells_escape_pipes_and_line_breaks() {

@@ -1,0 +1,27 @@
+//! The contract of a tool in words, said once.
+//!
+//! A field's unit and constraints are stated in three places: the Markdown
+//! docs of a tool, the rustdoc section `#[derive(Tool)]` puts on `impl
+//! Tool`, and the notes a provider adapter adds to a schema's description
+//! for the keywords the provider drops. All three say them with
+//! [`Words`], from typed input: a field's [`Constraint`]s and unit, and for
+//! the schemas of types (which have no typed contract) the [`Keyword`]s
+//! read from their JSON.
+//!
+//! This crate depends on nothing but std: the derive macro calls it at
+//! compile time, and tool-core re-exports its [`Constraint`] and
+//! [`NumberBound`] as the contract's own. Applications reach it through
+//! the `tool-contract` facade (`tool_contract::docs`).
+#![deny(missing_docs)]
+
+mod constraint;
+mod format;
+mod number;
+mod text;
+mod words;
+
+pub use constraint::{Constraint, Keyword};
+pub use format::{integer_range, string_format};
+pub use number::NumberBound;
+pub use text::{code, described, followed_by};
+pub use words::Words;
