@@ -27,6 +27,7 @@ use std::time::{Duration, SystemTime};
 
 use tool_contract::openai::ToolRound;
 use tool_contract::prelude::*;
+use tool_contract::runtime::format_rfc3339;
 use tool_contract::serde_json::{self, Value, json};
 use tool_contract::{approval::Approvals, audit::Subjects};
 use tools::{CustomerId, GetInventory, Reservation, ReserveInventory, StockLevel, TenantId};
@@ -73,7 +74,7 @@ fn toolbox(stock: &Stock) -> Toolbox {
             let hold = Duration::from_secs(60 * u64::from(call.hold.unwrap_or(30)));
             Ok(Reservation {
                 reservation_id: format!("RSV-{}-{}", call.tenant.0, *reserved),
-                expires_at: rfc3339(SystemTime::now() + hold),
+                expires_at: format_rfc3339(SystemTime::now() + hold),
             })
         }
     });
@@ -259,27 +260,4 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         println!("{}", serde_json::to_string(message)?);
     }
     Ok(())
-}
-
-/// `time` as an RFC 3339 date-time in UTC, to the second.
-fn rfc3339(time: SystemTime) -> String {
-    let secs = time
-        .duration_since(SystemTime::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let (days, rest) = (secs / 86_400, secs % 86_400);
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let (era, doe) = (z / 146_097, z % 146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + u64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
-        rest / 3600,
-        rest % 3600 / 60,
-        rest % 60
-    )
 }

@@ -244,7 +244,7 @@ pub mod runtime {
     pub use tool_core::{OutputKind, ToolCall};
     pub use tool_runtime::model_result::{
         ContentTrust, Delivery, Execution, ExecutionOutcome, MODEL_RESULT_SCHEMA_VERSION,
-        ModelResult, Provenance, ResultStatus,
+        ModelResult, Provenance, ResultStatus, format_rfc3339,
     };
     pub use tool_runtime::{AbortHandle, CallContext, CallResult, Toolbox};
 }

@@ -1,5 +1,6 @@
 //! Every list and parser that exists on both sides of the proc-macro
-//! boundary is checked here against the other side: the macro crate's
+//! boundary is checked here against the other side (version parsing and
+//! edit distance have one source, in tool-words, which both use): the macro crate's
 //! vocabularies and leaf parsers are included with `#[path]` (they use
 //! nothing else of that crate) and compared with tool-core and the OpenAI
 //! adapter.
@@ -9,28 +10,17 @@
 //!   variant has a spelling; the expansion's tokens name that variant;
 //! - formats: the macro's list is tool-core's `formats::SUPPORTED`, and the
 //!   OpenAI adapter accepts exactly those but `uri`;
-//! - versions: the macro reads `version = "..."` as `Version::parse` does;
-//! - edit distance: the macro's function is tool-core's, and the names
-//!   tool-core suggests to the model agree with it;
-//! - tool names: the macro refuses exactly the names the OpenAI adapter
-//!   refuses;
+//! - tool names: the rule the macro applies (tool-words' `name_problem`)
+//!   refuses exactly the names the OpenAI adapter refuses;
 //! - patterns: the macro accepts exactly what the `regex` crate compiles.
 
-#[path = "../tool-macros/src/edit_distance.rs"]
-mod edit_distance;
 #[path = "../tool-macros/src/pattern.rs"]
 mod pattern;
-#[path = "../tool-macros/src/tool_name.rs"]
-mod tool_name;
-#[path = "../tool-macros/src/version.rs"]
-mod version;
 #[path = "../tool-macros/src/vocab.rs"]
 mod vocab;
 
 use std::collections::BTreeSet;
 use std::fmt::Debug;
-use std::fs;
-use std::path::Path;
 
 use proptest::prelude::*;
 use quote::{ToTokens, quote};
@@ -42,11 +32,9 @@ use tool_contract::__private::{
 };
 use tool_contract::contract::formats;
 use tool_contract::openai::{StrictRule, ToolSetError, check_strict_schema};
-use tool_contract::{Session, Tool};
 
-use edit_distance::edit_distance;
-use tool_name::{MAX_CHARS, NameProblem, name_problem};
-use version::parse_version;
+use tool_words::{MAX_NAME_CHARS as MAX_CHARS, NameProblem, name_problem};
+
 use vocab::Vocabulary;
 
 /// Every variant of a runtime enum; a variant added there fails to compile
@@ -326,239 +314,6 @@ fn formats_are_tool_cores_and_openai_takes_all_but_uri() {
             adapter.contains(format),
             "{format}"
         );
-    }
-}
-
-/// `MAJOR.MINOR.PATCH`.
-type Triple = (u64, u64, u64);
-
-fn core_version(text: &str) -> Option<Triple> {
-    Version::parse(text).map(|v| (v.major, v.minor, v.patch))
-}
-
-#[test]
-fn versions_are_read_as_tool_core_reads_them() {
-    let table: &[(&str, Option<Triple>)] = &[
-        ("1.2.0", Some((1, 2, 0))),
-        ("2.10.0", Some((2, 10, 0))),
-        ("0.0.0", Some((0, 0, 0))),
-        ("18446744073709551615.0.1", Some((u64::MAX, 0, 1))),
-        ("18446744073709551616.0.0", None),
-        ("", None),
-        ("1", None),
-        ("1.2", None),
-        ("1.2.3.4", None),
-        ("01.2.3", None),
-        ("1.02.3", None),
-        ("1.-2.3", None),
-        ("+1.2.3", None),
-        ("1.2.x", None),
-        ("1..3", None),
-        (" 1.2.3", None),
-        ("1.2.3 ", None),
-        ("1.2.3-beta", None),
-        ("١.٢.٣", None),
-    ];
-    for (text, expected) in table {
-        assert_eq!(parse_version(text), *expected, "{text:?}");
-        assert_eq!(core_version(text), *expected, "{text:?}");
-    }
-}
-
-proptest! {
-    #[test]
-    fn versions_agree_on_any_text(text in "[0-9.+-]{0,14}|\\PC{0,14}") {
-        prop_assert_eq!(parse_version(&text), core_version(&text));
-    }
-
-    #[test]
-    fn versions_agree_on_written_versions(parts in prop::collection::vec(0u64..=u64::MAX, 1..5), zero in any::<bool>()) {
-        let mut text = parts.iter().map(u64::to_string).collect::<Vec<_>>().join(".");
-        if zero {
-            text.insert(0, '0');
-        }
-        prop_assert_eq!(parse_version(&text), core_version(&text));
-    }
-}
-
-/// The text of `fn edit_distance` in a file, without whitespace and `pub`.
-fn function_text(source: &str) -> Option<String> {
-    let start = source.find("fn edit_distance(")?;
-    let open = start + source[start..].find('{')?;
-    let mut depth = 0;
-    let mut end = open;
-    for (i, c) in source[open..].char_indices() {
-        match c {
-            '{' => depth += 1,
-            '}' => depth -= 1,
-            _ => {}
-        }
-        if depth == 0 {
-            end = open + i + 1;
-            break;
-        }
-    }
-    Some(
-        source[start..end]
-            .chars()
-            .filter(|c| !c.is_whitespace())
-            .collect(),
-    )
-}
-
-#[test]
-fn edit_distance_is_tool_cores_function() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let macro_text =
-        function_text(&fs::read_to_string(root.join("tool-macros/src/edit_distance.rs")).unwrap())
-            .unwrap();
-    let mut core_texts = Vec::new();
-    let mut stack = vec![root.join("tool-core/src")];
-    while let Some(dir) = stack.pop() {
-        for entry in fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if let Some(text) = function_text(&fs::read_to_string(&path).unwrap()) {
-                core_texts.push((path, text));
-            }
-        }
-    }
-    assert_eq!(
-        core_texts.len(),
-        1,
-        "tool-core defines `fn edit_distance` once: {core_texts:?}"
-    );
-    assert_eq!(
-        core_texts[0].1,
-        macro_text,
-        "tool-macros/src/edit_distance.rs and {} differ",
-        core_texts[0].0.display()
-    );
-    for (a, b, distance) in [
-        ("", "", 0),
-        ("a", "", 1),
-        ("", "abc", 3),
-        ("kitten", "sitting", 3),
-        ("flaw", "lawn", 2),
-        ("ß", "ss", 2),
-        ("é", "e", 1),
-        ("model_identiy", "model_identity", 1),
-        ("identity", "model_identity", 6),
-    ] {
-        assert_eq!(edit_distance(a, b), distance, "{a:?} {b:?}");
-        assert_eq!(edit_distance(b, a), distance, "{b:?} {a:?}");
-    }
-}
-
-/// Reserve units of one item in a warehouse until checkout completes.
-#[derive(Tool)]
-#[allow(dead_code)]
-struct ReserveStock {
-    /// Stock keeping unit, e.g. "SKU-1042".
-    sku: String,
-    /// How many units to hold, at least 1.
-    quantity: u32,
-    /// The warehouse to hold them in, e.g. "BER-1".
-    warehouse_code: String,
-    /// A note for the picker, if any.
-    note: Option<String>,
-}
-
-const FIELDS: [&str; 4] = ["sku", "quantity", "warehouse_code", "note"];
-
-/// The field tool-core suggests for an unknown key, read from its message.
-fn core_suggestion(key: &str) -> Option<String> {
-    let arguments = json!({ key: 1 }).to_string();
-    let error = ReserveStock::from_arguments(&arguments, &Session::new())
-        .err()
-        .expect("an unknown key is refused");
-    let message = error.message();
-    assert!(message.starts_with("unknown field "), "{message}");
-    let (_, hint) = message.rsplit_once("(did you mean \"")?;
-    Some(hint.strip_suffix("\"?)").unwrap().to_owned())
-}
-
-/// The suggestion tool-core's rule (`humanize::suggest`) gives with the
-/// macro's edit distance: a name equal but for case and surrounding space,
-/// else the nearest within a third of its length (1 or 2 edits).
-fn suggestion_by_macro_distance(key: &str) -> Option<String> {
-    let normal = key.trim().to_lowercase();
-    if let Some(hit) = FIELDS.iter().find(|f| f.to_lowercase() == normal) {
-        return Some((*hit).to_owned());
-    }
-    if key.chars().count() > 64 {
-        return None;
-    }
-    FIELDS
-        .iter()
-        .map(|f| (edit_distance(&normal, &f.to_lowercase()), *f))
-        .filter(|(d, f)| *d <= (f.chars().count() / 3).clamp(1, 2))
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, f)| f.to_owned())
-}
-
-#[test]
-fn suggestions_to_the_model_agree_with_the_macro_distance() {
-    for (key, expected) in [
-        ("skus", Some("sku")),
-        ("SKU ", Some("sku")),
-        ("ku", Some("sku")),
-        ("k", None),
-        ("quantty", Some("quantity")),
-        ("qantty", Some("quantity")),
-        ("qty", None),
-        ("warehouse-code", Some("warehouse_code")),
-        ("warehouse", None),
-        ("notes", Some("note")),
-        ("nt", None),
-        ("", None),
-    ] {
-        assert_eq!(core_suggestion(key).as_deref(), expected, "{key:?}");
-        assert_eq!(
-            suggestion_by_macro_distance(key).as_deref(),
-            expected,
-            "{key:?}"
-        );
-    }
-}
-
-/// A field name with a few random edits (and a random case), so keys land
-/// on both sides of the suggestion threshold.
-fn near_field() -> impl Strategy<Value = String> {
-    let edit = (
-        0usize..3,
-        0usize..20,
-        prop::sample::select(vec!['a', 'e', 'k', 'u', '_', '-', 'é', 'ß', 'Q']),
-    );
-    (
-        prop::sample::select(FIELDS.to_vec()),
-        prop::collection::vec(edit, 0..4),
-        any::<bool>(),
-    )
-        .prop_map(|(field, edits, upper)| {
-            let mut chars: Vec<char> = field.chars().collect();
-            for (kind, at, c) in edits {
-                let at = at % (chars.len() + 1);
-                match kind {
-                    0 => chars.insert(at, c),
-                    1 if at < chars.len() => {
-                        chars.remove(at);
-                    }
-                    _ if at < chars.len() => chars[at] = c,
-                    _ => chars.push(c),
-                }
-            }
-            let key: String = chars.into_iter().collect();
-            if upper { key.to_uppercase() } else { key }
-        })
-}
-
-proptest! {
-    #[test]
-    fn suggestions_agree_on_near_and_random_keys(key in near_field().boxed().prop_union("\\PC{0,12}".boxed())) {
-        prop_assume!(!FIELDS.contains(&key.as_str()));
-        prop_assert_eq!(core_suggestion(&key), suggestion_by_macro_distance(&key));
     }
 }
 

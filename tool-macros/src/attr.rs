@@ -18,8 +18,8 @@ use crate::symbol::*;
 use crate::value::{
     flag, lit_count, lit_number, lit_str, lit_vocab, no_value, output_type, spellings,
 };
-use crate::version::parse_version;
 use crate::vocab::{Approval, DataClass, Effect, Format, Vocabulary};
+use tool_words::parse_version;
 
 /// The keys on the struct.
 pub struct ToolAttrs {

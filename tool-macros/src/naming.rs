@@ -5,11 +5,11 @@
 use crate::ast::{Field, Input};
 use crate::ctxt::Ctxt;
 use crate::slot::Slot;
-use crate::tool_name::{MAX_CHARS, NameProblem, name_problem};
 use crate::ty::{self, Kind};
 use crate::vocab::Rule;
 use crate::waivers::{Waivers, waiver_hint};
 use crate::words::{self, words};
+use tool_words::{MAX_NAME_CHARS as MAX_CHARS, NameProblem, name_problem};
 
 // Rule: the name is a valid provider name, and a specific verb_object.
 //   #[tool(name = "process")]   #[tool(name = "get weather")]

@@ -7,11 +7,11 @@ use syn::meta::ParseNestedMeta;
 use syn::{LitStr, Token};
 
 use crate::ctxt::Ctxt;
-use crate::edit_distance::edit_distance;
 use crate::slot::Slot;
 use crate::symbol::*;
 use crate::value::{is_screaming_snake, lit_str, lit_vocab, path_to_string, skip_value, spellings};
 use crate::vocab::{ErrorCategory, Recovery, Rule, Vocabulary};
+use tool_words::edit_distance;
 
 /// `errors(CODE = "meaning")` or `errors(CODE(meaning = "...", category = "...", recovery = "..."))`.
 pub struct ErrorDecl {

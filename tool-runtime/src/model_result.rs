@@ -209,9 +209,11 @@ pub enum ContentTrust {
     External,
 }
 
-/// Formats `time` as RFC 3339 in UTC with milliseconds, e.g.
+/// The timestamp format of audit records and model results, for handlers
+/// that write times the same way: `time` as RFC 3339 in UTC with
+/// milliseconds, e.g.
 /// `2026-05-04T09:30:00.250Z`; times before 1970 are written as the epoch.
-pub(crate) fn format_rfc3339(time: SystemTime) -> String {
+pub fn format_rfc3339(time: SystemTime) -> String {
     let since = time.duration_since(UNIX_EPOCH).unwrap_or_default();
     let secs = since.as_secs();
     let millis = since.subsec_millis();

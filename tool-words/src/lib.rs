@@ -8,6 +8,11 @@
 //! the schemas of types (which have no typed contract) the [`Keyword`]s
 //! read from their JSON.
 //!
+//! It also holds what both sides of the proc-macro boundary must read the
+//! same way: the [edit distance](edit_distance) behind "did you mean"
+//! hints, the [version](parse_version) syntax and the [tool name
+//! rule](name_problem).
+//!
 //! This crate depends on nothing but std: the derive macro calls it at
 //! compile time, and tool-core re-exports its [`Constraint`] and
 //! [`NumberBound`] as the contract's own. Applications reach it through
@@ -15,13 +20,19 @@
 #![deny(missing_docs)]
 
 mod constraint;
+mod distance;
 mod format;
+mod name;
 mod number;
 mod text;
+mod version;
 mod words;
 
 pub use constraint::{Constraint, Keyword};
+pub use distance::edit_distance;
 pub use format::{integer_range, string_format};
+pub use name::{MAX_NAME_CHARS, NameProblem, name_problem};
 pub use number::NumberBound;
 pub use text::{code, described, followed_by};
+pub use version::parse_version;
 pub use words::Words;

@@ -30,16 +30,8 @@ impl Version {
 
     /// Parses `MAJOR.MINOR.PATCH` (three unsigned integers without leading zeros).
     pub fn parse(text: &str) -> Option<Version> {
-        let mut parts = text.split('.');
-        let mut next = || -> Option<u64> {
-            let part = parts.next()?;
-            let valid = !part.is_empty()
-                && part.bytes().all(|b| b.is_ascii_digit())
-                && (part == "0" || !part.starts_with('0'));
-            if valid { part.parse().ok() } else { None }
-        };
-        let version = Version::new(next()?, next()?, next()?);
-        parts.next().is_none().then_some(version)
+        let (major, minor, patch) = tool_words::parse_version(text)?;
+        Some(Version::new(major, minor, patch))
     }
 }
 

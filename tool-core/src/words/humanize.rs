@@ -1,6 +1,8 @@
 //! Rewrites serde and serde_json error messages into sentences a model can act
 //! on: what was expected, what was given, and the allowed values.
 
+use tool_words::edit_distance;
+
 /// The longest quoted input a message repeats back.
 const MAX_ECHO_CHARS: usize = 64;
 
@@ -266,25 +268,6 @@ pub(crate) fn suggest<'a>(given: &str, allowed: &[&'a str]) -> Option<&'a str> {
         .filter(|(d, a)| *d <= limit(a))
         .min_by_key(|(d, _)| *d)
         .map(|(_, a)| a)
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = if ca == *cb {
-                prev
-            } else {
-                1 + prev.min(row[j]).min(row[j + 1])
-            };
-            prev = cur;
-        }
-    }
-    row[b.len()]
 }
 
 #[cfg(test)]
