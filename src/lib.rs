@@ -196,7 +196,7 @@
 pub use tool_core::{
     ArgumentError, ArgumentErrorKind, Currency, Money, Session, ToolCall, ToolContract,
 };
-pub use tool_core::{ToolError, ToolOutput};
+pub use tool_core::{HandlerError, ToolError, ToolOutput};
 #[cfg(feature = "runtime")]
 pub use tool_runtime::{CallContext, CallResult, Toolbox};
 
@@ -260,14 +260,16 @@ pub mod idempotency {
 /// canonical arguments it is bound to (cargo feature `runtime`).
 #[cfg(feature = "runtime")]
 pub mod audit {
-    pub use tool_core::outcome::{arguments_sha256, canonical_arguments, canonical_json};
+    pub use tool_core::outcome::{
+        CanonicalArguments, arguments_sha256, canonical_arguments, canonical_json,
+    };
     pub use tool_runtime::audit::*;
 }
 
 /// Docs written from the contracts: one tool's Markdown page
 /// ([`ToolContract::to_markdown`]) and a [`Catalog`](docs::Catalog) of many.
 pub mod docs {
-    pub use tool_core::words::{CATALOG_FORMAT, Catalog};
+    pub use tool_core::words::{CATALOG_FORMAT, Catalog, MAX_ECHO_CHARS, echo};
 }
 
 /// Versioned contracts: the lock file, semver diffs, and the check behind

@@ -25,7 +25,7 @@ pub use contract::{
     Effect, ErrorCategory, FieldContract, Idempotency, Money, NumberBound, OutputContract, Policy,
     Presence, Recovery, Session, Tool, ToolContract, Version, Waiver,
 };
-pub use outcome::{OutputKind, ToolError, ToolOutput};
+pub use outcome::{HandlerError, OutputKind, ToolError, ToolOutput};
 pub use parse::{ArgumentError, ArgumentErrorKind, ToolCall};
 
 /// What the code that `#[derive(Tool)]` generates refers to. Not a public API.

@@ -44,7 +44,9 @@ pub const MODEL_RESULT_SCHEMA_VERSION: &str = "tool-model-result-v2";
 /// ```
 ///
 /// - `status`: `"ok"` or `"error"`.
-/// - `data`: the tool's output as JSON for `"ok"`, else `null`.
+/// - `data`: the tool's output as JSON for `"ok"`, else `null`; when the
+///   model text was cut (`execution.truncated`), the cut text as a JSON
+///   string, so the structured result never carries more than the text.
 /// - `error`: `null` for `"ok"`, else `{code, category, safe_message,
 ///   recovery, retry_after_ms}` (see [`ToolError`]).
 /// - `execution`: see [`Execution`]; `provenance`: see [`Provenance`].
@@ -54,7 +56,8 @@ pub struct ModelResult {
     pub schema_version: String,
     /// Whether the call succeeded.
     pub status: ResultStatus,
-    /// The tool's output for a success, else `null`.
+    /// The tool's output for a success, else `null`; the cut text (a
+    /// string) when `execution.truncated` is true.
     pub data: Value,
     /// Why the call failed; `None` for a success.
     pub error: Option<ToolError>,
@@ -72,6 +75,13 @@ impl ModelResult {
         provenance: Provenance,
     ) -> Option<ModelResult> {
         let (status, data, error) = match output {
+            // The model text was cut: the data carries the same cut text,
+            // never more than the model reads.
+            ToolOutput::Success {
+                content_text,
+                truncated: true,
+                ..
+            } => (ResultStatus::Ok, Value::String(content_text.clone()), None),
             ToolOutput::Success { details, .. } => (ResultStatus::Ok, details.clone(), None),
             ToolOutput::RespondToModel { error, .. } => {
                 (ResultStatus::Error, Value::Null, Some(error.clone()))

@@ -12,7 +12,7 @@ use tokio::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use crate::abort::AbortHandle;
 use crate::call_result::CallResult;
-use crate::handler::{CallContext, ErasedTool, Registered};
+use crate::handler::{CallContext, ErasedTool, Registered, RegisteredBlocking};
 use crate::idempotency::{IdempotencyStore, InMemoryIdempotencyStore};
 use tool_core::Session;
 use tool_core::Tool;
@@ -148,6 +148,61 @@ impl Toolbox {
         );
         self.tools
             .insert(name, Box::new(Registered::<T, H, Fut, E>::new(handler)));
+        self
+    }
+
+    /// Registers tool `T` with a blocking (synchronous) handler, which runs
+    /// on Tokio's blocking thread pool (`spawn_blocking`): for handlers that
+    /// do blocking I/O, call synchronous client libraries or compute for a
+    /// while. The output and errors are as for [`register`](Self::register).
+    ///
+    /// The call's time limit and abort handle stop the call as for an async
+    /// handler (it answers `TIMEOUT` or `ABORTED` on time, and the other
+    /// calls of the turn go on), but a thread cannot be stopped: the handler
+    /// runs to its end in the background and its result is dropped. An
+    /// async handler registered with `register` that blocks its thread
+    /// instead stalls the task it runs on, and when it returns after its
+    /// time limit the call is still reported as a `TIMEOUT`, never as a
+    /// success.
+    ///
+    /// ```
+    /// # #[cfg(feature = "runtime")] {
+    /// use tool_contract::{CallContext, Tool, ToolError, Toolbox};
+    ///
+    /// /// Look up the note the shop keeps on a product.
+    /// ///
+    /// /// Use it when the customer asks about care or warranty. Read-only.
+    /// #[derive(Tool)]
+    /// struct GetProductNote {
+    ///     /// Stock keeping unit as printed on the product page, e.g. "SKU-1042".
+    ///     sku: String,
+    /// }
+    ///
+    /// let mut toolbox = Toolbox::new();
+    /// toolbox.register_blocking(|call: GetProductNote, _: CallContext| {
+    ///     // e.g. a synchronous database client
+    ///     Ok::<_, ToolError>(format!("{}: hand wash only", call.sku))
+    /// });
+    /// # }
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// When a tool of the same name is already registered.
+    pub fn register_blocking<T, H, E>(&mut self, handler: H) -> &mut Self
+    where
+        T: Tool + Send + 'static,
+        T::Output: Send,
+        H: Fn(T, CallContext) -> Result<T::Output, E> + Send + Sync + 'static,
+        E: Into<ToolError> + Send + 'static,
+    {
+        let name = T::contract().name();
+        assert!(
+            !self.tools.contains_key(name),
+            "a tool named `{name}` is already registered; each tool needs its own name"
+        );
+        self.tools
+            .insert(name, Box::new(RegisteredBlocking::<T, H, E>::new(handler)));
         self
     }
 

@@ -185,6 +185,10 @@ pub struct ToolError {
     pub recovery: Recovery,
     /// When retrying makes sense, how long to wait first.
     pub retry_after_ms: Option<u64>,
+    /// The internal cause (an error and its chain of sources), for the
+    /// audit record only: never serialized, never shown to the model.
+    #[serde(skip)]
+    pub cause: Option<String>,
 }
 
 impl ToolError {
@@ -217,7 +221,26 @@ impl ToolError {
             safe_message: safe_message.into(),
             recovery: default_recovery(category),
             retry_after_ms: None,
+            cause: None,
         }
+    }
+
+    /// Keeps `cause` and its chain of sources (`"outer: inner: root"`) as
+    /// the internal cause, which the runtime writes into the audit record
+    /// and never shows the model.
+    ///
+    /// ```
+    /// use tool_contract::ToolError;
+    ///
+    /// let io = std::io::Error::other("connection refused");
+    /// let error = ToolError::internal().with_cause(&io);
+    /// assert_eq!(error.cause.as_deref(), Some("connection refused"));
+    /// assert!(!error.model_text().contains("refused"));
+    /// ```
+    #[must_use]
+    pub fn with_cause(mut self, cause: &(dyn std::error::Error + 'static)) -> Self {
+        self.cause = Some(error_chain(cause));
+        self
     }
 
     /// Sets how to recover.
@@ -268,7 +291,7 @@ impl ToolError {
     /// ```
     pub fn unknown_tool<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> Self {
         let known: Vec<&str> = known.into_iter().collect();
-        let name = Value::from(crate::words::humanize::truncate(name)).to_string();
+        let name = crate::words::humanize::echo(name);
         let message = if known.is_empty() {
             format!("There is no tool named {name}; no tools are available.")
         } else {
@@ -307,6 +330,90 @@ impl fmt::Display for ToolError {
 
 impl std::error::Error for ToolError {}
 
+/// `error` and its sources, joined with `": "`.
+fn error_chain(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    let mut depth = 0;
+    while let Some(inner) = source {
+        depth += 1;
+        if depth > 32 {
+            break;
+        }
+        text.push_str(": ");
+        text.push_str(&inner.to_string());
+        source = inner.source();
+    }
+    text
+}
+
+/// The error type of a handler that uses `?` on any error.
+///
+/// A [`ToolError`] (or an [`ArgumentError`]) passes through as it is, so a
+/// declared code still reaches the model; any other
+/// [`std::error::Error`] becomes `INTERNAL` for the model, with the error
+/// and its chain of sources kept as the [cause](ToolError::cause) in the
+/// audit record.
+///
+/// ```
+/// use tool_contract::{HandlerError, ToolError};
+///
+/// fn load(path: &str) -> Result<String, HandlerError> {
+///     let text = std::fs::read_to_string(path)?; // io::Error -> INTERNAL
+///     if text.is_empty() {
+///         return Err(ToolError::not_found("NOTE_NOT_FOUND", "There is no note.").into());
+///     }
+///     Ok(text)
+/// }
+///
+/// let error = ToolError::from(load("/no/such/file").unwrap_err());
+/// assert_eq!(error.code, "INTERNAL");
+/// assert!(error.cause.is_some());
+/// ```
+pub struct HandlerError(ToolError);
+
+impl HandlerError {
+    /// The tool error this becomes.
+    pub fn into_tool_error(self) -> ToolError {
+        self.0
+    }
+}
+
+impl<E: std::error::Error + Send + Sync + 'static> From<E> for HandlerError {
+    fn from(error: E) -> Self {
+        let boxed: Box<dyn std::error::Error + Send + Sync> = Box::new(error);
+        let boxed = match boxed.downcast::<ToolError>() {
+            Ok(tool) => return HandlerError(*tool),
+            Err(other) => other,
+        };
+        match boxed.downcast::<ArgumentError>() {
+            Ok(argument) => HandlerError(ToolError::from(*argument)),
+            Err(other) => HandlerError(ToolError::internal().with_cause(other.as_ref())),
+        }
+    }
+}
+
+impl From<HandlerError> for ToolError {
+    fn from(error: HandlerError) -> Self {
+        error.0
+    }
+}
+
+impl fmt::Debug for HandlerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("HandlerError").field(&self.0).finish()
+    }
+}
+
+impl fmt::Display for HandlerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.0.cause {
+            Some(cause) => write!(f, "{} ({cause})", self.0.model_text()),
+            None => f.write_str(&self.0.model_text()),
+        }
+    }
+}
+
 fn default_recovery(category: ErrorCategory) -> Recovery {
     match category {
         ErrorCategory::InvalidArguments => Recovery::FixArguments,
@@ -327,7 +434,11 @@ impl From<ArgumentError> for ToolError {
     fn from(error: ArgumentError) -> Self {
         match error.kind() {
             ArgumentErrorKind::InvalidArguments => ToolError::invalid_arguments(error.to_string()),
-            _ => ToolError::internal(),
+            _ => {
+                let mut internal = ToolError::internal();
+                internal.cause = Some(format!("{}: {error}", error.code()));
+                internal
+            }
         }
     }
 }

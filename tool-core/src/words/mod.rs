@@ -7,4 +7,5 @@ pub(crate) mod humanize;
 mod markdown;
 
 pub use catalog::{CATALOG_FORMAT, Catalog};
+pub use humanize::{MAX_ECHO_CHARS, echo};
 pub use markdown::{cell, code};
