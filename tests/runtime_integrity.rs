@@ -818,7 +818,9 @@ async fn a_handler_error_keeps_its_cause_for_the_audit_only() {
     let mut toolbox = Toolbox::new();
     toolbox.register(|call: GetShelfNote, _: CallContext| async move {
         if call.shelf == "A-4" {
-            Err(ToolError::not_found("SHELF_NOT_FOUND", "No shelf A-4."))?;
+            // Named by the derive's constant: a misspelled code does not
+            // compile (tests/ui/misspelled-declared-error.rs).
+            Err(ToolError::declared(GetShelfNote::SHELF_NOT_FOUND, "No shelf A-4."))?;
         }
         let error = query(&call.shelf).unwrap_err();
         Err::<String, _>(ToolError::internal().with_cause(&error).into())
@@ -830,6 +832,9 @@ async fn a_handler_error_keeps_its_cause_for_the_audit_only() {
         Some("Error [SHELF_NOT_FOUND]: No shelf A-4.")
     );
     assert_eq!(declared.audit.internal_detail, None);
+    assert_eq!(declared.audit.undeclared_error_code, None);
+    let error = declared.output.error().unwrap();
+    assert_eq!(error.category, tool_contract::contract::ErrorCategory::NotFound);
     let caused = audited(&toolbox, "A-6").await;
     assert_eq!(caused.model_text().as_deref(), Some(internal));
     assert_eq!(

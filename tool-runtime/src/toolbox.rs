@@ -31,26 +31,38 @@ use tool_core::{Effect, ToolContract};
 /// [`AbortHandle`]. Whatever happens, it returns a [`CallResult`]: the
 /// [`ToolOutput`](tool_core::ToolOutput) the model text comes from, the
 /// [`ModelResult`](crate::model_result::ModelResult) and the
-/// [`AuditRecord`](crate::audit::AuditRecord). A handler that panics gives a fatal
-/// `INTERNAL` output; the process and the other calls go on.
+/// [`AuditRecord`](crate::audit::AuditRecord). A handler that panics (while
+/// it runs, while its future is dropped on a timeout or an abort, or with a
+/// payload whose own destructor panics) gives that call a fatal `INTERNAL`
+/// output with the panic's message in the audit record; the process and
+/// the other calls go on.
 ///
 /// The order of the checks matters to the caller:
 /// 1. an unknown tool or invalid arguments answer `UNKNOWN_TOOL` /
 ///    `INVALID_ARGUMENTS`; a missing session value or a broken contract is
 ///    the application's fault: fatal `INTERNAL`, the reason in the audit only;
-/// 2. a repeated idempotency key (same tool, same session
-///    [`Subjects`](crate::audit::Subjects),
-///    same arguments) returns the recorded result, marked `replayed`,
-///    without running the tool or asking for a new approval; the same key
-///    with other arguments answers `IDEMPOTENCY_KEY_REUSED`, and while the
-///    first call runs, `CALL_IN_PROGRESS`;
+/// 2. a repeated idempotency key (same tool, same contract major version,
+///    same session [`Subjects`](crate::audit::Subjects), same canonical
+///    arguments) returns the recorded result, marked `replayed`, without
+///    running the tool or asking for a new approval; the same key with
+///    other arguments answers `IDEMPOTENCY_KEY_REUSED`, and while the
+///    first call runs, `CALL_IN_PROGRESS`; an empty key answers
+///    `INVALID_ARGUMENTS` (see
+///    [`IdempotencyScope`](crate::idempotency::IdempotencyScope));
 /// 3. a cancelled call answers `ABORTED` before it starts;
 /// 4. a tool that requires approval needs an unused
-///    [`ApprovalGrant`](crate::approval::ApprovalGrant) for this tool, contract version
-///    and argument hash in the session's [`Approvals`](crate::approval::Approvals),
-///    else `APPROVAL_REQUIRED` with an
-///    [`ApprovalRequest`](crate::approval::ApprovalRequest) in the result; the grant
-///    is used up when the call starts, however the call then ends;
+///    [`ApprovalGrant`](crate::approval::ApprovalGrant) for this tool,
+///    contract version, argument hash and session subjects in the
+///    session's [`Approvals`](crate::approval::Approvals), else
+///    `APPROVAL_REQUIRED` with an
+///    [`ApprovalRequest`](crate::approval::ApprovalRequest) (showing the
+///    exact canonical arguments) in the result; the grant is used up when
+///    the call starts, however the call then ends;
+///
+///    a session without `Approvals` for an approved tool, or without
+///    `Subjects` for a keyed or approved tool that takes injected values, is
+///    the application's configuration error: fatal `INTERNAL`, the reason
+///    in the audit record (see the [approval scope](crate::approval));
 /// 5. the handler runs under the time limit and the abort handle; only a
 ///    completed run is recorded under its idempotency key, so a retry after
 ///    a failure, timeout or abort runs again. The time limit bounds the

@@ -7,7 +7,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::contract::{ErrorCategory, Recovery};
+use crate::contract::{DeclaredError, ErrorCategory, Recovery};
 use crate::parse::{ArgumentError, ArgumentErrorKind};
 
 /// The outcome of one tool call.
@@ -264,6 +264,43 @@ impl ToolError {
             ErrorCategory::InvalidArguments,
             safe_message,
         )
+    }
+
+    /// An error the tool declares, named by the constant `#[derive(Tool)]`
+    /// writes for each code in `errors(...)`, so a misspelled code does not
+    /// compile; the category and recovery are the declared ones (else
+    /// `conflict` and its default recovery).
+    ///
+    /// ```
+    /// use tool_contract::{Tool, ToolError};
+    ///
+    /// /// Look up an order of the signed-in customer.
+    /// ///
+    /// /// Use it when the customer asks about an order. Read-only.
+    /// #[derive(Tool)]
+    /// #[tool(errors(ORDER_NOT_FOUND(
+    ///     meaning = "No order has this reference; ask the customer to check it.",
+    ///     category = "not_found"
+    /// )))]
+    /// struct GetOrder {
+    ///     /// Order reference as the app shows it, e.g. "A-10293".
+    ///     order_ref: String,
+    /// }
+    ///
+    /// let error = ToolError::declared(GetOrder::ORDER_NOT_FOUND, "No order A-1 for this customer.");
+    /// assert_eq!(error.model_text(), "Error [ORDER_NOT_FOUND]: No order A-1 for this customer.");
+    /// assert_eq!(error.category, tool_contract::contract::ErrorCategory::NotFound);
+    /// ```
+    pub fn declared(declared: DeclaredError, safe_message: impl Into<String>) -> Self {
+        let mut error = ToolError::new(
+            declared.code,
+            declared.category.unwrap_or(ErrorCategory::Conflict),
+            safe_message,
+        );
+        if let Some(recovery) = declared.recovery {
+            error.recovery = recovery;
+        }
+        error
     }
 
     /// A conflict with the current state, with the tool's own code (e.g.
