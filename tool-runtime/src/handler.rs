@@ -249,7 +249,7 @@ where
 
 /// Where a [`CatchUnwind`] leaves the message of a panic raised while its
 /// future was dropped (after a timeout or an abort), for the call to report.
-pub(crate) type DropPanic = Arc<Mutex<Option<String>>>;
+pub(crate) type DropPanic = Mutex<Option<String>>;
 
 /// Polls a future and turns a panic in it into `Err(message)`; the future is
 /// not polled again after it panicked.
@@ -259,13 +259,13 @@ pub(crate) type DropPanic = Arc<Mutex<Option<String>>>;
 /// `catch_unwind`, and a panic there is kept in the [`DropPanic`] slot
 /// instead of unwinding through the toolbox and the other calls of the
 /// turn.
-pub(crate) struct CatchUnwind<F> {
+pub(crate) struct CatchUnwind<'a, F> {
     inner: Option<F>,
-    dropped: DropPanic,
+    dropped: &'a DropPanic,
 }
 
-impl<F> CatchUnwind<F> {
-    pub(crate) fn new(inner: F, dropped: DropPanic) -> Self {
+impl<'a, F> CatchUnwind<'a, F> {
+    pub(crate) fn new(inner: F, dropped: &'a DropPanic) -> Self {
         CatchUnwind {
             inner: Some(inner),
             dropped,
@@ -288,13 +288,13 @@ impl<F> CatchUnwind<F> {
     }
 }
 
-impl<F> Drop for CatchUnwind<F> {
+impl<F> Drop for CatchUnwind<'_, F> {
     fn drop(&mut self) {
         self.drop_inner();
     }
 }
 
-impl<F: Future + Unpin> Future for CatchUnwind<F> {
+impl<F: Future + Unpin> Future for CatchUnwind<'_, F> {
     type Output = Result<F::Output, String>;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
@@ -350,14 +350,14 @@ mod tests {
     async fn a_panic_becomes_its_message() {
         let slot = DropPanic::default();
         let fut: BoxFuture<'static, u8> = Box::pin(async { panic!("boom {}", 7) });
-        assert_eq!(CatchUnwind::new(fut, slot.clone()).await, Err("boom 7".to_owned()));
+        assert_eq!(CatchUnwind::new(fut, &slot).await, Err("boom 7".to_owned()));
         let fut: BoxFuture<'static, u8> = Box::pin(async { std::panic::panic_any(5_u32) });
         assert_eq!(
-            CatchUnwind::new(fut, slot.clone()).await,
+            CatchUnwind::new(fut, &slot).await,
             Err("a panic with a payload that is not text".to_owned())
         );
         let fut: BoxFuture<'static, u8> = Box::pin(async { 3 });
-        assert_eq!(CatchUnwind::new(fut, slot.clone()).await, Ok(3));
+        assert_eq!(CatchUnwind::new(fut, &slot).await, Ok(3));
         assert_eq!(*slot.lock().unwrap(), None);
     }
 

@@ -2,7 +2,7 @@
 //! under a timeout and an abort handle, then the output, model result,
 //! audit record and trace.
 
-use std::sync::{Arc, PoisonError};
+use std::sync::PoisonError;
 use std::time::Duration;
 
 use serde_json::Value;
@@ -21,6 +21,7 @@ use crate::messages::{
 };
 use crate::model_result::{
     ContentTrust, Delivery, Execution, ExecutionOutcome, ModelResult, Provenance, format_rfc3339,
+    version_text,
 };
 use crate::toolbox::{Either, Toolbox, race};
 use tool_core::Session;
@@ -59,7 +60,7 @@ impl Toolbox {
         &self,
         call: &ToolCall,
         session: &Session,
-        abort: &AbortHandle,
+        abort: Option<&AbortHandle>,
     ) -> CallResult {
         let name = cut(&call.name, MAX_NAME_CHARS);
         let version = self.contract(&call.name).map(ToolContract::version);
@@ -145,7 +146,7 @@ impl Toolbox {
         &self,
         call: &ToolCall,
         session: &Session,
-        abort: &AbortHandle,
+        abort: Option<&AbortHandle>,
         draft: &mut Draft,
     ) -> Finished {
         let Some(tool) = self.tools.get(call.name.as_str()) else {
@@ -244,10 +245,10 @@ impl Toolbox {
         parsed: Parsed,
         call: &ToolCall,
         session: &Session,
-        abort: &AbortHandle,
+        abort: Option<&AbortHandle>,
         draft: &mut Draft,
     ) -> Finished {
-        if abort.is_aborted() {
+        if abort.is_some_and(AbortHandle::is_aborted) {
             return self.refuse(draft, aborted(None));
         }
         if contract.approval() == Approval::Required {
@@ -308,11 +309,14 @@ impl Toolbox {
         // `CatchUnwind`, which keeps a panic from its destructor in `dropped`.
         let dropped = DropPanic::default();
         let started = Instant::now();
-        let running = tokio::time::timeout(
-            limit,
-            CatchUnwind::new((parsed.run)(cx), Arc::clone(&dropped)),
-        );
-        let ended = race(abort.aborted(), running).await;
+        let running = tokio::time::timeout(limit, CatchUnwind::new((parsed.run)(cx), &dropped));
+        let stop = async {
+            match abort {
+                Some(abort) => abort.aborted().await,
+                None => std::future::pending().await,
+            }
+        };
+        let ended = race(stop, running).await;
         let took = started.elapsed();
         let notes = handle.notes();
         let drop_panic = dropped
@@ -429,7 +433,7 @@ impl Toolbox {
             ExecutionOutcome::Completed | ExecutionOutcome::Failed
         );
         let (source_label, producer_revision) = match draft.contract {
-            Some(contract) => (contract.name().to_owned(), contract.version().to_string()),
+            Some(contract) => (contract.name().to_owned(), version_text(contract.version())),
             None => (
                 "tool-contract".to_owned(),
                 env!("CARGO_PKG_VERSION").to_owned(),

@@ -246,7 +246,7 @@ impl Toolbox {
 
     /// Runs one call.
     pub async fn call(&self, call: &ToolCall, session: &Session) -> CallResult {
-        self.run_call(call, session, &AbortHandle::new()).await
+        self.run_call(call, session, None).await
     }
 
     /// Runs one call that `abort` can cancel.
@@ -256,7 +256,7 @@ impl Toolbox {
         session: &Session,
         abort: &AbortHandle,
     ) -> CallResult {
-        self.run_call(call, session, abort).await
+        self.run_call(call, session, Some(abort)).await
     }
 
     /// Runs the calls of one model turn concurrently and returns their
@@ -304,7 +304,7 @@ impl Toolbox {
         // A call aborted while it waits does not start: `run_call` sees the
         // abort and answers ABORTED with outcome `not_started`.
         let held = race(abort.aborted(), wait).await;
-        let result = self.run_call(call, session, abort).await;
+        let result = self.run_call(call, session, Some(abort)).await;
         drop(held);
         result
     }

@@ -9,6 +9,7 @@
 
 use std::borrow::Cow;
 use std::fmt;
+use std::ops::Range;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
@@ -291,11 +292,12 @@ impl<'a, 's> Reader<'a, 's> {
     }
 
     fn array(&mut self, out: &mut String, place: Place<'s>, depth: usize) -> Option<()> {
-        let items = match place {
-            Place::Top(schema) | Place::Inner(schema) => {
-                schema.and_then(|s| self.find(s, |node| node.get("items")))
-            }
+        let schema = match place {
+            Place::Top(schema) | Place::Inner(schema) => schema,
         };
+        // The items' schema matters only to objects among them (for their
+        // optional members), so it is looked up when one comes.
+        let mut items: Option<Option<&'s Value>> = None;
         self.pos += 1;
         out.push('[');
         self.skip_whitespace();
@@ -305,7 +307,15 @@ impl<'a, 's> Reader<'a, 's> {
             return Some(());
         }
         loop {
-            self.value(out, Place::Inner(items), depth + 1)?;
+            self.skip_whitespace();
+            let inner = if matches!(self.text.get(self.pos), Some(b'{' | b'[')) {
+                *items.get_or_insert_with(|| {
+                    schema.and_then(|s| self.find(s, |node| node.get("items")))
+                })
+            } else {
+                None
+            };
+            self.value(out, Place::Inner(inner), depth + 1)?;
             self.skip_whitespace();
             match *self.text.get(self.pos)? {
                 b',' => {
@@ -322,68 +332,108 @@ impl<'a, 's> Reader<'a, 's> {
         }
     }
 
+    /// The object schema (with `properties` or `additionalProperties`)
+    /// that `schema` stands for.
+    fn shape(&self, schema: Option<&'s Value>) -> Option<&'s Value> {
+        schema.and_then(|s| {
+            self.find(s, |node| {
+                (node.get("properties").is_some() || node.get("additionalProperties").is_some())
+                    .then_some(node)
+            })
+        })
+    }
+
+    /// Writes the members straight into `out`; only when the model did not
+    /// write the keys in sorted order (or repeated one) are they copied
+    /// again in order. The schema is consulted only for a member that is
+    /// `null` (is the property optional?) or an object or array (for its
+    /// own members), so scalars cost no lookup.
     fn object(&mut self, out: &mut String, place: Place<'s>, depth: usize) -> Option<()> {
         let (schema, top) = match place {
             Place::Top(schema) => (schema, true),
             Place::Inner(schema) => (schema, false),
         };
-        let shape = schema.and_then(|s| {
-            self.find(s, |node| {
-                (node.get("properties").is_some() || node.get("additionalProperties").is_some())
-                    .then_some(node)
-            })
-        });
+        let mut shape: Option<Option<&'s Value>> = None;
         self.pos += 1;
-        let mut members: Vec<(Cow<'a, str>, String)> = Vec::new();
+        out.push('{');
+        let start = out.len();
+        let mut members: Vec<(Cow<'a, str>, Range<usize>)> = Vec::new();
+        let mut sorted = true;
         self.skip_whitespace();
         if self.text.get(self.pos) == Some(&b'}') {
             self.pos += 1;
-        } else {
-            loop {
-                self.skip_whitespace();
-                if self.text.get(self.pos) != Some(&b'"') {
-                    return None;
-                }
-                let key = self.string()?;
-                self.skip_whitespace();
-                (self.text.get(self.pos) == Some(&b':')).then_some(())?;
-                self.pos += 1;
-                let inner = shape.and_then(|s| self.property(s, &key));
-                let mut value = String::new();
-                self.value(&mut value, Place::Inner(inner), depth + 1)?;
-                let optional = match shape {
-                    Some(s) => self.is_optional(s, &key),
-                    None => top,
-                };
-                if !(optional && value == "null") {
-                    members.push((key, value));
-                }
-                self.skip_whitespace();
-                match *self.text.get(self.pos)? {
-                    b',' => self.pos += 1,
-                    b'}' => {
-                        self.pos += 1;
-                        break;
-                    }
-                    _ => return None,
-                }
-            }
+            out.push('}');
+            return Some(());
         }
-        // Stable: of equal keys the last one given stays last.
-        members.sort_by(|(a, _), (b, _)| key_order(a, b));
-        out.push('{');
-        let mut first = true;
-        for (i, (key, value)) in members.iter().enumerate() {
-            if members.get(i + 1).is_some_and(|(next, _)| next == key) {
-                continue;
+        loop {
+            self.skip_whitespace();
+            if self.text.get(self.pos) != Some(&b'"') {
+                return None;
             }
-            if !first {
+            let key = self.string()?;
+            self.skip_whitespace();
+            (self.text.get(self.pos) == Some(&b':')).then_some(())?;
+            self.pos += 1;
+            self.skip_whitespace();
+            let first = *self.text.get(self.pos)?;
+            let before = out.len();
+            if !members.is_empty() {
                 out.push(',');
             }
-            first = false;
-            write_string(out, key);
+            let member = out.len();
+            write_string(out, &key);
             out.push(':');
-            out.push_str(value);
+            let inner = if matches!(first, b'{' | b'[') {
+                shape
+                    .get_or_insert_with(|| self.shape(schema))
+                    .and_then(|s| self.property(s, &key))
+            } else {
+                None
+            };
+            self.value(out, Place::Inner(inner), depth + 1)?;
+            let dropped = first == b'n' && {
+                match *shape.get_or_insert_with(|| self.shape(schema)) {
+                    Some(s) => self.is_optional(s, &key),
+                    None => top,
+                }
+            };
+            if dropped {
+                out.truncate(before);
+            } else {
+                if members
+                    .last()
+                    .is_some_and(|(last, _)| key_order(last, &key).is_ge())
+                {
+                    sorted = false;
+                }
+                members.push((key, member..out.len()));
+            }
+            self.skip_whitespace();
+            match *self.text.get(self.pos)? {
+                b',' => self.pos += 1,
+                b'}' => {
+                    self.pos += 1;
+                    break;
+                }
+                _ => return None,
+            }
+        }
+        if !sorted {
+            let written = out[start..].to_owned();
+            out.truncate(start);
+            // Stable: of equal keys the last one given stays last.
+            members.sort_by(|(a, _), (b, _)| key_order(a, b));
+            let mut first = true;
+            for (i, (key, range)) in members.iter().enumerate() {
+                if members.get(i + 1).is_some_and(|(next, _)| next == key) {
+                    continue;
+                }
+                if !first {
+                    out.push(',');
+                }
+                first = false;
+                out.push_str(&written[range.start - start..range.end - start]);
+            }
         }
         out.push('}');
         Some(())
