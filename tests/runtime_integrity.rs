@@ -10,8 +10,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tool_contract::{
-    CallContext, CallResult, HandlerError, Session, Tool, ToolCall, ToolError, ToolOutput,
-    Toolbox, approval::Approvals, audit::Subjects, idempotency::InMemoryIdempotencyStore,
+    CallContext, CallResult, HandlerError, Session, Tool, ToolCall, ToolError, ToolOutput, Toolbox,
+    approval::Approvals, audit::Subjects, idempotency::InMemoryIdempotencyStore,
     runtime::AbortHandle, runtime::Delivery, runtime::ExecutionOutcome, runtime::OutputKind,
 };
 
@@ -189,7 +189,10 @@ async fn distinct_integers_get_distinct_hashes_and_the_user_sees_them_exactly() 
     assert_ne!(hashes[1], hashes[2]);
     // The user is shown the exact number, not 1.8446744073709552e+19.
     let request = a.approval_request.clone().unwrap();
-    assert_eq!(request.arguments.as_str(), r#"{"points":18446744073709551616}"#);
+    assert_eq!(
+        request.arguments.as_str(),
+        r#"{"points":18446744073709551616}"#
+    );
     assert_eq!(
         serde_json::to_string(&request).unwrap(),
         format!(
@@ -213,7 +216,11 @@ async fn distinct_integers_get_distinct_hashes_and_the_user_sees_them_exactly() 
     let other = ask("c6", r#"{"points": 18446744073709551617}"#).await;
     assert_eq!(other.output.error().unwrap().code, "APPROVAL_REQUIRED");
     assert_eq!(runs.load(Ordering::SeqCst), 0);
-    let approved = ask("c7", r#"{ "points" : 18446744073709551616 , "floor": null }"#).await;
+    let approved = ask(
+        "c7",
+        r#"{ "points" : 18446744073709551616 , "floor": null }"#,
+    )
+    .await;
     assert_eq!(
         approved.model_text().as_deref(),
         Some("18446744073709551616 points for cus_A, floor None")
@@ -223,9 +230,16 @@ async fn distinct_integers_get_distinct_hashes_and_the_user_sees_them_exactly() 
     assert_eq!(runs.load(Ordering::SeqCst), 1);
 
     // A nested null and an absent key parse alike, so they hash alike.
-    let with_null = ask("c8", r#"{"points": 5, "memo": {"text": "hi", "label": null}}"#).await;
+    let with_null = ask(
+        "c8",
+        r#"{"points": 5, "memo": {"text": "hi", "label": null}}"#,
+    )
+    .await;
     let without = ask("c9", r#"{"memo": {"text": "hi"}, "points": 5}"#).await;
-    assert_eq!(with_null.audit.arguments_sha256, without.audit.arguments_sha256);
+    assert_eq!(
+        with_null.audit.arguments_sha256,
+        without.audit.arguments_sha256
+    );
     assert_eq!(
         without.approval_request.unwrap().arguments.as_str(),
         r#"{"memo":{"text":"hi"},"points":5}"#
@@ -260,14 +274,20 @@ async fn idempotent_replays_stay_with_their_customer_and_major_version() {
     let approvals = Approvals::new();
 
     let a = toolbox
-        .call(&call("a1", "issue_voucher", arguments), &customer("cus_A", &approvals))
+        .call(
+            &call("a1", "issue_voucher", arguments),
+            &customer("cus_A", &approvals),
+        )
         .await;
     assert_eq!(
         a.model_text().as_deref(),
         Some(r#"{"owner":"cus_A","last4":"secret-of-cus_A"}"#)
     );
     let b = toolbox
-        .call(&call("b1", "issue_voucher", arguments), &customer("cus_B", &approvals))
+        .call(
+            &call("b1", "issue_voucher", arguments),
+            &customer("cus_B", &approvals),
+        )
         .await;
     assert_eq!(b.audit.delivery, Delivery::Fresh);
     assert_eq!(
@@ -276,10 +296,16 @@ async fn idempotent_replays_stay_with_their_customer_and_major_version() {
     );
     assert_eq!(runs.load(Ordering::SeqCst), 2);
     let again = toolbox
-        .call(&call("a2", "issue_voucher", arguments), &customer("cus_A", &approvals))
+        .call(
+            &call("a2", "issue_voucher", arguments),
+            &customer("cus_A", &approvals),
+        )
         .await;
     assert_eq!(again.audit.delivery, Delivery::Replayed);
-    assert_eq!(again.output.details(), &json!({"owner": "cus_A", "last4": "secret-of-cus_A"}));
+    assert_eq!(
+        again.output.details(),
+        &json!({"owner": "cus_A", "last4": "secret-of-cus_A"})
+    );
 
     // Without subjects, the session does not say whom the key belongs to:
     // the application's configuration error, not customer A's result.
@@ -315,10 +341,16 @@ async fn idempotent_replays_stay_with_their_customer_and_major_version() {
         }
     });
     let upgraded = v2
-        .call(&call("a3", "issue_voucher", arguments), &customer("cus_A", &approvals))
+        .call(
+            &call("a3", "issue_voucher", arguments),
+            &customer("cus_A", &approvals),
+        )
         .await;
     assert_eq!(upgraded.audit.delivery, Delivery::Fresh);
-    assert_eq!(upgraded.output.details(), &json!({"owner": "cus_A", "last4": "v2"}));
+    assert_eq!(
+        upgraded.output.details(),
+        &json!({"owner": "cus_A", "last4": "v2"})
+    );
     assert_eq!(v2_runs.load(Ordering::SeqCst), 1);
 
     // An empty key would be one key for every request.
@@ -346,12 +378,18 @@ async fn a_grant_holds_only_in_the_session_it_was_made_for() {
     let shared = Approvals::new();
     let arguments = r#"{"points": 100}"#;
     let asked = toolbox
-        .call(&call("a1", "award_points", arguments), &customer("cus_A", &shared))
+        .call(
+            &call("a1", "award_points", arguments),
+            &customer("cus_A", &shared),
+        )
         .await;
     shared.grant(asked.approval_request.unwrap().approve("appr-A"));
 
     let b = toolbox
-        .call(&call("b1", "award_points", arguments), &customer("cus_B", &shared))
+        .call(
+            &call("b1", "award_points", arguments),
+            &customer("cus_B", &shared),
+        )
         .await;
     assert_eq!(
         b.model_text().as_deref(),
@@ -368,7 +406,10 @@ async fn a_grant_holds_only_in_the_session_it_was_made_for() {
     assert_eq!(shared.unused(), 1);
 
     let a = toolbox
-        .call(&call("a2", "award_points", arguments), &customer("cus_A", &shared))
+        .call(
+            &call("a2", "award_points", arguments),
+            &customer("cus_A", &shared),
+        )
         .await;
     assert_eq!(
         a.model_text().as_deref(),
@@ -432,10 +473,7 @@ fn shelf_toolbox() -> Toolbox {
             "A-2" => std::panic::panic_any(Bomb),
             "A-3" => std::thread::sleep(Duration::from_millis(200)),
             "A-4" => {
-                return Err(ToolError::not_found(
-                    "SHELF_NOT_FOUND",
-                    "No shelf A-4.",
-                ));
+                return Err(ToolError::not_found("SHELF_NOT_FOUND", "No shelf A-4."));
             }
             _ => {}
         }
@@ -563,7 +601,10 @@ async fn a_cut_model_text_leaves_nothing_more_in_the_model_result() {
         Ok::<_, ToolError>("x".repeat(200_000))
     });
     let result = toolbox
-        .call(&call("c1", "get_product_note", r#"{"sku": "SKU-1"}"#), &Session::new())
+        .call(
+            &call("c1", "get_product_note", r#"{"sku": "SKU-1"}"#),
+            &Session::new(),
+        )
         .await;
     let ToolOutput::Success {
         content_text,
@@ -644,7 +685,11 @@ async fn model_input_echoed_to_the_model_cannot_forge_a_line() {
             ),
             (
                 "top-level key",
-                call("c", "get_shelf_note", &format!(r#"{{"shelf": "A-5", {value}: 1}}"#)),
+                call(
+                    "c",
+                    "get_shelf_note",
+                    &format!(r#"{{"shelf": "A-5", {value}: 1}}"#),
+                ),
                 &toolbox,
                 format!(
                     "Error [INVALID_ARGUMENTS]: $[{shown}]: unknown field {shown}; expected one of \"shelf\", \"style\", \"memo\", \"send_to\", \"contains\""
@@ -664,7 +709,11 @@ async fn model_input_echoed_to_the_model_cannot_forge_a_line() {
             ),
             (
                 "enum value",
-                call("c", "get_shelf_note", &format!(r#"{{"shelf": "A-5", "style": {value}}}"#)),
+                call(
+                    "c",
+                    "get_shelf_note",
+                    &format!(r#"{{"shelf": "A-5", "style": {value}}}"#),
+                ),
                 &toolbox,
                 format!(
                     "Error [INVALID_ARGUMENTS]: $.style: {shown} is not an allowed value; expected one of \"short\", \"full\""
@@ -680,7 +729,11 @@ async fn model_input_echoed_to_the_model_cannot_forge_a_line() {
             ),
             (
                 "format",
-                call("c", "get_shelf_note", &format!(r#"{{"shelf": "A-5", "send_to": {value}}}"#)),
+                call(
+                    "c",
+                    "get_shelf_note",
+                    &format!(r#"{{"shelf": "A-5", "send_to": {value}}}"#),
+                ),
                 &toolbox,
                 format!(
                     "Error [INVALID_ARGUMENTS]: $.send_to: expected an email address such as \"ana@example.com\", got {shown}"
@@ -696,8 +749,12 @@ async fn model_input_echoed_to_the_model_cannot_forge_a_line() {
         // The idempotency key, echoed when it is reused.
         let first = format!(r#"{{"request_id": {value}, "points": 1}}"#);
         let other = format!(r#"{{"request_id": {value}, "points": 2}}"#);
-        vouchers.call(&call("v1", "issue_voucher", &first), &session).await;
-        let reused = vouchers.call(&call("v2", "issue_voucher", &other), &session).await;
+        vouchers
+            .call(&call("v1", "issue_voucher", &first), &session)
+            .await;
+        let reused = vouchers
+            .call(&call("v2", "issue_voucher", &other), &session)
+            .await;
         assert_eq!(
             reused.model_text().unwrap(),
             format!(
@@ -725,7 +782,8 @@ async fn error_paths_are_capped_at_every_depth() {
         )
     );
     // An array of objects, one level deeper.
-    let deeper = format!(r#"{{"shelf": "A-5", "memo": {{"text": "t", "label": [{{"{key}": 1}}]}}}}"#);
+    let deeper =
+        format!(r#"{{"shelf": "A-5", "memo": {{"text": "t", "label": [{{"{key}": 1}}]}}}}"#);
     let result = toolbox
         .call(&call("c", "get_shelf_note", &deeper), &Session::new())
         .await;
@@ -812,7 +870,11 @@ async fn a_handler_error_keeps_its_cause_for_the_audit_only() {
         result.audit.internal_detail.as_deref(),
         Some("query `shelf_notes` failed: connection refused while reading A-5")
     );
-    assert!(!serde_json::to_string(&result.model_result).unwrap().contains("refused"));
+    assert!(
+        !serde_json::to_string(&result.model_result)
+            .unwrap()
+            .contains("refused")
+    );
 
     // A declared error passes `?` unchanged; `internal()` carries a cause.
     let mut toolbox = Toolbox::new();
@@ -820,7 +882,10 @@ async fn a_handler_error_keeps_its_cause_for_the_audit_only() {
         if call.shelf == "A-4" {
             // Named by the derive's constant: a misspelled code does not
             // compile (tests/ui/misspelled-declared-error.rs).
-            Err(ToolError::declared(GetShelfNote::SHELF_NOT_FOUND, "No shelf A-4."))?;
+            Err(ToolError::declared(
+                GetShelfNote::SHELF_NOT_FOUND,
+                "No shelf A-4.",
+            ))?;
         }
         let error = query(&call.shelf).unwrap_err();
         Err::<String, _>(ToolError::internal().with_cause(&error).into())
@@ -834,7 +899,10 @@ async fn a_handler_error_keeps_its_cause_for_the_audit_only() {
     assert_eq!(declared.audit.internal_detail, None);
     assert_eq!(declared.audit.undeclared_error_code, None);
     let error = declared.output.error().unwrap();
-    assert_eq!(error.category, tool_contract::contract::ErrorCategory::NotFound);
+    assert_eq!(
+        error.category,
+        tool_contract::contract::ErrorCategory::NotFound
+    );
     let caused = audited(&toolbox, "A-6").await;
     assert_eq!(caused.model_text().as_deref(), Some(internal));
     assert_eq!(
@@ -850,7 +918,10 @@ async fn a_handler_error_keeps_its_cause_for_the_audit_only() {
     });
     let undeclared = audited(&toolbox, "A-7").await;
     assert_eq!(undeclared.model_text().as_deref(), Some(internal));
-    assert_eq!(undeclared.audit.undeclared_error_code.as_deref(), Some("DB_DOWN"));
+    assert_eq!(
+        undeclared.audit.undeclared_error_code.as_deref(),
+        Some("DB_DOWN")
+    );
     assert_eq!(
         undeclared.audit.internal_detail.as_deref(),
         Some("the handler answered the undeclared code DB_DOWN: query `shelf_notes` failed")

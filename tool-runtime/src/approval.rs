@@ -19,8 +19,8 @@
 use std::fmt;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use serde::{Deserialize, Serialize};
 use crate::audit::{Subject, Subjects};
+use serde::{Deserialize, Serialize};
 use tool_core::Tool;
 use tool_core::Version;
 use tool_core::outcome::{CanonicalArguments, arguments_sha256};

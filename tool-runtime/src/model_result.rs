@@ -318,7 +318,10 @@ mod tests {
         assert_eq!(at(4_107_542_399, 999), "2100-02-28T23:59:59.999Z");
         assert_eq!(at(253_402_300_799, 0), "9999-12-31T23:59:59.000Z");
         assert_eq!(at(253_402_300_800, 0), "10000-01-01T00:00:00.000Z");
-        assert_eq!(version_text(tool_core::Version::new(12, 0, 345)), "12.0.345");
+        assert_eq!(
+            version_text(tool_core::Version::new(12, 0, 345)),
+            "12.0.345"
+        );
         assert_eq!(
             format_rfc3339(UNIX_EPOCH - Duration::from_secs(1)),
             "1970-01-01T00:00:00.000Z"

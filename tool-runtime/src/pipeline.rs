@@ -324,7 +324,8 @@ impl Toolbox {
             .unwrap_or_else(PoisonError::into_inner)
             .take();
         if let Some(message) = drop_panic {
-            let mut detail = format!("the handler panicked while its future was dropped: {message}");
+            let mut detail =
+                format!("the handler panicked while its future was dropped: {message}");
             if let Either::Right(Ok(Err(panic))) = &ended {
                 detail = format!("the handler panicked: {panic}; {detail}");
             }

@@ -89,6 +89,24 @@ impl CanonicalArguments {
     pub fn into_string(self) -> String {
         self.text
     }
+
+    /// The exact JSON text of the top-level member `key`, if the arguments
+    /// are an object that has it (e.g. to word an approval for the user).
+    ///
+    /// ```
+    /// use tool_contract::audit::CanonicalArguments;
+    ///
+    /// let schema = serde_json::json!({"type": "object"});
+    /// let arguments = CanonicalArguments::of(&schema, r#"{"sku": "SKU-1", "points": 18446744073709551617}"#).unwrap();
+    /// assert_eq!(arguments.member("points"), Some("18446744073709551617"));
+    /// assert_eq!(arguments.member("sku"), Some(r#""SKU-1""#));
+    /// assert_eq!(arguments.member("hold"), None);
+    /// ```
+    pub fn member(&self, key: &str) -> Option<&str> {
+        let members: std::collections::BTreeMap<String, &RawValue> =
+            serde_json::from_str(&self.text).ok()?;
+        members.get(key).map(|raw| raw.get())
+    }
 }
 
 impl fmt::Debug for CanonicalArguments {
@@ -462,15 +480,13 @@ impl<'a, 's> Reader<'a, 's> {
         if let Some(found) = pick(schema) {
             return Some(found);
         }
-        if let Some(target) = map
+        let target = map
             .get("$ref")
             .and_then(Value::as_str)
             .and_then(|r| r.strip_prefix('#'))
-            .and_then(|pointer| self.root?.pointer(pointer))
-        {
-            if let Some(found) = self.find_in(target, pick, hops + 1) {
-                return Some(found);
-            }
+            .and_then(|pointer| self.root?.pointer(pointer));
+        if let Some(found) = target.and_then(|target| self.find_in(target, pick, hops + 1)) {
+            return Some(found);
         }
         ["anyOf", "oneOf", "allOf"]
             .iter()
@@ -506,10 +522,7 @@ impl<'a, 's> Reader<'a, 's> {
 }
 
 fn write_string(out: &mut String, text: &str) {
-    if text
-        .bytes()
-        .all(|b| b >= 0x20 && b != b'"' && b != b'\\')
-    {
+    if text.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
         out.push('"');
         out.push_str(text);
         out.push('"');
@@ -637,7 +650,14 @@ mod tests {
             canonical_arguments(r#"{"m": {"a": 1, "b": 2, "a": 3}}"#).unwrap(),
             r#"{"m":{"a":3,"b":2}}"#
         );
-        for bad in ["{\"a\": 01}", "{\"a\": 1.}", "{\"a\": -}", "{\"a\": tru}", "[1,]", "{\"a\" 1}"] {
+        for bad in [
+            "{\"a\": 01}",
+            "{\"a\": 1.}",
+            "{\"a\": -}",
+            "{\"a\": tru}",
+            "[1,]",
+            "{\"a\" 1}",
+        ] {
             assert_eq!(canonical_arguments(bad), None, "{bad}");
         }
         assert_eq!(canonical_arguments(&"[".repeat(200)), None);
@@ -665,18 +685,30 @@ mod tests {
         });
         let of = |text: &str| CanonicalArguments::of(&schema, text).unwrap().into_string();
         assert_eq!(
-            of(r#"{"id": "1", "raw": null, "address": {"street": "Main", "unit": null}, "lines": [{"street": "A", "unit": null}], "tags": {"a": null}}"#),
+            of(
+                r#"{"id": "1", "raw": null, "address": {"street": "Main", "unit": null}, "lines": [{"street": "A", "unit": null}], "tags": {"a": null}}"#
+            ),
             r#"{"address":{"street":"Main"},"id":"1","lines":[{"street":"A"}],"raw":null,"tags":{"a":null}}"#
         );
         assert_eq!(
-            of(r#"{"id": "1", "raw": null, "address": {"street": "Main"}, "lines": [{"street": "A"}], "tags": {"a": null}}"#),
-            of(r#"{"id": "1", "raw": null, "address": {"street": "Main", "unit": null}, "lines": [{"street": "A", "unit": null}], "tags": {"a": null}}"#)
+            of(
+                r#"{"id": "1", "raw": null, "address": {"street": "Main"}, "lines": [{"street": "A"}], "tags": {"a": null}}"#
+            ),
+            of(
+                r#"{"id": "1", "raw": null, "address": {"street": "Main", "unit": null}, "lines": [{"street": "A", "unit": null}], "tags": {"a": null}}"#
+            )
         );
         // A required member's null, a map value's null and an untyped
         // value's inner nulls are values, not absences.
         assert_ne!(of(r#"{"id": "1", "raw": null}"#), of(r#"{"id": "1"}"#));
-        assert_ne!(of(r#"{"id": "1", "raw": {"x": null}}"#), of(r#"{"id": "1", "raw": {}}"#));
-        assert_ne!(of(r#"{"id": "1", "tags": {"a": null}}"#), of(r#"{"id": "1", "tags": {}}"#));
+        assert_ne!(
+            of(r#"{"id": "1", "raw": {"x": null}}"#),
+            of(r#"{"id": "1", "raw": {}}"#)
+        );
+        assert_ne!(
+            of(r#"{"id": "1", "tags": {"a": null}}"#),
+            of(r#"{"id": "1", "tags": {}}"#)
+        );
     }
 
     #[test]

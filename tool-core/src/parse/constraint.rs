@@ -433,11 +433,7 @@ pub fn format<T: StringValue + ?Sized>(
         Some(true) => Ok(()),
         Some(false) => Err(invalid(
             field,
-            format!(
-                "expected {}, got {}",
-                formats::describe(format),
-                echo(s)
-            ),
+            format!("expected {}, got {}", formats::describe(format), echo(s)),
         )),
         None => Err(ArgumentError::new(
             ArgumentErrorKind::InvalidContract,
@@ -522,7 +518,10 @@ mod tests {
         assert_eq!(ascii_classes(r"[\d_]\W"), "[0-9_][^0-9A-Za-z_]");
         assert_eq!(ascii_classes(r"[^\s][\D]"), r"[^\t\n\x0B\x0C\r ][[^0-9]]");
         assert_eq!(ascii_classes(r"\bx\B\\d"), r"(?-u:\b)x(?-u:\B)\\d");
-        assert_eq!(ascii_classes(r"[]\d][[:alpha:]\w]"), "[]0-9][[:alpha:]0-9A-Za-z_]");
+        assert_eq!(
+            ascii_classes(r"[]\d][[:alpha:]\w]"),
+            "[]0-9][[:alpha:]0-9A-Za-z_]"
+        );
         static DIGITS: Pattern = Pattern::new(r"^[A-Z]-\d+$");
         assert_eq!(pattern("A-123", &DIGITS, "sku"), Ok(()));
         // U+0661..U+0663, ARABIC-INDIC DIGITs: not digits in JSON Schema.

@@ -550,13 +550,19 @@ mod tests {
             let value = msg(&format!("unknown variant `{given}`, expected `a`"));
             assert!(value.contains(&format!("x{escaped}Error")), "{value}");
             let duplicate = msg(&format!("duplicate field `{given}`"));
-            assert!(duplicate.contains(&format!("x{escaped}Error")), "{duplicate}");
+            assert!(
+                duplicate.contains(&format!("x{escaped}Error")),
+                "{duplicate}"
+            );
             for text in [field, value, duplicate] {
                 assert!(!text.contains(*c), "raw U+{:04X} in {text}", u32::from(*c));
             }
         }
         assert_eq!(echo("é \"q\" \\"), "\"é \\\"q\\\" \\\\\"");
-        assert_eq!(echo(&"a".repeat(65)), format!("\"{}\"… (65 bytes)", "a".repeat(64)));
+        assert_eq!(
+            echo(&"a".repeat(65)),
+            format!("\"{}\"… (65 bytes)", "a".repeat(64))
+        );
         assert_eq!(echo(&"a".repeat(64)), format!("\"{}\"", "a".repeat(64)));
     }
 
