@@ -209,7 +209,8 @@ pub use tool_macros::Tool;
 /// `use tool_contract::prelude::*;`.
 pub mod prelude {
     pub use tool_core::{
-        ArgumentError, Money, Session, Tool, ToolCall, ToolContract, ToolError, ToolOutput,
+        ArgumentError, HandlerError, Money, Session, Tool, ToolCall, ToolContract, ToolError,
+        ToolOutput,
     };
     pub use tool_macros::Tool;
     #[cfg(feature = "runtime")]
