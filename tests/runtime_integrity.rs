@@ -888,9 +888,23 @@ async fn a_handler_error_keeps_its_cause_for_the_audit_only() {
             ))?;
         }
         let error = query(&call.shelf).unwrap_err();
+        if call.shelf == "A-8" {
+            // A declared error the model reads, with a cause for the audit.
+            let missing = ToolError::declared(GetShelfNote::SHELF_NOT_FOUND, "No shelf A-8.");
+            Err(missing.with_cause(&error))?;
+        }
         Err::<String, _>(ToolError::internal().with_cause(&error).into())
             .map_err(|e: HandlerError| e)
     });
+    let with_cause = audited(&toolbox, "A-8").await;
+    assert_eq!(
+        with_cause.model_text().as_deref(),
+        Some("Error [SHELF_NOT_FOUND]: No shelf A-8.")
+    );
+    assert_eq!(
+        with_cause.audit.internal_detail.as_deref(),
+        Some("query `shelf_notes` failed: connection refused while reading A-8")
+    );
     let declared = audited(&toolbox, "A-4").await;
     assert_eq!(
         declared.model_text().as_deref(),

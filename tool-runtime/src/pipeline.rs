@@ -566,7 +566,15 @@ fn replayed(record: IdempotencyRecord, key_field: &str) -> Finished {
 /// declared category and recovery), or when it is `INVALID_ARGUMENTS` or
 /// `INTERNAL`; any other code becomes `INTERNAL`, noted in the audit record.
 fn check_declared(contract: &ToolContract, mut error: ToolError, draft: &mut Draft) -> ToolError {
-    if let Some(declared) = contract.declared_error(&error.code) {
+    let declared = contract.declared_error(&error.code);
+    let kept = declared.is_some()
+        || error.code == ToolError::INVALID_ARGUMENTS
+        || error.code == ToolError::INTERNAL;
+    if kept && let Some(cause) = error.cause.take() {
+        // The cause of an error the model reads goes to the audit record.
+        add_detail(draft, cause);
+    }
+    if let Some(declared) = declared {
         if let Some(category) = declared.category {
             error.category = category;
         }
@@ -574,10 +582,7 @@ fn check_declared(contract: &ToolContract, mut error: ToolError, draft: &mut Dra
             error.recovery = recovery;
         }
         error
-    } else if error.code == ToolError::INVALID_ARGUMENTS || error.code == ToolError::INTERNAL {
-        if let Some(cause) = error.cause.take() {
-            add_detail(draft, cause);
-        }
+    } else if kept {
         error
     } else {
         let mut detail = format!(
