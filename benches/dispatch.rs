@@ -13,6 +13,11 @@
 //! calls per `block_on`, so the runtime's own entry cost is not counted.
 //! The difference is the toolbox's overhead per call.
 //!
+//! - `pattern_1mib/checked`: `T::from_arguments` of a 1 MiB string field
+//!   with an unanchored `pattern` that does not match (the check runs over
+//!   the whole string); `pattern_1mib/unchecked`: the same document read
+//!   by a twin without the pattern. The difference is the pattern check.
+//!
 //! Run with `cargo bench --bench dispatch`; see BENCHMARKS.md.
 
 use std::hint::black_box;
@@ -95,5 +100,41 @@ fn dispatch(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, dispatch);
+/// Find the notes of a shelf that contain a code.
+///
+/// Use it when the customer quotes part of a note. Read-only.
+#[derive(Debug, Tool)]
+pub struct FindShelfNote {
+    /// Text the note must contain: letters, three digits and an x.
+    #[tool(pattern = "[a-z]+[0-9]{3}x")]
+    pub contains: String,
+}
+
+/// Find the notes of a shelf that contain some text.
+///
+/// Use it when the customer quotes part of a note. Read-only.
+#[derive(Debug, Tool)]
+pub struct FindShelfNoteUnchecked {
+    /// Text the note must contain.
+    pub contains: String,
+}
+
+fn pattern(c: &mut Criterion) {
+    let session = Session::new().with_max_argument_bytes(4 << 20);
+    let arguments = format!(r#"{{"contains": "{}"}}"#, "a".repeat(1 << 20));
+    let refused = FindShelfNote::from_arguments(&arguments, &session).unwrap_err();
+    assert_eq!(refused.path(), "$.contains");
+    assert!(FindShelfNoteUnchecked::from_arguments(&arguments, &session).is_ok());
+    let mut group = c.benchmark_group("pattern_1mib");
+    group.sample_size(20);
+    group.bench_function("checked", |b| {
+        b.iter(|| FindShelfNote::from_arguments(black_box(&arguments), &session))
+    });
+    group.bench_function("unchecked", |b| {
+        b.iter(|| FindShelfNoteUnchecked::from_arguments(black_box(&arguments), &session))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, dispatch, pattern);
 criterion_main!(benches);

@@ -213,12 +213,13 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let Some(request) = asked.approval_requests().next() else {
         return Err("the reservation should have asked for an approval".into());
     };
-    let wanted = &request.arguments;
+    // The exact values the model sent, as the user approves them.
+    let wanted = |key: &str| request.arguments.member(key).unwrap_or("null");
     println!(
         "\napp asks     Reserve {} x {} for {} minutes? (approval request:",
-        wanted["quantity"],
-        wanted["sku"].as_str().unwrap_or("?"),
-        wanted["hold"]
+        wanted("quantity"),
+        wanted("sku"),
+        wanted("hold")
     );
     println!("             {})", serde_json::to_string(request)?);
     println!("customer     Yes.");

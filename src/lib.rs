@@ -65,7 +65,10 @@
 //!
 //! /// Look up the opening hours of one store, e.g. before promising a pickup.
 //! #[derive(Tool)]
-//! #[tool(timeout_ms = 2_000)]
+//! #[tool(
+//!     timeout_ms = 2_000,
+//!     errors(STORE_NOT_FOUND(meaning = "No store has this code.", category = "not_found", recovery = "ask_user")),
+//! )]
 //! pub struct GetStoreHours {
 //!     /// Store code as printed on the receipt, e.g. "BER-1".
 //!     #[tool(min_length = 1)]
@@ -76,7 +79,10 @@
 //! toolbox.register(|call: GetStoreHours, _cx: CallContext| async move {
 //!     match call.store.as_str() {
 //!         "BER-1" => Ok("Mon-Sat 9:00-20:00".to_owned()),
-//!         _ => Err(ToolError::not_found("STORE_NOT_FOUND", "No store has this code; ask the user for the code on their receipt.")),
+//!         _ => Err(ToolError::declared(
+//!             GetStoreHours::STORE_NOT_FOUND,
+//!             "No store has this code; ask the user for the code on their receipt.",
+//!         )),
 //!     }
 //! });
 //!
@@ -84,7 +90,12 @@
 //! let session = Session::new();
 //! let ok = runtime.block_on(toolbox.call(&ToolCall::new("c1", "get_store_hours", r#"{"store": "BER-1"}"#), &session));
 //! assert_eq!(ok.model_text().as_deref(), Some("Mon-Sat 9:00-20:00"));
-//! let typo = runtime.block_on(toolbox.call(&ToolCall::new("c2", "get_store_hour", "{}"), &session));
+//! let unknown = runtime.block_on(toolbox.call(&ToolCall::new("c2", "get_store_hours", r#"{"store": "XYZ-9"}"#), &session));
+//! assert_eq!(
+//!     unknown.model_text().as_deref(),
+//!     Some("Error [STORE_NOT_FOUND]: No store has this code; ask the user for the code on their receipt.")
+//! );
+//! let typo = runtime.block_on(toolbox.call(&ToolCall::new("c3", "get_store_hour", "{}"), &session));
 //! assert_eq!(
 //!     typo.model_text().as_deref(),
 //!     Some("Error [UNKNOWN_TOOL]: There is no tool named \"get_store_hour\". Use one of: get_store_hours.")
@@ -200,7 +211,7 @@
 pub use tool_core::{
     ArgumentError, ArgumentErrorKind, Currency, Money, Session, ToolCall, ToolContract,
 };
-pub use tool_core::{ToolError, ToolOutput};
+pub use tool_core::{HandlerError, ToolError, ToolOutput};
 #[cfg(feature = "runtime")]
 pub use tool_runtime::{CallContext, CallResult, Toolbox};
 
@@ -213,7 +224,8 @@ pub use tool_macros::Tool;
 /// `use tool_contract::prelude::*;`.
 pub mod prelude {
     pub use tool_core::{
-        ArgumentError, Money, Session, Tool, ToolCall, ToolContract, ToolError, ToolOutput,
+        ArgumentError, HandlerError, Money, Session, Tool, ToolCall, ToolContract, ToolError,
+        ToolOutput,
     };
     pub use tool_macros::Tool;
     /// `toolbox.answer_chat_completions(..)` and `toolbox.answer_responses(..)`.
@@ -267,7 +279,9 @@ pub mod idempotency {
 /// canonical arguments it is bound to (cargo feature `runtime`).
 #[cfg(feature = "runtime")]
 pub mod audit {
-    pub use tool_core::outcome::{arguments_sha256, canonical_arguments, canonical_json};
+    pub use tool_core::outcome::{
+        CanonicalArguments, arguments_sha256, canonical_arguments, canonical_json,
+    };
     pub use tool_runtime::audit::*;
 }
 
@@ -277,7 +291,9 @@ pub mod audit {
 /// the same way in the docs, the rustdoc of `#[derive(Tool)]` and the
 /// OpenAI schema's descriptions.
 pub mod docs {
-    pub use tool_core::words::{CATALOG_FORMAT, Catalog, Keyword, Words, described};
+    pub use tool_core::words::{
+        CATALOG_FORMAT, Catalog, Keyword, MAX_ECHO_CHARS, Words, described, echo,
+    };
 }
 
 /// Versioned contracts: the lock file, semver diffs, and the check behind

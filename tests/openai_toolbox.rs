@@ -387,6 +387,7 @@ async fn an_approval_lets_the_same_response_run_and_a_repeat_is_replayed() {
             "call_id": "call_Qw8eR5tY2uI9oP3a",
             "tool": "reserve_inventory",
             "contract_version": "1.0.0",
+            "subjects": [{"kind": "tenant", "id": "acme"}, {"kind": "customer", "id": "cus_42"}],
             "arguments_sha256": arguments_sha256(reserve_arguments),
             "arguments": {"hold": 30, "quantity": 2, "request_id": "4f1c9a2e-8b7d-4c6e-9f0a-1b2c3d4e5f60", "sku": "SKU-1042"}
         })
@@ -602,9 +603,10 @@ async fn the_calls_of_a_turn_overlap_and_a_destructive_one_runs_alone() {
 
     let cancel = r#"{"reservation_id":"RSV-acme-1"}"#;
     let approvals = Approvals::new();
-    approvals.grant(ApprovalGrant::for_call::<CancelReservation>(
-        "appr-1", cancel,
-    ));
+    approvals.grant(
+        ApprovalGrant::for_call::<CancelReservation>("appr-1", cancel)
+            .for_subjects(&session(&approvals).get::<Subjects>().unwrap().clone()),
+    );
     let lookup = r#"{"sku":"SKU-1042","warehouse":null,"include_reserved":false}"#;
     let response = json!({
         "model": "gpt-4.1-2025-04-14",

@@ -18,7 +18,9 @@ use tool_contract::{
     runtime::Delivery, runtime::ExecutionOutcome, runtime::OutputKind,
 };
 
-use runtime_support::{DeleteSavedCart, KEY, Probe, approve, call, reserve, session, toolbox};
+use runtime_support::{
+    DeleteSavedCart, KEY, Probe, approve, call, reserve, session, subjects, toolbox,
+};
 use tools::{ReserveInventory, TenantId};
 
 #[tokio::test(start_paused = true)]
@@ -51,6 +53,7 @@ async fn a_call_without_an_approval_is_refused_with_what_to_approve() {
             "call_id": "call_2",
             "tool": "reserve_inventory",
             "contract_version": "1.0.0",
+            "subjects": [{"kind": "tenant", "id": "acme"}],
             "arguments_sha256": arguments_sha256(&arguments),
             "arguments": {"quantity": 2, "request_id": KEY, "sku": "SKU-1042"}
         })
@@ -81,10 +84,10 @@ async fn an_approval_for_other_arguments_another_version_or_tool_does_not_count(
     let approvals = Approvals::new();
     let arguments = reserve("SKU-1042", 2);
     let hash = arguments_sha256(&arguments);
-    approvals.grant(ApprovalGrant::for_call::<ReserveInventory>(
-        "other-args",
-        &reserve("SKU-1042", 20),
-    ));
+    approvals.grant(
+        ApprovalGrant::for_call::<ReserveInventory>("other-args", &reserve("SKU-1042", 20))
+            .for_subjects(&subjects()),
+    );
     approvals.grant(ApprovalGrant::new(
         "other-version",
         "reserve_inventory",
@@ -120,9 +123,9 @@ async fn a_used_approval_cannot_be_replayed() {
     let toolbox = toolbox(&probe);
     let approvals = Approvals::new();
     let arguments = r#"{"cart_ref":"CART-7"}"#;
-    approvals.grant(ApprovalGrant::for_call::<DeleteSavedCart>(
-        "appr-1", arguments,
-    ));
+    approvals.grant(
+        ApprovalGrant::for_call::<DeleteSavedCart>("appr-1", arguments).for_subjects(&subjects()),
+    );
     let first = toolbox
         .call(
             &call("c1", "delete_saved_cart", arguments),
@@ -211,7 +214,11 @@ async fn a_repeated_key_replays_the_recorded_result() {
         .with(TenantId("globex".into()))
         .with(Subjects::new().with("tenant", "globex"))
         .with(approvals.clone());
-    approve(&approvals, &arguments);
+    // An approval holds for the subjects it was granted for.
+    approvals.grant(
+        ApprovalGrant::for_call::<ReserveInventory>("appr-globex", &arguments)
+            .for_subjects(&Subjects::new().with("tenant", "globex")),
+    );
     let theirs = toolbox
         .call(&call("c4", "reserve_inventory", &arguments), &globex)
         .await;

@@ -138,8 +138,13 @@ pub fn session(approvals: &Approvals) -> Session {
     Session::new()
         .with(TenantId("acme".into()))
         .with(CustomerId("cus_42".into()))
-        .with(Subjects::new().with("tenant", "acme"))
+        .with(subjects())
         .with(approvals.clone())
+}
+
+/// The subjects of [`session`]: grants must name them.
+pub fn subjects() -> Subjects {
+    Subjects::new().with("tenant", "acme")
 }
 
 pub const KEY: &str = "0b7e9a52-5b8f-4d3a-9a57-2f1f6c1d9e10";
@@ -149,9 +154,9 @@ pub fn reserve(sku: &str, quantity: u32) -> String {
 }
 
 pub fn approve(approvals: &Approvals, arguments: &str) {
-    approvals.grant(ApprovalGrant::for_call::<ReserveInventory>(
-        "appr-1", arguments,
-    ));
+    approvals.grant(
+        ApprovalGrant::for_call::<ReserveInventory>("appr-1", arguments).for_subjects(&subjects()),
+    );
 }
 
 pub fn call(id: &str, name: &str, arguments: &str) -> ToolCall {

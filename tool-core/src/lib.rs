@@ -25,7 +25,7 @@ pub use contract::{
     Effect, ErrorCategory, FieldContract, Idempotency, Money, NumberBound, OutputContract, Policy,
     Presence, Recovery, Session, Tool, ToolContract, Version, Waiver,
 };
-pub use outcome::{OutputKind, ToolCall, ToolError, ToolOutput};
+pub use outcome::{HandlerError, OutputKind, ToolCall, ToolError, ToolOutput};
 pub use parse::{ArgumentError, ArgumentErrorKind};
 
 /// What the code that `#[derive(Tool)]` generates refers to. Not a public API.

@@ -62,6 +62,7 @@ fn impl_tool(input: &Input) -> TokenStream {
         None => quote!(::std::string::String),
     };
     let doc = doc_section(input);
+    let declared_codes = declared_codes(input);
     quote! {
         #[doc(hidden)]
         #[allow(non_upper_case_globals, unused_attributes, unused_qualifications, clippy::all)]
@@ -81,7 +82,38 @@ fn impl_tool(input: &Input) -> TokenStream {
 
                 #idempotency_key
             }
+
+            #declared_codes
         };
+    }
+}
+
+/// One associated constant per declared error code, so a handler names a
+/// declared error as `Tool::CODE` and a misspelled code does not compile:
+/// `ToolError::declared(GetOrder::ORDER_NOT_FOUND, "...")`.
+fn declared_codes(input: &Input) -> TokenStream {
+    if input.attrs.errors.is_empty() {
+        return TokenStream::new();
+    }
+    let ident = input.ident;
+    let consts = input.attrs.errors.iter().map(|e| {
+        let name = &e.code;
+        let code = e.code.to_string();
+        let meaning = e.meaning.value();
+        let doc = format!("The declared error `{code}`: {meaning}");
+        let category = option(e.category.map(|c| quote!(#c)));
+        let recovery = option(e.recovery.map(|r| quote!(#r)));
+        quote! {
+            #[doc = #doc]
+            pub const #name: _tool::DeclaredError =
+                _tool::DeclaredError::__new(#code, #meaning, #category, #recovery);
+        }
+    });
+    quote! {
+        #[automatically_derived]
+        impl #ident {
+            #(#consts)*
+        }
     }
 }
 

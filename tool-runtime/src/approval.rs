@@ -1,16 +1,29 @@
 //! Approvals for tools whose contract says `approval = "required"`: each is
-//! bound to one tool, one contract version and one exact argument hash, and
-//! is used up by the call it approves.
+//! bound to one tool, one contract version, one exact argument hash and the
+//! session's subjects, and is used up by the call it approves.
+//!
+//! # Scope
+//!
+//! A grant authorizes exactly the call the user saw: the same tool, the same
+//! contract version, the same canonical arguments (see
+//! [`CanonicalArguments`](tool_core::outcome::CanonicalArguments): exact
+//! integers, `null` and absent alike where the contract reads them alike)
+//! and the same [`Subjects`](crate::audit::Subjects) of the session, so a
+//! grant made in customer A's session does not run the call in customer
+//! B's, even when both sessions share one [`Approvals`]. A tool that takes
+//! injected values needs `Subjects` in the session, and every approved tool
+//! needs `Approvals` there: without them the call is the application's
+//! configuration error (fatal `INTERNAL`, the reason in the audit record),
+//! not an `APPROVAL_REQUIRED` the user could never satisfy.
 
 use std::fmt;
 use std::sync::{Arc, Mutex, PoisonError};
 
+use crate::audit::{Subject, Subjects};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
-
 use tool_core::Tool;
 use tool_core::Version;
-use tool_core::outcome::arguments_sha256;
+use tool_core::outcome::{CanonicalArguments, arguments_sha256};
 
 /// What a call that needs an approval asks for: shown to the user, who
 /// approves exactly this call (or does not).
@@ -22,6 +35,7 @@ use tool_core::outcome::arguments_sha256;
 ///   "call_id": "call_2",
 ///   "tool": "reserve_inventory",
 ///   "contract_version": "1.0.0",
+///   "subjects": [{"kind": "customer", "id": "cus_42"}],
 ///   "arguments_sha256": "…64 hex digits…",
 ///   "arguments": {"quantity": 2, "request_id": "0b7e9a52-…", "sku": "SKU-1042"}
 /// }
@@ -34,10 +48,13 @@ pub struct ApprovalRequest {
     pub tool: String,
     /// The contract version the approval must name.
     pub contract_version: Version,
+    /// The session's subjects, whom the approval is for.
+    pub subjects: Vec<Subject>,
     /// The SHA-256 of the canonical arguments the approval must name.
     pub arguments_sha256: String,
-    /// The canonical arguments, to show the user what they approve.
-    pub arguments: Value,
+    /// The canonical arguments, to show the user exactly what they approve
+    /// (every number as the model wrote it).
+    pub arguments: CanonicalArguments,
 }
 
 impl ApprovalRequest {
@@ -48,13 +65,14 @@ impl ApprovalRequest {
             approval_id: approval_id.into(),
             tool: self.tool.clone(),
             contract_version: self.contract_version,
+            subjects: self.subjects.clone(),
             arguments_sha256: self.arguments_sha256.clone(),
         }
     }
 }
 
 /// A user's approval of one call: this tool, this contract version, these
-/// exact arguments. Good for one call.
+/// exact arguments, for these subjects. Good for one call.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ApprovalGrant {
     /// The application's id for the approval, kept in the audit record.
@@ -63,13 +81,17 @@ pub struct ApprovalGrant {
     pub tool: String,
     /// The contract version approved.
     pub contract_version: Version,
+    /// The subjects of the session the approval holds in (empty for a
+    /// session without [`Subjects`]).
+    pub subjects: Vec<Subject>,
     /// The SHA-256 of the canonical arguments approved.
     pub arguments_sha256: String,
 }
 
 impl ApprovalGrant {
     /// An approval of a call of `tool` at `contract_version` with the
-    /// arguments whose hash is `arguments_sha256`.
+    /// arguments whose hash is `arguments_sha256`, in a session without
+    /// subjects (see [`for_subjects`](Self::for_subjects)).
     pub fn new(
         approval_id: impl Into<String>,
         tool: impl Into<String>,
@@ -80,26 +102,39 @@ impl ApprovalGrant {
             approval_id: approval_id.into(),
             tool: tool.into(),
             contract_version,
+            subjects: Vec::new(),
             arguments_sha256: arguments_sha256.into(),
         }
     }
 
-    /// An approval of a call of `T` (at its current contract version) with
-    /// exactly this argument text.
-    pub fn for_call<T: Tool>(approval_id: impl Into<String>, arguments: &str) -> Self {
-        let contract = T::contract();
-        ApprovalGrant::new(
-            approval_id,
-            contract.name(),
-            contract.version(),
-            arguments_sha256(arguments),
-        )
+    /// The same approval, held only in sessions with these subjects.
+    #[must_use]
+    pub fn for_subjects(mut self, subjects: &Subjects) -> Self {
+        self.subjects = subjects.as_slice().to_vec();
+        self
     }
 
-    fn binds(&self, tool: &str, version: Version, arguments_sha256: &str) -> bool {
+    /// An approval of a call of `T` (at its current contract version) with
+    /// exactly this argument text (hashed as the runtime hashes it), in a
+    /// session without subjects.
+    pub fn for_call<T: Tool>(approval_id: impl Into<String>, arguments: &str) -> Self {
+        let contract = T::contract();
+        let hash = CanonicalArguments::of(T::input_schema(), arguments)
+            .map_or_else(|| arguments_sha256(arguments), |c| c.sha256());
+        ApprovalGrant::new(approval_id, contract.name(), contract.version(), hash)
+    }
+
+    fn binds(
+        &self,
+        tool: &str,
+        version: Version,
+        arguments_sha256: &str,
+        subjects: &[Subject],
+    ) -> bool {
         self.tool == tool
             && self.contract_version == version
             && self.arguments_sha256 == arguments_sha256
+            && self.subjects == subjects
     }
 }
 
@@ -120,9 +155,9 @@ impl ApprovalGrant {
 /// approvals.grant(ApprovalGrant::new("appr-1", "reserve_inventory", v1, "ab12"));
 ///
 /// let in_session = session.get::<Approvals>().unwrap();
-/// assert!(matches!(in_session.consume("reserve_inventory", v1, "ab12"), ApprovalCheck::Granted(_)));
-/// assert_eq!(in_session.consume("reserve_inventory", v1, "ab12"), ApprovalCheck::AlreadyUsed);
-/// assert_eq!(in_session.consume("reserve_inventory", v1, "cd34"), ApprovalCheck::Missing);
+/// assert!(matches!(in_session.consume("reserve_inventory", v1, "ab12", &[]), ApprovalCheck::Granted(_)));
+/// assert_eq!(in_session.consume("reserve_inventory", v1, "ab12", &[]), ApprovalCheck::AlreadyUsed);
+/// assert_eq!(in_session.consume("reserve_inventory", v1, "cd34", &[]), ApprovalCheck::Missing);
 /// ```
 #[derive(Clone, Default)]
 pub struct Approvals {
@@ -156,13 +191,19 @@ impl Approvals {
         self.lock().push(Slot { grant, used: false });
     }
 
-    /// Takes an unused approval bound to this tool, version and argument
-    /// hash, marking it used, so that no later call can use it again.
-    pub fn consume(&self, tool: &str, version: Version, arguments_sha256: &str) -> ApprovalCheck {
+    /// Takes an unused approval bound to this tool, version, argument hash
+    /// and subjects, marking it used, so that no later call can use it again.
+    pub fn consume(
+        &self,
+        tool: &str,
+        version: Version,
+        arguments_sha256: &str,
+        subjects: &[Subject],
+    ) -> ApprovalCheck {
         let mut slots = self.lock();
         let mut bound = slots
             .iter_mut()
-            .filter(|slot| slot.grant.binds(tool, version, arguments_sha256))
+            .filter(|slot| slot.grant.binds(tool, version, arguments_sha256, subjects))
             .peekable();
         if bound.peek().is_none() {
             return ApprovalCheck::Missing;
@@ -209,24 +250,24 @@ mod tests {
         approvals.grant(ApprovalGrant::new("a", "reserve", v1, "h1"));
         approvals.grant(ApprovalGrant::new("b", "reserve", v1, "h1"));
         assert_eq!(
-            approvals.consume("release", v1, "h1"),
+            approvals.consume("release", v1, "h1", &[]),
             ApprovalCheck::Missing
         );
         assert_eq!(
-            approvals.consume("reserve", Version::new(1, 1, 0), "h1"),
+            approvals.consume("reserve", Version::new(1, 1, 0), "h1", &[]),
             ApprovalCheck::Missing
         );
         assert_eq!(
-            approvals.consume("reserve", v1, "h2"),
+            approvals.consume("reserve", v1, "h2", &[]),
             ApprovalCheck::Missing
         );
-        let first = approvals.consume("reserve", v1, "h1");
+        let first = approvals.consume("reserve", v1, "h1", &[]);
         assert!(matches!(first, ApprovalCheck::Granted(ref g) if g.approval_id == "a"));
         assert_eq!(approvals.unused(), 1);
-        let second = approvals.consume("reserve", v1, "h1");
+        let second = approvals.consume("reserve", v1, "h1", &[]);
         assert!(matches!(second, ApprovalCheck::Granted(ref g) if g.approval_id == "b"));
         assert_eq!(
-            approvals.consume("reserve", v1, "h1"),
+            approvals.consume("reserve", v1, "h1", &[]),
             ApprovalCheck::AlreadyUsed
         );
         assert_eq!(
@@ -241,8 +282,9 @@ mod tests {
             call_id: "c".into(),
             tool: "reserve".into(),
             contract_version: Version::new(2, 0, 0),
+            subjects: Vec::new(),
             arguments_sha256: "h".into(),
-            arguments: serde_json::json!({}),
+            arguments: serde_json::from_str("{}").unwrap(),
         };
         assert_eq!(
             request.approve("appr-9"),

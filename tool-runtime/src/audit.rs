@@ -79,9 +79,12 @@ pub struct AuditRecord {
     /// A code the tool answered with that its contract does not declare;
     /// the model was told `INTERNAL` instead.
     pub undeclared_error_code: Option<String>,
-    /// Why the call failed internally (a panic, a missing session value, a
-    /// broken contract, an output that would not serialize); never shown to
-    /// the model.
+    /// Why the call failed internally (a panic, also one while the
+    /// handler's future was dropped; a missing session value or runtime
+    /// service such as `Approvals` or `Subjects`; a broken contract; an
+    /// output that would not serialize; a handler that overran its time
+    /// limit by blocking), the cause of a handler's error and the words of
+    /// an undeclared one; never shown to the model.
     pub internal_detail: Option<String>,
 }
 

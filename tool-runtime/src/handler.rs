@@ -18,6 +18,7 @@ use tool_core::Session;
 use tool_core::Tool;
 use tool_core::ToolContract;
 use tool_core::ToolError;
+use tool_core::outcome::CanonicalArguments;
 
 /// What a handler gets besides the parsed call: the call's id, the trusted
 /// session, and ways to say more about its result than the output value.
@@ -114,11 +115,15 @@ pub(crate) enum HandlerResult {
     Err(ToolError),
     /// The output value would not serialize; the message is internal.
     Unserializable(String),
+    /// A blocking handler panicked on its thread: the panic's message.
+    Panicked(String),
 }
 
-/// A call whose arguments parsed: its idempotency key and the deferred run.
+/// A call whose arguments parsed: its idempotency key, its canonical
+/// arguments (from the text the parser just accepted) and the deferred run.
 pub(crate) struct Parsed {
     pub key: Option<String>,
+    pub canonical: Option<CanonicalArguments>,
     pub run: Box<dyn FnOnce(CallContext) -> BoxFuture<'static, HandlerResult> + Send>,
 }
 
@@ -160,40 +165,136 @@ where
     fn parse(&self, arguments: &str, session: &Session) -> Result<Parsed, ArgumentError> {
         let tool = T::from_arguments(arguments, session)?;
         let key = tool.idempotency_key();
+        let canonical = CanonicalArguments::of(T::input_schema(), arguments);
         let handler = Arc::clone(&self.handler);
         let run = move |cx: CallContext| -> BoxFuture<'static, HandlerResult> {
             Box::pin(async move {
                 // The handler is called inside the future, so a panic while
                 // it builds its future is caught like one while it runs.
-                match handler(tool, cx).await {
-                    Ok(output) => match serde_json::to_value(&output) {
-                        Ok(value) => HandlerResult::Ok(value),
-                        Err(error) => HandlerResult::Unserializable(error.to_string()),
-                    },
-                    Err(error) => HandlerResult::Err(error.into()),
-                }
+                finish::<T, E>(handler(tool, cx).await)
             })
         };
         Ok(Parsed {
             key,
+            canonical,
             run: Box::new(run),
         })
     }
 }
 
-/// Polls a future and turns a panic in it into `Err(message)`; the future is
-/// not polled again after it panicked.
-pub(crate) struct CatchUnwind<F> {
-    inner: Option<F>,
-}
-
-impl<F> CatchUnwind<F> {
-    pub(crate) fn new(inner: F) -> Self {
-        CatchUnwind { inner: Some(inner) }
+/// A handler's result with the output serialized and the error converted.
+fn finish<T: Tool, E: Into<ToolError>>(result: Result<T::Output, E>) -> HandlerResult {
+    match result {
+        Ok(output) => match serde_json::to_value(&output) {
+            Ok(value) => HandlerResult::Ok(value),
+            Err(error) => HandlerResult::Unserializable(error.to_string()),
+        },
+        Err(error) => HandlerResult::Err(error.into()),
     }
 }
 
-impl<F: Future + Unpin> Future for CatchUnwind<F> {
+/// A tool type and its blocking handler, which runs on Tokio's blocking
+/// thread pool (`spawn_blocking`).
+pub(crate) struct RegisteredBlocking<T, H, E> {
+    handler: Arc<H>,
+    _types: PhantomData<fn() -> (T, E)>,
+}
+
+impl<T, H, E> RegisteredBlocking<T, H, E> {
+    pub(crate) fn new(handler: H) -> Self {
+        RegisteredBlocking {
+            handler: Arc::new(handler),
+            _types: PhantomData,
+        }
+    }
+}
+
+impl<T, H, E> ErasedTool for RegisteredBlocking<T, H, E>
+where
+    T: Tool + Send + 'static,
+    H: Fn(T, CallContext) -> Result<T::Output, E> + Send + Sync + 'static,
+    E: Into<ToolError> + 'static,
+{
+    fn contract(&self) -> &'static ToolContract {
+        T::contract()
+    }
+
+    fn parse(&self, arguments: &str, session: &Session) -> Result<Parsed, ArgumentError> {
+        let tool = T::from_arguments(arguments, session)?;
+        let key = tool.idempotency_key();
+        let canonical = CanonicalArguments::of(T::input_schema(), arguments);
+        let handler = Arc::clone(&self.handler);
+        let run = move |cx: CallContext| -> BoxFuture<'static, HandlerResult> {
+            Box::pin(async move {
+                // The handler and the serialization of its output run on
+                // the blocking pool; when the call is stopped first, the
+                // thread runs to its end and its result is dropped there.
+                let task = tokio::task::spawn_blocking(move || finish::<T, E>(handler(tool, cx)));
+                match task.await {
+                    Ok(result) => result,
+                    Err(error) => match error.try_into_panic() {
+                        Ok(payload) => HandlerResult::Panicked(take_panic(payload)),
+                        Err(error) => HandlerResult::Panicked(error.to_string()),
+                    },
+                }
+            })
+        };
+        Ok(Parsed {
+            key,
+            canonical,
+            run: Box::new(run),
+        })
+    }
+}
+
+/// Where a [`CatchUnwind`] leaves the message of a panic raised while its
+/// future was dropped (after a timeout or an abort), for the call to report.
+pub(crate) type DropPanic = Mutex<Option<String>>;
+
+/// Polls a future and turns a panic in it into `Err(message)`; the future is
+/// not polled again after it panicked.
+///
+/// It also owns the future's drop: dropping the future (once it panicked,
+/// or when the call is stopped before it ends) happens inside
+/// `catch_unwind`, and a panic there is kept in the [`DropPanic`] slot
+/// instead of unwinding through the toolbox and the other calls of the
+/// turn.
+pub(crate) struct CatchUnwind<'a, F> {
+    inner: Option<F>,
+    dropped: &'a DropPanic,
+}
+
+impl<'a, F> CatchUnwind<'a, F> {
+    pub(crate) fn new(inner: F, dropped: &'a DropPanic) -> Self {
+        CatchUnwind {
+            inner: Some(inner),
+            dropped,
+        }
+    }
+
+    /// Drops the future, keeping the message of a panic in its destructor.
+    fn drop_inner(&mut self) {
+        let Some(inner) = self.inner.take() else {
+            return;
+        };
+        if let Err(payload) = catch_unwind(AssertUnwindSafe(move || drop(inner))) {
+            let message = take_panic(payload);
+            let mut slot = self.dropped.lock().unwrap_or_else(PoisonError::into_inner);
+            *slot = Some(match slot.take() {
+                Some(earlier) => format!("{earlier}; {message}"),
+                None => message,
+            });
+        }
+    }
+}
+
+impl<F> Drop for CatchUnwind<'_, F> {
+    fn drop(&mut self) {
+        self.drop_inner();
+    }
+}
+
+impl<F: Future + Unpin> Future for CatchUnwind<'_, F> {
     type Output = Result<F::Output, String>;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
@@ -204,11 +305,11 @@ impl<F: Future + Unpin> Future for CatchUnwind<F> {
             Ok(Poll::Ready(value)) => Poll::Ready(Ok(value)),
             Ok(Poll::Pending) => Poll::Pending,
             Err(payload) => {
-                // Drop the panicked future here, outside its own poll, and
-                // catch a second panic from its destructor too.
-                let inner = self.inner.take();
-                let _ = catch_unwind(AssertUnwindSafe(move || drop(inner)));
-                Poll::Ready(Err(panic_message(payload.as_ref())))
+                let message = take_panic(payload);
+                // Drop the panicked future here, outside its own poll; a
+                // second panic from its destructor lands in the slot.
+                self.drop_inner();
+                Poll::Ready(Err(message))
             }
         }
     }
@@ -225,21 +326,39 @@ pub(crate) fn panic_message(payload: &(dyn Any + Send)) -> String {
     }
 }
 
+/// The message of a panic payload, and the payload dropped so that a panic
+/// in its own destructor (and in that panic's payload, a few times over)
+/// cannot unwind further; a payload that keeps panicking is leaked.
+pub(crate) fn take_panic(payload: Box<dyn Any + Send>) -> String {
+    let message = panic_message(payload.as_ref());
+    let mut next = payload;
+    for _ in 0..8 {
+        match catch_unwind(AssertUnwindSafe(move || drop(next))) {
+            Ok(()) => return message,
+            Err(again) => next = again,
+        }
+    }
+    std::mem::forget(next);
+    message
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[tokio::test]
     async fn a_panic_becomes_its_message() {
+        let slot = DropPanic::default();
         let fut: BoxFuture<'static, u8> = Box::pin(async { panic!("boom {}", 7) });
-        assert_eq!(CatchUnwind::new(fut).await, Err("boom 7".to_owned()));
+        assert_eq!(CatchUnwind::new(fut, &slot).await, Err("boom 7".to_owned()));
         let fut: BoxFuture<'static, u8> = Box::pin(async { std::panic::panic_any(5_u32) });
         assert_eq!(
-            CatchUnwind::new(fut).await,
+            CatchUnwind::new(fut, &slot).await,
             Err("a panic with a payload that is not text".to_owned())
         );
         let fut: BoxFuture<'static, u8> = Box::pin(async { 3 });
-        assert_eq!(CatchUnwind::new(fut).await, Ok(3));
+        assert_eq!(CatchUnwind::new(fut, &slot).await, Ok(3));
+        assert_eq!(*slot.lock().unwrap(), None);
     }
 
     #[test]

@@ -22,13 +22,29 @@ use tool_core::ToolOutput;
 /// [`IdempotencyStore`] methods return.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
-/// What an idempotency key is unique within: the tool and the subjects of
-/// the session (see [`Subjects`](crate::audit::Subjects)), so that two customers who
-/// send the same key never share a result.
+/// What an idempotency key is unique within: the tool, its contract's major
+/// version and the subjects of the session (see
+/// [`Subjects`](crate::audit::Subjects)).
+///
+/// # Scope
+///
+/// A stored result is replayed only to a call of the same tool, at the same
+/// major version (a new major version may mean something else by the same
+/// arguments), for the same subjects, with the same key and the same
+/// canonical arguments (else `IDEMPOTENCY_KEY_REUSED`). So two customers who
+/// send the same key never share a result, as long as the session names
+/// them: a keyed tool that takes injected (trusted) values needs
+/// [`Subjects`](crate::audit::Subjects) in the session, derived by the
+/// application from those values, and a call without them is a
+/// configuration error (fatal `INTERNAL`, the reason in the audit record).
+/// An empty key is refused as `INVALID_ARGUMENTS`, since it would be one
+/// key for every request.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct IdempotencyScope {
     /// The tool's name.
     pub tool: String,
+    /// The major version of the tool's contract.
+    pub contract_major: u64,
     /// The session's subject references, in the order the session has them.
     pub subjects: Vec<Subject>,
     /// The value of the tool's idempotency-key field.
@@ -277,6 +293,7 @@ mod tests {
     fn scope(key: &str) -> IdempotencyScope {
         IdempotencyScope {
             tool: "reserve".into(),
+            contract_major: 1,
             subjects: vec![Subject {
                 kind: "tenant".into(),
                 id: "acme".into(),

@@ -4,8 +4,12 @@
 //! [`ToolOutput`] together with the model result and the audit record.
 //!
 //! Calls run on the caller's task, on a Tokio runtime with its time driver
-//! enabled (`tokio::time` timers bound every call). Handlers must not block
-//! the thread: wrap blocking work in `tokio::task::spawn_blocking`.
+//! enabled (`tokio::time` timers bound every call). Async handlers must not
+//! block the thread; register a handler that blocks with
+//! [`Toolbox::register_blocking`], which runs it on Tokio's blocking pool so
+//! the other calls of a turn go on and its time limit holds. An async
+//! handler that blocks anyway and returns after its time limit is reported
+//! as `TIMEOUT`, never as a success.
 //!
 //! Register each tool with an async handler that takes the parsed call and
 //! a [`CallContext`] and returns `Result<T::Output, E>` with

@@ -3,9 +3,8 @@
 use std::borrow::Cow;
 use std::time::Duration;
 
-use serde_json::Value;
-
 use tool_core::ToolError;
+use tool_core::words::echo;
 use tool_core::{Effect, ErrorCategory, Idempotency, Recovery, ToolContract};
 
 /// `text` cut to `max` characters.
@@ -14,11 +13,6 @@ pub(super) fn cut(text: &str, max: usize) -> Cow<'_, str> {
         Some((end, _)) => Cow::Owned(text[..end].to_owned()),
         None => Cow::Borrowed(text),
     }
-}
-
-/// `text` as a JSON string literal, cut to 64 characters.
-fn quoted(text: &str) -> String {
-    Value::from(cut(text, 64).as_ref()).to_string()
 }
 
 pub(super) fn unknown_tool<'a>(name: &str, known: impl Iterator<Item = &'a str>) -> ToolError {
@@ -82,10 +76,18 @@ pub(super) fn key_reused(field: &str, key: &str) -> ToolError {
         ErrorCategory::Conflict,
         format!(
             "The {field} {} was already used for a call with other arguments. Use a new {field} for a new request, or repeat the earlier call exactly.",
-            quoted(key)
+            echo(key)
         ),
     )
     .with_recovery(Recovery::FixArguments)
+}
+
+/// A keyed call whose key is the empty string: one key for every request.
+pub(super) fn empty_key(field: &str) -> ToolError {
+    ToolError::invalid_arguments(format!(
+        "{}: the {field} must not be empty; send a new unique value for each request and repeat it only to retry that request",
+        tool_core::parse::field_path(field)
+    ))
 }
 
 pub(super) fn in_progress(field: &str) -> ToolError {
@@ -107,8 +109,6 @@ mod tests {
     fn names_are_cut_by_characters_and_quoted_as_json() {
         assert_eq!(cut("ab", 5), "ab");
         assert_eq!(cut("äöü", 2), "äö");
-        assert_eq!(quoted("a\"b"), r#""a\"b""#);
-        assert_eq!(quoted(&"x".repeat(100)), format!("\"{}\"", "x".repeat(64)));
     }
 
     #[test]

@@ -44,7 +44,9 @@ pub const MODEL_RESULT_SCHEMA_VERSION: &str = "tool-model-result-v2";
 /// ```
 ///
 /// - `status`: `"ok"` or `"error"`.
-/// - `data`: the tool's output as JSON for `"ok"`, else `null`.
+/// - `data`: the tool's output as JSON for `"ok"`, else `null`; when the
+///   model text was cut (`execution.truncated`), the cut text as a JSON
+///   string, so the structured result never carries more than the text.
 /// - `error`: `null` for `"ok"`, else `{code, category, safe_message,
 ///   recovery, retry_after_ms}` (see [`ToolError`]).
 /// - `execution`: see [`Execution`]; `provenance`: see [`Provenance`].
@@ -54,7 +56,8 @@ pub struct ModelResult {
     pub schema_version: String,
     /// Whether the call succeeded.
     pub status: ResultStatus,
-    /// The tool's output for a success, else `null`.
+    /// The tool's output for a success, else `null`; the cut text (a
+    /// string) when `execution.truncated` is true.
     pub data: Value,
     /// Why the call failed; `None` for a success.
     pub error: Option<ToolError>,
@@ -72,6 +75,13 @@ impl ModelResult {
         provenance: Provenance,
     ) -> Option<ModelResult> {
         let (status, data, error) = match output {
+            // The model text was cut: the data carries the same cut text,
+            // never more than the model reads.
+            ToolOutput::Success {
+                content_text,
+                truncated: true,
+                ..
+            } => (ResultStatus::Ok, Value::String(content_text.clone()), None),
             ToolOutput::Success { details, .. } => (ResultStatus::Ok, details.clone(), None),
             ToolOutput::RespondToModel { error, .. } => {
                 (ResultStatus::Error, Value::Null, Some(error.clone()))
@@ -220,12 +230,61 @@ pub fn format_rfc3339(time: SystemTime) -> String {
     let days = secs / 86_400;
     let rem = secs % 86_400;
     let (year, month, day) = civil_from_days(days);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{millis:03}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
+    if year > 9999 {
+        return format!(
+            "{year}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{millis:03}Z",
+            rem / 3600,
+            rem % 3600 / 60,
+            rem % 60
+        );
+    }
+    // Written into a fixed buffer: `format!` costs more than the rest of a
+    // call's bookkeeping.
+    let mut out = *b"0000-00-00T00:00:00.000Z";
+    let mut put = |at: usize, width: usize, n: u64| {
+        let mut rest = n;
+        for i in (at..at + width).rev() {
+            out[i] = b'0' + (rest % 10) as u8;
+            rest /= 10;
+        }
+    };
+    put(0, 4, year);
+    put(5, 2, month);
+    put(8, 2, day);
+    put(11, 2, rem / 3600);
+    put(14, 2, rem % 3600 / 60);
+    put(17, 2, rem % 60);
+    put(20, 3, u64::from(millis));
+    // Only ASCII digits and separators were written.
+    String::from_utf8(out.to_vec()).unwrap_or_default()
+}
+
+/// Writes `n` in decimal with at least `width` digits (leading zeros).
+pub(crate) fn push_digits(out: &mut Vec<u8>, n: u64, width: usize) {
+    let mut digits = [b'0'; 20];
+    let mut at = digits.len();
+    let mut rest = n;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    let start = at.min(digits.len().saturating_sub(width));
+    out.extend_from_slice(&digits[start..]);
+}
+
+/// `MAJOR.MINOR.PATCH`, without the formatting machinery.
+pub(crate) fn version_text(version: tool_core::Version) -> String {
+    let mut out = Vec::with_capacity(16);
+    push_digits(&mut out, version.major, 1);
+    out.push(b'.');
+    push_digits(&mut out, version.minor, 1);
+    out.push(b'.');
+    push_digits(&mut out, version.patch, 1);
+    String::from_utf8(out).unwrap_or_default()
 }
 
 /// Year, month and day of the `days`-th day after 1970-01-01 (Howard
@@ -259,6 +318,12 @@ mod tests {
         assert_eq!(at(951_782_400, 5), "2000-02-29T00:00:00.005Z");
         assert_eq!(at(1_777_887_000, 250), "2026-05-04T09:30:00.250Z");
         assert_eq!(at(4_107_542_399, 999), "2100-02-28T23:59:59.999Z");
+        assert_eq!(at(253_402_300_799, 0), "9999-12-31T23:59:59.000Z");
+        assert_eq!(at(253_402_300_800, 0), "10000-01-01T00:00:00.000Z");
+        assert_eq!(
+            version_text(tool_core::Version::new(12, 0, 345)),
+            "12.0.345"
+        );
         assert_eq!(
             format_rfc3339(UNIX_EPOCH - Duration::from_secs(1)),
             "1970-01-01T00:00:00.000Z"

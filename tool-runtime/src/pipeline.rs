@@ -2,6 +2,7 @@
 //! under a timeout and an abort handle, then the output, model result,
 //! audit record and trace.
 
+use std::sync::PoisonError;
 use std::time::Duration;
 
 use serde_json::Value;
@@ -13,18 +14,19 @@ use crate::abort::AbortHandle;
 use crate::approval::{ApprovalCheck, ApprovalRequest, Approvals};
 use crate::audit::{AUDIT_SCHEMA_VERSION, AuditRecord, Subject, Subjects};
 use crate::call_result::CallResult;
-use crate::handler::{CallContext, CatchUnwind, HandlerResult, Notes, Parsed};
+use crate::handler::{CallContext, CatchUnwind, DropPanic, HandlerResult, Notes, Parsed};
 use crate::idempotency::{ClaimOutcome, IdempotencyRecord, IdempotencyScope};
 use crate::messages::{
-    aborted, approval_required, cut, in_progress, key_reused, timeout, unknown_tool,
+    aborted, approval_required, cut, empty_key, in_progress, key_reused, timeout, unknown_tool,
 };
 use crate::model_result::{
     ContentTrust, Delivery, Execution, ExecutionOutcome, ModelResult, Provenance, format_rfc3339,
+    version_text,
 };
 use crate::toolbox::{Either, Toolbox, race};
 use tool_core::Session;
 use tool_core::ToolCall;
-use tool_core::outcome::{arguments_sha256, canonical_arguments, sha256_hex};
+use tool_core::outcome::{CanonicalArguments, arguments_sha256, sha256_hex};
 use tool_core::{Approval, Effect, Idempotency, ToolContract};
 use tool_core::{OutputKind, ToolError, ToolOutput};
 
@@ -36,6 +38,8 @@ struct Draft {
     contract: Option<&'static ToolContract>,
     subjects: Vec<Subject>,
     arguments_sha256: String,
+    /// The canonical arguments of a call that parsed.
+    canonical: Option<CanonicalArguments>,
     approval_id: Option<String>,
     approval_request: Option<ApprovalRequest>,
     idempotency_key: Option<String>,
@@ -56,7 +60,7 @@ impl Toolbox {
         &self,
         call: &ToolCall,
         session: &Session,
-        abort: &AbortHandle,
+        abort: Option<&AbortHandle>,
     ) -> CallResult {
         let name = cut(&call.name, MAX_NAME_CHARS);
         let version = self.contract(&call.name).map(ToolContract::version);
@@ -73,19 +77,14 @@ impl Toolbox {
         );
         let started = Instant::now();
         let started_at = format_rfc3339((self.clock)());
-        let arguments_sha256 = if call.arguments.len() > session.max_argument_bytes() {
-            // Too long to be parsed, so too long to be canonicalized.
-            sha256_hex(call.arguments.as_bytes())
-        } else {
-            arguments_sha256(&call.arguments)
-        };
         let mut draft = Draft {
             contract: None,
             subjects: session
                 .get::<Subjects>()
                 .map(|subjects| subjects.as_slice().to_vec())
                 .unwrap_or_default(),
-            arguments_sha256,
+            arguments_sha256: String::new(),
+            canonical: None,
             approval_id: None,
             approval_request: None,
             idempotency_key: None,
@@ -147,17 +146,31 @@ impl Toolbox {
         &self,
         call: &ToolCall,
         session: &Session,
-        abort: &AbortHandle,
+        abort: Option<&AbortHandle>,
         draft: &mut Draft,
     ) -> Finished {
         let Some(tool) = self.tools.get(call.name.as_str()) else {
+            draft.arguments_sha256 = unparsed_sha256(call, session);
             return self.refuse(draft, unknown_tool(&call.name, self.names()));
         };
         let contract = tool.contract();
         draft.contract = Some(contract);
 
-        let parsed = match tool.parse(&call.arguments, session) {
-            Ok(parsed) => parsed,
+        let parsed = tool.parse(&call.arguments, session);
+        // The hash is taken once: over the canonical arguments of a call
+        // that parsed, else over the text as it came.
+        draft.arguments_sha256 = match &parsed {
+            Ok(Parsed {
+                canonical: Some(canonical),
+                ..
+            }) => canonical.sha256(),
+            _ => unparsed_sha256(call, session),
+        };
+        let parsed = match parsed {
+            Ok(mut parsed) => {
+                draft.canonical = parsed.canonical.take();
+                parsed
+            }
             Err(error) if error.is_model_error() => {
                 return self.refuse(draft, ToolError::from(error));
             }
@@ -170,10 +183,17 @@ impl Toolbox {
         };
 
         let scope = match (contract.idempotency(), &parsed.key) {
+            (Idempotency::Keyed { field }, Some(key)) if key.is_empty() => {
+                return self.refuse(draft, empty_key(field));
+            }
             (Idempotency::Keyed { field }, Some(key)) => {
                 draft.idempotency_key = Some(key.clone());
+                if let Err(detail) = principal(contract, session, "an idempotency key") {
+                    return self.fatal(draft, ExecutionOutcome::NotStarted, detail);
+                }
                 let scope = IdempotencyScope {
                     tool: contract.name().to_owned(),
+                    contract_major: contract.version().major,
                     subjects: draft.subjects.clone(),
                     key: key.clone(),
                 };
@@ -225,29 +245,43 @@ impl Toolbox {
         parsed: Parsed,
         call: &ToolCall,
         session: &Session,
-        abort: &AbortHandle,
+        abort: Option<&AbortHandle>,
         draft: &mut Draft,
     ) -> Finished {
-        if abort.is_aborted() {
+        if abort.is_some_and(AbortHandle::is_aborted) {
             return self.refuse(draft, aborted(None));
         }
         if contract.approval() == Approval::Required {
-            let check = session
-                .get::<Approvals>()
-                .map_or(ApprovalCheck::Missing, |approvals| {
-                    approvals.consume(contract.name(), contract.version(), &draft.arguments_sha256)
-                });
+            let Some(approvals) = session.get::<Approvals>() else {
+                let detail = format!(
+                    "the tool `{}` requires approval, but the session holds no `Approvals`; the application must add one with `Session::with`",
+                    contract.name()
+                );
+                return self.fatal(draft, ExecutionOutcome::NotStarted, detail);
+            };
+            if let Err(detail) = principal(contract, session, "approvals") {
+                return self.fatal(draft, ExecutionOutcome::NotStarted, detail);
+            }
+            let check = approvals.consume(
+                contract.name(),
+                contract.version(),
+                &draft.arguments_sha256,
+                &draft.subjects,
+            );
             match check {
                 ApprovalCheck::Granted(grant) => draft.approval_id = Some(grant.approval_id),
                 refused => {
+                    let Some(arguments) = draft.canonical.clone() else {
+                        let detail = "the arguments parsed but have no canonical form".to_owned();
+                        return self.fatal(draft, ExecutionOutcome::NotStarted, detail);
+                    };
                     draft.approval_request = Some(ApprovalRequest {
                         call_id: call.call_id.clone(),
                         tool: contract.name().to_owned(),
                         contract_version: contract.version(),
+                        subjects: draft.subjects.clone(),
                         arguments_sha256: draft.arguments_sha256.clone(),
-                        arguments: canonical_arguments(&call.arguments)
-                            .and_then(|text| serde_json::from_str(&text).ok())
-                            .unwrap_or(Value::Null),
+                        arguments,
                     });
                     let used = refused == ApprovalCheck::AlreadyUsed;
                     return self.refuse(draft, approval_required(used));
@@ -271,14 +305,54 @@ impl Toolbox {
             ContentTrust::Application
         };
         // The handler's future lives inside this race: when the timeout or
-        // the abort wins, it is dropped before this function returns.
-        let running = tokio::time::timeout(limit, CatchUnwind::new((parsed.run)(cx)));
-        let ended = race(abort.aborted(), running).await;
+        // the abort wins, it is dropped before this function returns, inside
+        // `CatchUnwind`, which keeps a panic from its destructor in `dropped`.
+        let dropped = DropPanic::default();
+        let started = Instant::now();
+        let running = tokio::time::timeout(limit, CatchUnwind::new((parsed.run)(cx), &dropped));
+        let stop = async {
+            match abort {
+                Some(abort) => abort.aborted().await,
+                None => std::future::pending().await,
+            }
+        };
+        let ended = race(stop, running).await;
+        let took = started.elapsed();
         let notes = handle.notes();
+        let drop_panic = dropped
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        if let Some(message) = drop_panic {
+            let mut detail =
+                format!("the handler panicked while its future was dropped: {message}");
+            if let Either::Right(Ok(Err(panic))) = &ended {
+                detail = format!("the handler panicked: {panic}; {detail}");
+            }
+            return self.fatal(draft, stopped, detail);
+        }
+        let ended = match ended {
+            // A handler that blocked its thread past the time limit, so the
+            // timer could not stop it: whatever it returned, the call
+            // overran its deadline and is reported as a timeout.
+            Either::Right(Ok(Ok(_))) if took > limit => {
+                add_detail(
+                    draft,
+                    format!(
+                        "the handler returned after {} ms, past its {} ms limit, without yielding to the runtime (it blocked its thread); its result was discarded",
+                        took.as_millis(),
+                        limit.as_millis()
+                    ),
+                );
+                return self.stop(draft, timeout(contract, limit), stopped);
+            }
+            ended => ended,
+        };
         match ended {
             Either::Left(()) => self.stop(draft, aborted(Some(contract)), stopped),
             Either::Right(Err(_elapsed)) => self.stop(draft, timeout(contract, limit), stopped),
-            Either::Right(Ok(Err(panic))) => {
+            Either::Right(Ok(Err(panic)))
+            | Either::Right(Ok(Ok(HandlerResult::Panicked(panic)))) => {
                 self.fatal(draft, stopped, format!("the handler panicked: {panic}"))
             }
             Either::Right(Ok(Ok(HandlerResult::Ok(value)))) => {
@@ -360,7 +434,7 @@ impl Toolbox {
             ExecutionOutcome::Completed | ExecutionOutcome::Failed
         );
         let (source_label, producer_revision) = match draft.contract {
-            Some(contract) => (contract.name().to_owned(), contract.version().to_string()),
+            Some(contract) => (contract.name().to_owned(), version_text(contract.version())),
             None => (
                 "tool-contract".to_owned(),
                 env!("CARGO_PKG_VERSION").to_owned(),
@@ -413,6 +487,40 @@ impl Toolbox {
     }
 }
 
+/// The hash of arguments that did not parse: canonical when they are one
+/// JSON document (schema-less), else of the text; a text too long to parse
+/// is not canonicalized.
+fn unparsed_sha256(call: &ToolCall, session: &Session) -> String {
+    if call.arguments.len() > session.max_argument_bytes() {
+        sha256_hex(call.arguments.as_bytes())
+    } else {
+        arguments_sha256(&call.arguments)
+    }
+}
+
+/// Checks that the session names who a keyed or approved call is for.
+///
+/// Stored results and grants are scoped by the session's [`Subjects`]; a
+/// tool that takes injected (trusted) values acts for whoever they name,
+/// so without `Subjects` two principals would share one scope. That is the
+/// application's configuration error.
+fn principal(contract: &ToolContract, session: &Session, what: &str) -> Result<(), String> {
+    let injected: Vec<&str> = contract
+        .fields()
+        .iter()
+        .filter(|field| field.injected())
+        .map(|field| field.name())
+        .collect();
+    if injected.is_empty() || session.get::<Subjects>().is_some() {
+        return Ok(());
+    }
+    Err(format!(
+        "the tool `{}` uses {what} and takes injected values ({}), but the session holds no `Subjects` to scope them by; the application must add the subjects those values name with `Session::with`",
+        contract.name(),
+        injected.join(", ")
+    ))
+}
+
 fn add_detail(draft: &mut Draft, detail: String) {
     draft.internal_detail = Some(match draft.internal_detail.take() {
         Some(earlier) => format!("{earlier}; {detail}"),
@@ -458,7 +566,15 @@ fn replayed(record: IdempotencyRecord, key_field: &str) -> Finished {
 /// declared category and recovery), or when it is `INVALID_ARGUMENTS` or
 /// `INTERNAL`; any other code becomes `INTERNAL`, noted in the audit record.
 fn check_declared(contract: &ToolContract, mut error: ToolError, draft: &mut Draft) -> ToolError {
-    if let Some(declared) = contract.declared_error(&error.code) {
+    let declared = contract.declared_error(&error.code);
+    let kept = declared.is_some()
+        || error.code == ToolError::INVALID_ARGUMENTS
+        || error.code == ToolError::INTERNAL;
+    if kept && let Some(cause) = error.cause.take() {
+        // The cause of an error the model reads goes to the audit record.
+        add_detail(draft, cause);
+    }
+    if let Some(declared) = declared {
         if let Some(category) = declared.category() {
             error.category = category;
         }
@@ -466,9 +582,17 @@ fn check_declared(contract: &ToolContract, mut error: ToolError, draft: &mut Dra
             error.recovery = recovery;
         }
         error
-    } else if error.code == ToolError::INVALID_ARGUMENTS || error.code == ToolError::INTERNAL {
+    } else if kept {
         error
     } else {
+        let mut detail = format!(
+            "the handler answered the undeclared code {}: {}",
+            error.code, error.safe_message
+        );
+        if let Some(cause) = &error.cause {
+            detail.push_str(&format!(" (cause: {cause})"));
+        }
+        add_detail(draft, detail);
         draft.undeclared_error_code = Some(error.code.into_owned());
         ToolError::internal()
     }

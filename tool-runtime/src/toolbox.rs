@@ -12,7 +12,7 @@ use tokio::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use crate::abort::AbortHandle;
 use crate::call_result::CallResult;
-use crate::handler::{CallContext, ErasedTool, Registered};
+use crate::handler::{CallContext, ErasedTool, Registered, RegisteredBlocking};
 use crate::idempotency::{IdempotencyStore, InMemoryIdempotencyStore};
 use tool_core::Session;
 use tool_core::Tool;
@@ -31,26 +31,38 @@ use tool_core::{Effect, ToolContract};
 /// [`AbortHandle`]. Whatever happens, it returns a [`CallResult`]: the
 /// [`ToolOutput`](tool_core::ToolOutput) the model text comes from, the
 /// [`ModelResult`](crate::model_result::ModelResult) and the
-/// [`AuditRecord`](crate::audit::AuditRecord). A handler that panics gives a fatal
-/// `INTERNAL` output; the process and the other calls go on.
+/// [`AuditRecord`](crate::audit::AuditRecord). A handler that panics (while
+/// it runs, while its future is dropped on a timeout or an abort, or with a
+/// payload whose own destructor panics) gives that call a fatal `INTERNAL`
+/// output with the panic's message in the audit record; the process and
+/// the other calls go on.
 ///
 /// The order of the checks matters to the caller:
 /// 1. an unknown tool or invalid arguments answer `UNKNOWN_TOOL` /
 ///    `INVALID_ARGUMENTS`; a missing session value or a broken contract is
 ///    the application's fault: fatal `INTERNAL`, the reason in the audit only;
-/// 2. a repeated idempotency key (same tool, same session
-///    [`Subjects`](crate::audit::Subjects),
-///    same arguments) returns the recorded result, marked `replayed`,
-///    without running the tool or asking for a new approval; the same key
-///    with other arguments answers `IDEMPOTENCY_KEY_REUSED`, and while the
-///    first call runs, `CALL_IN_PROGRESS`;
+/// 2. a repeated idempotency key (same tool, same contract major version,
+///    same session [`Subjects`](crate::audit::Subjects), same canonical
+///    arguments) returns the recorded result, marked `replayed`, without
+///    running the tool or asking for a new approval; the same key with
+///    other arguments answers `IDEMPOTENCY_KEY_REUSED`, and while the
+///    first call runs, `CALL_IN_PROGRESS`; an empty key answers
+///    `INVALID_ARGUMENTS` (see
+///    [`IdempotencyScope`](crate::idempotency::IdempotencyScope));
 /// 3. a cancelled call answers `ABORTED` before it starts;
 /// 4. a tool that requires approval needs an unused
-///    [`ApprovalGrant`](crate::approval::ApprovalGrant) for this tool, contract version
-///    and argument hash in the session's [`Approvals`](crate::approval::Approvals),
-///    else `APPROVAL_REQUIRED` with an
-///    [`ApprovalRequest`](crate::approval::ApprovalRequest) in the result; the grant
-///    is used up when the call starts, however the call then ends;
+///    [`ApprovalGrant`](crate::approval::ApprovalGrant) for this tool,
+///    contract version, argument hash and session subjects in the
+///    session's [`Approvals`](crate::approval::Approvals), else
+///    `APPROVAL_REQUIRED` with an
+///    [`ApprovalRequest`](crate::approval::ApprovalRequest) (showing the
+///    exact canonical arguments) in the result; the grant is used up when
+///    the call starts, however the call then ends;
+///
+///    a session without `Approvals` for an approved tool, or without
+///    `Subjects` for a keyed or approved tool that takes injected values, is
+///    the application's configuration error: fatal `INTERNAL`, the reason
+///    in the audit record (see the [approval scope](crate::approval));
 /// 5. the handler runs under the time limit and the abort handle; only a
 ///    completed run is recorded under its idempotency key, so a retry after
 ///    a failure, timeout or abort runs again. The time limit bounds the
@@ -151,6 +163,61 @@ impl Toolbox {
         self
     }
 
+    /// Registers tool `T` with a blocking (synchronous) handler, which runs
+    /// on Tokio's blocking thread pool (`spawn_blocking`): for handlers that
+    /// do blocking I/O, call synchronous client libraries or compute for a
+    /// while. The output and errors are as for [`register`](Self::register).
+    ///
+    /// The call's time limit and abort handle stop the call as for an async
+    /// handler (it answers `TIMEOUT` or `ABORTED` on time, and the other
+    /// calls of the turn go on), but a thread cannot be stopped: the handler
+    /// runs to its end in the background and its result is dropped. An
+    /// async handler registered with `register` that blocks its thread
+    /// instead stalls the task it runs on, and when it returns after its
+    /// time limit the call is still reported as a `TIMEOUT`, never as a
+    /// success.
+    ///
+    /// ```
+    /// # #[cfg(feature = "runtime")] {
+    /// use tool_contract::{CallContext, Tool, ToolError, Toolbox};
+    ///
+    /// /// Look up the note the shop keeps on a product.
+    /// ///
+    /// /// Use it when the customer asks about care or warranty. Read-only.
+    /// #[derive(Tool)]
+    /// struct GetProductNote {
+    ///     /// Stock keeping unit as printed on the product page, e.g. "SKU-1042".
+    ///     sku: String,
+    /// }
+    ///
+    /// let mut toolbox = Toolbox::new();
+    /// toolbox.register_blocking(|call: GetProductNote, _: CallContext| {
+    ///     // e.g. a synchronous database client
+    ///     Ok::<_, ToolError>(format!("{}: hand wash only", call.sku))
+    /// });
+    /// # }
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// When a tool of the same name is already registered.
+    pub fn register_blocking<T, H, E>(&mut self, handler: H) -> &mut Self
+    where
+        T: Tool + Send + 'static,
+        T::Output: Send,
+        H: Fn(T, CallContext) -> Result<T::Output, E> + Send + Sync + 'static,
+        E: Into<ToolError> + Send + 'static,
+    {
+        let name = T::contract().name();
+        assert!(
+            !self.tools.contains_key(name),
+            "a tool named `{name}` is already registered; each tool needs its own name"
+        );
+        self.tools
+            .insert(name, Box::new(RegisteredBlocking::<T, H, E>::new(handler)));
+        self
+    }
+
     /// The contracts of the registered tools, by name: what a provider
     /// adapter builds the tool list from.
     pub fn contracts(&self) -> impl ExactSizeIterator<Item = &'static ToolContract> + '_ {
@@ -179,7 +246,7 @@ impl Toolbox {
 
     /// Runs one call.
     pub async fn call(&self, call: &ToolCall, session: &Session) -> CallResult {
-        self.run_call(call, session, &AbortHandle::new()).await
+        self.run_call(call, session, None).await
     }
 
     /// Runs one call that `abort` can cancel.
@@ -189,7 +256,7 @@ impl Toolbox {
         session: &Session,
         abort: &AbortHandle,
     ) -> CallResult {
-        self.run_call(call, session, abort).await
+        self.run_call(call, session, Some(abort)).await
     }
 
     /// Runs the calls of one model turn concurrently and returns their
@@ -237,7 +304,7 @@ impl Toolbox {
         // A call aborted while it waits does not start: `run_call` sees the
         // abort and answers ABORTED with outcome `not_started`.
         let held = race(abort.aborted(), wait).await;
-        let result = self.run_call(call, session, abort).await;
+        let result = self.run_call(call, session, Some(abort)).await;
         drop(held);
         result
     }

@@ -1,22 +1,150 @@
-//! The canonical form of a call's arguments and its SHA-256, which approvals
-//! and the audit record are bound to.
+//! The canonical form of a call's arguments and its SHA-256, which approvals,
+//! idempotency records and the audit record are bound to.
+//!
+//! The canonical text is written by a small tokenizer straight from the
+//! argument text the parser has just accepted, never through
+//! `serde_json::Value`: a `Value` keeps integers beyond 64 bits only as
+//! floats, so `18446744073709551616` and `18446744073709551617` would share
+//! a hash. Numbers keep the digits the model wrote.
 
+use std::borrow::Cow;
+use std::fmt;
+use std::ops::Range;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
+use serde_json::value::RawValue;
 use sha2::{Digest, Sha256};
 
-/// The canonical JSON text of a call's arguments, or `None` when the text is
-/// not one JSON document.
+/// The deepest nesting canonicalized, as deep as the parser reads.
+const MAX_DEPTH: usize = 128;
+
+/// The canonical arguments of one call of one tool: what an approval shows
+/// the user and what the argument hash is taken over.
 ///
-/// Two argument texts that the parser reads the same way give the same
-/// canonical text:
+/// Two argument texts the tool's parser reads as the same call give the
+/// same canonical text, and two that it reads differently never do:
 /// - whitespace is dropped and object keys are sorted (by UTF-16 code
-///   units, as in RFC 8785), at every depth;
-/// - a top-level member whose value is `null` is dropped, because the parser
-///   treats `null` and an absent key alike for every optional field;
-/// - an empty (or all-whitespace) text is `{}`, as the parser reads it;
-/// - strings and numbers are written as `serde_json` writes them (strings
-///   escape only `"`, `\` and control characters; numbers keep their
-///   integer or floating-point form, so `1` and `1.0` differ).
+///   units, as in RFC 8785), at every depth; of a key given twice inside a
+///   map the last value counts, as the parser keeps it;
+/// - a member whose value is `null` is dropped where the input schema says
+///   the property is optional (not `required`), at every depth, because the
+///   parser reads `null` and an absent key alike there; elsewhere (a map's
+///   values, an untyped JSON value) `null` is kept;
+/// - strings are written as `serde_json` writes them (escaping only `"`,
+///   `\` and control characters), so `"\u0041"` and `"A"` agree;
+/// - numbers keep the exact text the model wrote: every integer, however
+///   large, stays exact (`1` and `1.0`, or `1e2` and `100`, differ: the
+///   stricter side for a float field, never a collision).
+///
+/// It serializes as the JSON it holds (not as a string).
+///
+/// ```
+/// use tool_contract::audit::CanonicalArguments;
+/// use tool_contract::Tool;
+///
+/// /// Reserve units of an item.
+/// ///
+/// /// Use it when the customer confirms.
+/// #[derive(Tool)]
+/// #[tool(effect = "write", idempotent = false)]
+/// struct ReservePoints {
+///     /// How many points, exactly.
+///     points: u128,
+///     /// A note for the warehouse; null for none.
+///     note: Option<String>,
+/// }
+///
+/// let schema = ReservePoints::input_schema();
+/// let a = CanonicalArguments::of(schema, r#"{ "points": 18446744073709551617, "note": null }"#).unwrap();
+/// assert_eq!(a.as_str(), r#"{"points":18446744073709551617}"#);
+/// let b = CanonicalArguments::of(schema, r#"{"points": 18446744073709551616}"#).unwrap();
+/// assert_ne!(a.sha256(), b.sha256());
+/// ```
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct CanonicalArguments {
+    text: String,
+}
+
+impl CanonicalArguments {
+    /// The canonical form of `arguments` for a call of a tool whose input
+    /// schema is `input_schema` (`T::input_schema()`), or `None` when the
+    /// text is not one JSON document (or nests deeper than 128 levels). An
+    /// empty text is `{}`, as the parser reads it.
+    pub fn of(input_schema: &Value, arguments: &str) -> Option<Self> {
+        canonicalize(arguments, Some(input_schema))
+    }
+
+    /// The canonical JSON text.
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    /// Its SHA-256, 64 lowercase hex digits.
+    pub fn sha256(&self) -> String {
+        sha256_hex(self.text.as_bytes())
+    }
+
+    /// The canonical JSON text, owned.
+    pub fn into_string(self) -> String {
+        self.text
+    }
+
+    /// The exact JSON text of the top-level member `key`, if the arguments
+    /// are an object that has it (e.g. to word an approval for the user).
+    ///
+    /// ```
+    /// use tool_contract::audit::CanonicalArguments;
+    ///
+    /// let schema = serde_json::json!({"type": "object"});
+    /// let arguments = CanonicalArguments::of(&schema, r#"{"sku": "SKU-1", "points": 18446744073709551617}"#).unwrap();
+    /// assert_eq!(arguments.member("points"), Some("18446744073709551617"));
+    /// assert_eq!(arguments.member("sku"), Some(r#""SKU-1""#));
+    /// assert_eq!(arguments.member("hold"), None);
+    /// ```
+    pub fn member(&self, key: &str) -> Option<&str> {
+        let members: std::collections::BTreeMap<String, &RawValue> =
+            serde_json::from_str(&self.text).ok()?;
+        members.get(key).map(|raw| raw.get())
+    }
+}
+
+impl fmt::Debug for CanonicalArguments {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+impl fmt::Display for CanonicalArguments {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+impl Serialize for CanonicalArguments {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let raw = RawValue::from_string(self.text.clone()).map_err(serde::ser::Error::custom)?;
+        raw.serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for CanonicalArguments {
+    /// Reads any JSON value and keeps it in canonical form (with no schema:
+    /// only top-level `null` members are dropped).
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let raw = Box::<RawValue>::deserialize(deserializer)?;
+        canonicalize(raw.get(), None)
+            .ok_or_else(|| serde::de::Error::custom("arguments nested too deeply"))
+    }
+}
+
+/// The canonical JSON text of a call's arguments without a contract, or
+/// `None` when the text is not one JSON document.
+///
+/// As [`CanonicalArguments::of`], except that with no input schema to say
+/// which properties are optional, only top-level `null` members are
+/// dropped (the parser reads `null` and absent alike for every optional
+/// top-level field).
 ///
 /// ```
 /// use tool_contract::audit::canonical_arguments;
@@ -25,23 +153,13 @@ use sha2::{Digest, Sha256};
 ///     canonical_arguments(r#"{ "sku": "SKU-1", "warehouse": null, "a": [2, {"y": 1, "x": 0}] }"#).as_deref(),
 ///     Some(r#"{"a":[2,{"x":0,"y":1}],"sku":"SKU-1"}"#)
 /// );
+/// assert_eq!(canonical_arguments(r#"{"n": 340282366920938463463374607431768211455}"#).as_deref(),
+///     Some(r#"{"n":340282366920938463463374607431768211455}"#));
 /// assert_eq!(canonical_arguments("").as_deref(), Some("{}"));
 /// assert_eq!(canonical_arguments("{"), None);
 /// ```
 pub fn canonical_arguments(arguments: &str) -> Option<String> {
-    let text = if arguments.trim().is_empty() {
-        "{}"
-    } else {
-        arguments
-    };
-    let value: Value = serde_json::from_str(text).ok()?;
-    let value = match value {
-        Value::Object(map) => {
-            Value::Object(map.into_iter().filter(|(_, v)| !v.is_null()).collect())
-        }
-        other => other,
-    };
-    Some(canonical_json(&value))
+    canonicalize(arguments, None).map(CanonicalArguments::into_string)
 }
 
 /// SHA-256 of the canonical arguments ([`canonical_arguments`]) as 64
@@ -59,6 +177,358 @@ pub fn arguments_sha256(arguments: &str) -> String {
     match canonical_arguments(arguments) {
         Some(canonical) => sha256_hex(canonical.as_bytes()),
         None => sha256_hex(arguments.as_bytes()),
+    }
+}
+
+fn canonicalize(arguments: &str, schema: Option<&Value>) -> Option<CanonicalArguments> {
+    let text = if arguments.trim().is_empty() {
+        "{}"
+    } else {
+        arguments
+    };
+    let mut reader = Reader {
+        text: text.as_bytes(),
+        source: text,
+        pos: 0,
+        root: schema,
+    };
+    let mut out = String::with_capacity(text.len());
+    reader.value(&mut out, Place::Top(schema), 0)?;
+    reader.skip_whitespace();
+    (reader.pos == reader.text.len()).then_some(CanonicalArguments { text: out })
+}
+
+/// Where a value sits, for what its schema says about `null` members.
+#[derive(Clone, Copy)]
+enum Place<'s> {
+    /// The arguments object; with no schema, every `null` member is dropped.
+    Top(Option<&'s Value>),
+    /// A value inside, with its schema if one is known.
+    Inner(Option<&'s Value>),
+}
+
+struct Reader<'a, 's> {
+    text: &'a [u8],
+    source: &'a str,
+    pos: usize,
+    root: Option<&'s Value>,
+}
+
+impl<'a, 's> Reader<'a, 's> {
+    fn skip_whitespace(&mut self) {
+        while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.text.get(self.pos) {
+            self.pos += 1;
+        }
+    }
+
+    fn value(&mut self, out: &mut String, place: Place<'s>, depth: usize) -> Option<()> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        self.skip_whitespace();
+        match *self.text.get(self.pos)? {
+            b'{' => self.object(out, place, depth),
+            b'[' => self.array(out, place, depth),
+            b'"' => {
+                let text = self.string()?;
+                write_string(out, &text);
+                Some(())
+            }
+            b't' => self.literal(out, "true"),
+            b'f' => self.literal(out, "false"),
+            b'n' => self.literal(out, "null"),
+            _ => self.number(out),
+        }
+    }
+
+    fn literal(&mut self, out: &mut String, word: &str) -> Option<()> {
+        let end = self.pos + word.len();
+        (self.text.get(self.pos..end)? == word.as_bytes()).then_some(())?;
+        self.pos = end;
+        out.push_str(word);
+        Some(())
+    }
+
+    /// A number as written, after checking it is one JSON allows.
+    fn number(&mut self, out: &mut String) -> Option<()> {
+        let start = self.pos;
+        let digits = |reader: &mut Self| {
+            let from = reader.pos;
+            while reader.text.get(reader.pos).is_some_and(u8::is_ascii_digit) {
+                reader.pos += 1;
+            }
+            reader.pos > from
+        };
+        if self.text.get(self.pos) == Some(&b'-') {
+            self.pos += 1;
+        }
+        match self.text.get(self.pos)? {
+            b'0' => self.pos += 1,
+            b'1'..=b'9' => {
+                digits(self);
+            }
+            _ => return None,
+        }
+        if self.text.get(self.pos) == Some(&b'.') {
+            self.pos += 1;
+            digits(self).then_some(())?;
+        }
+        if let Some(b'e' | b'E') = self.text.get(self.pos) {
+            self.pos += 1;
+            if let Some(b'+' | b'-') = self.text.get(self.pos) {
+                self.pos += 1;
+            }
+            digits(self).then_some(())?;
+        }
+        out.push_str(&self.source[start..self.pos]);
+        Some(())
+    }
+
+    /// A string's value; the reader is at its opening quote.
+    fn string(&mut self) -> Option<Cow<'a, str>> {
+        let start = self.pos;
+        self.pos += 1;
+        let mut escaped = false;
+        loop {
+            match *self.text.get(self.pos)? {
+                b'"' => break,
+                b'\\' => {
+                    escaped = true;
+                    self.pos += 2;
+                }
+                0x00..=0x1f => return None,
+                _ => self.pos += 1,
+            }
+        }
+        self.pos += 1;
+        let quoted = self.source.get(start..self.pos)?;
+        if escaped {
+            serde_json::from_str::<String>(quoted).ok().map(Cow::Owned)
+        } else {
+            Some(Cow::Borrowed(&quoted[1..quoted.len() - 1]))
+        }
+    }
+
+    fn array(&mut self, out: &mut String, place: Place<'s>, depth: usize) -> Option<()> {
+        let schema = match place {
+            Place::Top(schema) | Place::Inner(schema) => schema,
+        };
+        // The items' schema matters only to objects among them (for their
+        // optional members), so it is looked up when one comes.
+        let mut items: Option<Option<&'s Value>> = None;
+        self.pos += 1;
+        out.push('[');
+        self.skip_whitespace();
+        if self.text.get(self.pos) == Some(&b']') {
+            self.pos += 1;
+            out.push(']');
+            return Some(());
+        }
+        loop {
+            self.skip_whitespace();
+            let inner = if matches!(self.text.get(self.pos), Some(b'{' | b'[')) {
+                *items.get_or_insert_with(|| {
+                    schema.and_then(|s| self.find(s, |node| node.get("items")))
+                })
+            } else {
+                None
+            };
+            self.value(out, Place::Inner(inner), depth + 1)?;
+            self.skip_whitespace();
+            match *self.text.get(self.pos)? {
+                b',' => {
+                    self.pos += 1;
+                    out.push(',');
+                }
+                b']' => {
+                    self.pos += 1;
+                    out.push(']');
+                    return Some(());
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// The object schema (with `properties` or `additionalProperties`)
+    /// that `schema` stands for.
+    fn shape(&self, schema: Option<&'s Value>) -> Option<&'s Value> {
+        schema.and_then(|s| {
+            self.find(s, |node| {
+                (node.get("properties").is_some() || node.get("additionalProperties").is_some())
+                    .then_some(node)
+            })
+        })
+    }
+
+    /// Writes the members straight into `out`; only when the model did not
+    /// write the keys in sorted order (or repeated one) are they copied
+    /// again in order. The schema is consulted only for a member that is
+    /// `null` (is the property optional?) or an object or array (for its
+    /// own members), so scalars cost no lookup.
+    fn object(&mut self, out: &mut String, place: Place<'s>, depth: usize) -> Option<()> {
+        let (schema, top) = match place {
+            Place::Top(schema) => (schema, true),
+            Place::Inner(schema) => (schema, false),
+        };
+        let mut shape: Option<Option<&'s Value>> = None;
+        self.pos += 1;
+        out.push('{');
+        let start = out.len();
+        let mut members: Vec<(Cow<'a, str>, Range<usize>)> = Vec::new();
+        let mut sorted = true;
+        self.skip_whitespace();
+        if self.text.get(self.pos) == Some(&b'}') {
+            self.pos += 1;
+            out.push('}');
+            return Some(());
+        }
+        loop {
+            self.skip_whitespace();
+            if self.text.get(self.pos) != Some(&b'"') {
+                return None;
+            }
+            let key = self.string()?;
+            self.skip_whitespace();
+            (self.text.get(self.pos) == Some(&b':')).then_some(())?;
+            self.pos += 1;
+            self.skip_whitespace();
+            let first = *self.text.get(self.pos)?;
+            let before = out.len();
+            if !members.is_empty() {
+                out.push(',');
+            }
+            let member = out.len();
+            write_string(out, &key);
+            out.push(':');
+            let inner = if matches!(first, b'{' | b'[') {
+                shape
+                    .get_or_insert_with(|| self.shape(schema))
+                    .and_then(|s| self.property(s, &key))
+            } else {
+                None
+            };
+            self.value(out, Place::Inner(inner), depth + 1)?;
+            let dropped = first == b'n' && {
+                match *shape.get_or_insert_with(|| self.shape(schema)) {
+                    Some(s) => self.is_optional(s, &key),
+                    None => top,
+                }
+            };
+            if dropped {
+                out.truncate(before);
+            } else {
+                if members
+                    .last()
+                    .is_some_and(|(last, _)| key_order(last, &key).is_ge())
+                {
+                    sorted = false;
+                }
+                members.push((key, member..out.len()));
+            }
+            self.skip_whitespace();
+            match *self.text.get(self.pos)? {
+                b',' => self.pos += 1,
+                b'}' => {
+                    self.pos += 1;
+                    break;
+                }
+                _ => return None,
+            }
+        }
+        if !sorted {
+            let written = out[start..].to_owned();
+            out.truncate(start);
+            // Stable: of equal keys the last one given stays last.
+            members.sort_by(|(a, _), (b, _)| key_order(a, b));
+            let mut first = true;
+            for (i, (key, range)) in members.iter().enumerate() {
+                if members.get(i + 1).is_some_and(|(next, _)| next == key) {
+                    continue;
+                }
+                if !first {
+                    out.push(',');
+                }
+                first = false;
+                out.push_str(&written[range.start - start..range.end - start]);
+            }
+        }
+        out.push('}');
+        Some(())
+    }
+
+    /// Follows `$ref`s (to JSON pointers in the root schema) and the
+    /// branches of `anyOf`/`oneOf`/`allOf` until `pick` finds something.
+    fn find(
+        &self,
+        schema: &'s Value,
+        pick: impl Fn(&'s Value) -> Option<&'s Value> + Copy,
+    ) -> Option<&'s Value> {
+        self.find_in(schema, pick, 0)
+    }
+
+    fn find_in(
+        &self,
+        schema: &'s Value,
+        pick: impl Fn(&'s Value) -> Option<&'s Value> + Copy,
+        hops: usize,
+    ) -> Option<&'s Value> {
+        if hops > 32 {
+            return None;
+        }
+        let map = schema.as_object()?;
+        if let Some(found) = pick(schema) {
+            return Some(found);
+        }
+        let target = map
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|r| r.strip_prefix('#'))
+            .and_then(|pointer| self.root?.pointer(pointer));
+        if let Some(found) = target.and_then(|target| self.find_in(target, pick, hops + 1)) {
+            return Some(found);
+        }
+        ["anyOf", "oneOf", "allOf"]
+            .iter()
+            .filter_map(|k| map.get(*k).and_then(Value::as_array))
+            .flatten()
+            .find_map(|branch| self.find_in(branch, pick, hops + 1))
+    }
+
+    /// The schema of `key`'s value in an object schema: its property, else
+    /// `additionalProperties` when that is a schema.
+    fn property(&self, shape: &'s Value, key: &str) -> Option<&'s Value> {
+        let map = shape.as_object()?;
+        map.get("properties")
+            .and_then(|p| p.get(key))
+            .or_else(|| map.get("additionalProperties").filter(|a| a.is_object()))
+    }
+
+    /// Whether `key` is a declared property that is not `required`.
+    fn is_optional(&self, shape: &'s Value, key: &str) -> bool {
+        let Some(map) = shape.as_object() else {
+            return false;
+        };
+        let declared = map
+            .get("properties")
+            .and_then(Value::as_object)
+            .is_some_and(|p| p.contains_key(key));
+        let required = map
+            .get("required")
+            .and_then(Value::as_array)
+            .is_some_and(|r| r.iter().any(|name| name.as_str() == Some(key)));
+        declared && !required
+    }
+}
+
+fn write_string(out: &mut String, text: &str) {
+    if text.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
+        out.push('"');
+        out.push_str(text);
+        out.push('"');
+    } else {
+        // A str always serializes.
+        out.push_str(&Value::from(text).to_string());
     }
 }
 
@@ -156,7 +626,89 @@ mod tests {
             "{\"n\":{\"z\":null},\"s\":\"a\\u0001\\\"\",\"\u{1F600}\":1,\"\u{FF61}\":2}"
         );
         assert_eq!(canonical_arguments("  \n").unwrap(), "{}");
-        assert_eq!(canonical_arguments("[1, 2.0, -0]").unwrap(), "[1,2.0,-0.0]");
+        assert_eq!(canonical_arguments("[1, 2.0, -0]").unwrap(), "[1,2.0,-0]");
+    }
+
+    #[test]
+    fn integers_stay_exact_and_strings_are_decoded() {
+        let a = canonical_arguments(r#"{"points": 18446744073709551616}"#).unwrap();
+        let b = canonical_arguments(r#"{"points": 18446744073709551617}"#).unwrap();
+        let c = canonical_arguments(r#"{"points": 18446744073709552000}"#).unwrap();
+        assert_eq!(a, r#"{"points":18446744073709551616}"#);
+        assert_ne!(a, b);
+        assert_ne!(a, c);
+        assert_eq!(
+            canonical_arguments(r#"{"n": -170141183460469231731687303715884105729}"#).unwrap(),
+            r#"{"n":-170141183460469231731687303715884105729}"#
+        );
+        assert_eq!(
+            canonical_arguments(r#"{"s": "\u0041\n\u2028"}"#).unwrap(),
+            "{\"s\":\"A\\n\u{2028}\"}"
+        );
+        // A map's duplicate key keeps the last value, as serde's maps do.
+        assert_eq!(
+            canonical_arguments(r#"{"m": {"a": 1, "b": 2, "a": 3}}"#).unwrap(),
+            r#"{"m":{"a":3,"b":2}}"#
+        );
+        for bad in [
+            "{\"a\": 01}",
+            "{\"a\": 1.}",
+            "{\"a\": -}",
+            "{\"a\": tru}",
+            "[1,]",
+            "{\"a\" 1}",
+        ] {
+            assert_eq!(canonical_arguments(bad), None, "{bad}");
+        }
+        assert_eq!(canonical_arguments(&"[".repeat(200)), None);
+    }
+
+    #[test]
+    fn the_schema_says_which_nulls_are_absent_at_every_depth() {
+        let schema = serde_json::json!({
+            "type": "object",
+            "properties": {
+                "id": {"type": "string"},
+                "address": {"$ref": "#/$defs/Address"},
+                "lines": {"type": "array", "items": {"anyOf": [{"$ref": "#/$defs/Address"}, {"type": "null"}]}},
+                "tags": {"type": "object", "additionalProperties": {"type": ["string", "null"]}},
+                "raw": true
+            },
+            "required": ["id", "raw"],
+            "$defs": {
+                "Address": {
+                    "type": "object",
+                    "properties": {"street": {"type": "string"}, "unit": {"type": ["string", "null"]}},
+                    "required": ["street"]
+                }
+            }
+        });
+        let of = |text: &str| CanonicalArguments::of(&schema, text).unwrap().into_string();
+        assert_eq!(
+            of(
+                r#"{"id": "1", "raw": null, "address": {"street": "Main", "unit": null}, "lines": [{"street": "A", "unit": null}], "tags": {"a": null}}"#
+            ),
+            r#"{"address":{"street":"Main"},"id":"1","lines":[{"street":"A"}],"raw":null,"tags":{"a":null}}"#
+        );
+        assert_eq!(
+            of(
+                r#"{"id": "1", "raw": null, "address": {"street": "Main"}, "lines": [{"street": "A"}], "tags": {"a": null}}"#
+            ),
+            of(
+                r#"{"id": "1", "raw": null, "address": {"street": "Main", "unit": null}, "lines": [{"street": "A", "unit": null}], "tags": {"a": null}}"#
+            )
+        );
+        // A required member's null, a map value's null and an untyped
+        // value's inner nulls are values, not absences.
+        assert_ne!(of(r#"{"id": "1", "raw": null}"#), of(r#"{"id": "1"}"#));
+        assert_ne!(
+            of(r#"{"id": "1", "raw": {"x": null}}"#),
+            of(r#"{"id": "1", "raw": {}}"#)
+        );
+        assert_ne!(
+            of(r#"{"id": "1", "tags": {"a": null}}"#),
+            of(r#"{"id": "1", "tags": {}}"#)
+        );
     }
 
     #[test]

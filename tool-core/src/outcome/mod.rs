@@ -7,5 +7,8 @@ mod canonical;
 mod output;
 
 pub use call::ToolCall;
-pub use canonical::{arguments_sha256, canonical_arguments, canonical_json, key_order, sha256_hex};
-pub use output::{OutputKind, ToolError, ToolOutput};
+pub use canonical::{
+    CanonicalArguments, arguments_sha256, canonical_arguments, canonical_json, key_order,
+    sha256_hex,
+};
+pub use output::{HandlerError, OutputKind, ToolError, ToolOutput};

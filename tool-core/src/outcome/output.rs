@@ -7,7 +7,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::contract::{ErrorCategory, Recovery};
+use crate::contract::{DeclaredError, ErrorCategory, Recovery};
 use crate::parse::{ArgumentError, ArgumentErrorKind};
 
 /// The outcome of one tool call.
@@ -194,6 +194,10 @@ pub struct ToolError {
     pub recovery: Recovery,
     /// When retrying makes sense, how long to wait first.
     pub retry_after_ms: Option<u64>,
+    /// The internal cause (an error and its chain of sources), for the
+    /// audit record only: never serialized, never shown to the model.
+    #[serde(skip)]
+    pub cause: Option<String>,
 }
 
 impl ToolError {
@@ -226,7 +230,26 @@ impl ToolError {
             safe_message: safe_message.into(),
             recovery: default_recovery(category),
             retry_after_ms: None,
+            cause: None,
         }
+    }
+
+    /// Keeps `cause` and its chain of sources (`"outer: inner: root"`) as
+    /// the internal cause, which the runtime writes into the audit record
+    /// and never shows the model.
+    ///
+    /// ```
+    /// use tool_contract::ToolError;
+    ///
+    /// let io = std::io::Error::other("connection refused");
+    /// let error = ToolError::internal().with_cause(&io);
+    /// assert_eq!(error.cause.as_deref(), Some("connection refused"));
+    /// assert!(!error.model_text().contains("refused"));
+    /// ```
+    #[must_use]
+    pub fn with_cause(mut self, cause: &(dyn std::error::Error + 'static)) -> Self {
+        self.cause = Some(error_chain(cause));
+        self
     }
 
     /// Sets how to recover.
@@ -250,6 +273,43 @@ impl ToolError {
             ErrorCategory::InvalidArguments,
             safe_message,
         )
+    }
+
+    /// An error the tool declares, named by the constant `#[derive(Tool)]`
+    /// writes for each code in `errors(...)`, so a misspelled code does not
+    /// compile; the category and recovery are the declared ones (else
+    /// `conflict` and its default recovery).
+    ///
+    /// ```
+    /// use tool_contract::{Tool, ToolError};
+    ///
+    /// /// Look up an order of the signed-in customer.
+    /// ///
+    /// /// Use it when the customer asks about an order. Read-only.
+    /// #[derive(Tool)]
+    /// #[tool(errors(ORDER_NOT_FOUND(
+    ///     meaning = "No order has this reference; ask the customer to check it.",
+    ///     category = "not_found"
+    /// )))]
+    /// struct GetOrder {
+    ///     /// Order reference as the app shows it, e.g. "A-10293".
+    ///     order_ref: String,
+    /// }
+    ///
+    /// let error = ToolError::declared(GetOrder::ORDER_NOT_FOUND, "No order A-1 for this customer.");
+    /// assert_eq!(error.model_text(), "Error [ORDER_NOT_FOUND]: No order A-1 for this customer.");
+    /// assert_eq!(error.category, tool_contract::contract::ErrorCategory::NotFound);
+    /// ```
+    pub fn declared(declared: DeclaredError, safe_message: impl Into<String>) -> Self {
+        let mut error = ToolError::new(
+            declared.code(),
+            declared.category().unwrap_or(ErrorCategory::Conflict),
+            safe_message,
+        );
+        if let Some(recovery) = declared.recovery() {
+            error.recovery = recovery;
+        }
+        error
     }
 
     /// A conflict with the current state, with the tool's own code (e.g.
@@ -277,7 +337,7 @@ impl ToolError {
     /// ```
     pub fn unknown_tool<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> Self {
         let known: Vec<&str> = known.into_iter().collect();
-        let name = Value::from(crate::words::humanize::truncate(name)).to_string();
+        let name = crate::words::humanize::echo(name);
         let message = if known.is_empty() {
             format!("There is no tool named {name}; no tools are available.")
         } else {
@@ -316,6 +376,90 @@ impl fmt::Display for ToolError {
 
 impl std::error::Error for ToolError {}
 
+/// `error` and its sources, joined with `": "`.
+fn error_chain(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    let mut depth = 0;
+    while let Some(inner) = source {
+        depth += 1;
+        if depth > 32 {
+            break;
+        }
+        text.push_str(": ");
+        text.push_str(&inner.to_string());
+        source = inner.source();
+    }
+    text
+}
+
+/// The error type of a handler that uses `?` on any error.
+///
+/// A [`ToolError`] (or an [`ArgumentError`]) passes through as it is, so a
+/// declared code still reaches the model; any other
+/// [`std::error::Error`] becomes `INTERNAL` for the model, with the error
+/// and its chain of sources kept as the [cause](ToolError::cause) in the
+/// audit record.
+///
+/// ```
+/// use tool_contract::{HandlerError, ToolError};
+///
+/// fn load(path: &str) -> Result<String, HandlerError> {
+///     let text = std::fs::read_to_string(path)?; // io::Error -> INTERNAL
+///     if text.is_empty() {
+///         return Err(ToolError::not_found("NOTE_NOT_FOUND", "There is no note.").into());
+///     }
+///     Ok(text)
+/// }
+///
+/// let error = ToolError::from(load("/no/such/file").unwrap_err());
+/// assert_eq!(error.code, "INTERNAL");
+/// assert!(error.cause.is_some());
+/// ```
+pub struct HandlerError(ToolError);
+
+impl HandlerError {
+    /// The tool error this becomes.
+    pub fn into_tool_error(self) -> ToolError {
+        self.0
+    }
+}
+
+impl<E: std::error::Error + Send + Sync + 'static> From<E> for HandlerError {
+    fn from(error: E) -> Self {
+        let boxed: Box<dyn std::error::Error + Send + Sync> = Box::new(error);
+        let boxed = match boxed.downcast::<ToolError>() {
+            Ok(tool) => return HandlerError(*tool),
+            Err(other) => other,
+        };
+        match boxed.downcast::<ArgumentError>() {
+            Ok(argument) => HandlerError(ToolError::from(*argument)),
+            Err(other) => HandlerError(ToolError::internal().with_cause(other.as_ref())),
+        }
+    }
+}
+
+impl From<HandlerError> for ToolError {
+    fn from(error: HandlerError) -> Self {
+        error.0
+    }
+}
+
+impl fmt::Debug for HandlerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("HandlerError").field(&self.0).finish()
+    }
+}
+
+impl fmt::Display for HandlerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.0.cause {
+            Some(cause) => write!(f, "{} ({cause})", self.0.model_text()),
+            None => f.write_str(&self.0.model_text()),
+        }
+    }
+}
+
 fn default_recovery(category: ErrorCategory) -> Recovery {
     match category {
         ErrorCategory::InvalidArguments => Recovery::FixArguments,
@@ -336,7 +480,11 @@ impl From<ArgumentError> for ToolError {
     fn from(error: ArgumentError) -> Self {
         match error.kind() {
             ArgumentErrorKind::InvalidArguments => ToolError::invalid_arguments(error.to_string()),
-            _ => ToolError::internal(),
+            _ => {
+                let mut internal = ToolError::internal();
+                internal.cause = Some(format!("{}: {error}", error.code()));
+                internal
+            }
         }
     }
 }

@@ -5,13 +5,13 @@ use std::borrow::Cow;
 use std::collections::{BTreeSet, HashSet, VecDeque};
 use std::sync::{Arc, OnceLock};
 
-use regex_lite::Regex;
+use regex::Regex;
 
 use super::error::{ArgumentError, ArgumentErrorKind};
 use super::formats;
 use super::path::field_path;
 use crate::contract::NumberBound;
-use crate::words::humanize::truncate;
+use crate::words::humanize::echo;
 
 /// A type whose value is a string, for `min_length`, `max_length`,
 /// `pattern` and `format`.
@@ -298,6 +298,12 @@ pub fn maximum<T: NumberValue + ?Sized>(
 }
 
 /// A field's `pattern`, compiled on first use and kept for the process.
+///
+/// Patterns run on the `regex` crate's linear-time engines, so a check
+/// takes time linear in the string whatever the pattern. `#[derive(Tool)]`
+/// checks the same syntax at compile time (with `regex-syntax`, the
+/// `regex` crate's parser); `\d`, `\w`, `\s` and `\b` are ASCII-only, as in
+/// ECMA-262, while `.` and classes match whole Unicode characters.
 pub struct Pattern {
     source: &'static str,
     compiled: OnceLock<Result<Regex, String>>,
@@ -320,10 +326,68 @@ impl Pattern {
     /// The compiled expression, or why it does not compile.
     pub fn regex(&self) -> Result<&Regex, &str> {
         self.compiled
-            .get_or_init(|| Regex::new(self.source).map_err(|e| e.to_string()))
+            .get_or_init(|| Regex::new(&ascii_classes(self.source)).map_err(|e| e.to_string()))
             .as_ref()
             .map_err(String::as_str)
     }
+}
+
+/// Rewrites the Perl classes `\d \D \w \W \s \S` into ASCII classes and
+/// `\b \B` into ASCII word boundaries, inside and outside `[...]`, so the
+/// Unicode-aware engine reads them as ECMA-262 does.
+fn ascii_classes(source: &str) -> String {
+    const DIGIT: &str = "0-9";
+    const WORD: &str = "0-9A-Za-z_";
+    const SPACE: &str = "\\t\\n\\x0B\\x0C\\r ";
+    let mut out = String::with_capacity(source.len() + 16);
+    let mut depth = 0_usize;
+    // Just after `[` or `[^`, where `]` is a literal.
+    let mut class_start = false;
+    let mut chars = source.chars();
+    while let Some(c) = chars.next() {
+        let at_start = std::mem::take(&mut class_start);
+        match c {
+            '\\' => {
+                let Some(next) = chars.next() else {
+                    out.push(c);
+                    break;
+                };
+                let class = match next.to_ascii_lowercase() {
+                    'd' => Some(DIGIT),
+                    'w' => Some(WORD),
+                    's' => Some(SPACE),
+                    _ => None,
+                };
+                match (class, next.is_ascii_uppercase(), depth) {
+                    (Some(set), false, 0) => out.push_str(&format!("[{set}]")),
+                    (Some(set), false, _) => out.push_str(set),
+                    (Some(set), true, _) => out.push_str(&format!("[^{set}]")),
+                    (None, _, 0) if next == 'b' || next == 'B' => {
+                        out.push_str(&format!("(?-u:\\{next})"));
+                    }
+                    (None, _, _) => {
+                        out.push(c);
+                        out.push(next);
+                    }
+                }
+            }
+            '[' => {
+                depth += 1;
+                out.push(c);
+                class_start = true;
+            }
+            '^' if at_start && depth > 0 => {
+                out.push(c);
+                class_start = true;
+            }
+            ']' if depth > 0 && !at_start => {
+                depth -= 1;
+                out.push(c);
+            }
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 /// `pattern`: the string matches the regular expression (anywhere, as in JSON Schema).
@@ -342,7 +406,7 @@ pub fn pattern<T: StringValue + ?Sized>(
             format!(
                 "expected a string matching the pattern {:?}, got {}",
                 pattern.source,
-                truncate(&format!("{s:?}"))
+                echo(s)
             ),
         )),
         Err(why) => Err(ArgumentError::new(
@@ -369,11 +433,7 @@ pub fn format<T: StringValue + ?Sized>(
         Some(true) => Ok(()),
         Some(false) => Err(invalid(
             field,
-            format!(
-                "expected {}, got {}",
-                formats::describe(format),
-                truncate(&format!("{s:?}"))
-            ),
+            format!("expected {}, got {}", formats::describe(format), echo(s)),
         )),
         None => Err(ArgumentError::new(
             ArgumentErrorKind::InvalidContract,
@@ -450,6 +510,38 @@ mod tests {
         static BAD: Pattern = Pattern::new("(");
         let err = pattern("x", &BAD, "sku").unwrap_err();
         assert_eq!(err.code(), "INVALID_CONTRACT");
+    }
+
+    #[test]
+    fn perl_classes_and_boundaries_stay_ascii() {
+        assert_eq!(ascii_classes(r"^\d+$"), "^[0-9]+$");
+        assert_eq!(ascii_classes(r"[\d_]\W"), "[0-9_][^0-9A-Za-z_]");
+        assert_eq!(ascii_classes(r"[^\s][\D]"), r"[^\t\n\x0B\x0C\r ][[^0-9]]");
+        assert_eq!(ascii_classes(r"\bx\B\\d"), r"(?-u:\b)x(?-u:\B)\\d");
+        assert_eq!(
+            ascii_classes(r"[]\d][[:alpha:]\w]"),
+            "[]0-9][[:alpha:]0-9A-Za-z_]"
+        );
+        static DIGITS: Pattern = Pattern::new(r"^[A-Z]-\d+$");
+        assert_eq!(pattern("A-123", &DIGITS, "sku"), Ok(()));
+        // U+0661..U+0663, ARABIC-INDIC DIGITs: not digits in JSON Schema.
+        assert!(pattern("A-\u{661}\u{662}\u{663}", &DIGITS, "sku").is_err());
+        static WORD: Pattern = Pattern::new(r"^\w+\b$");
+        assert_eq!(pattern("ab_9", &WORD, "w"), Ok(()));
+        assert!(pattern("\u{e9}t\u{e9}", &WORD, "w").is_err());
+        static ANY: Pattern = Pattern::new("^.{3}$");
+        assert_eq!(pattern("\u{e9}\u{e9}\u{e9}", &ANY, "a"), Ok(()));
+        static CASE: Pattern = Pattern::new("(?i)^sku-[a-z]+$");
+        assert_eq!(pattern("SKU-ab", &CASE, "a"), Ok(()));
+    }
+
+    #[test]
+    fn an_unanchored_pattern_checks_a_mebibyte() {
+        static TAIL: Pattern = Pattern::new("[a-z]+[0-9]{3}x");
+        let mut long = "a".repeat(1 << 20);
+        assert!(pattern(&long, &TAIL, "note").is_err());
+        long.push_str("123x");
+        assert_eq!(pattern(&long, &TAIL, "note"), Ok(()));
     }
 
     #[test]

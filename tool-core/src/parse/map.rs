@@ -110,7 +110,9 @@ impl<'de> Visitor<'de> for KeySeed {
         };
         Ok(match found {
             Some(index) => Key::Field(index),
-            None => Key::Unknown(key.chars().take(256).collect()),
+            // Kept whole (the text is capped); the message echoes at most
+            // 64 characters of it and its length.
+            None => Key::Unknown(key.to_owned()),
         })
     }
 }

@@ -16,3 +16,7 @@ pub use constraint::{
 };
 pub use error::{ArgumentError, ArgumentErrorKind};
 pub use map::{ParseState, inject, inject_optional, next_key, next_value, parse_map};
+/// The JSON path of a top-level field (`$.name`, `$["odd name"]`), for the
+/// runtime's messages about one argument.
+#[doc(hidden)]
+pub use path::field_path;

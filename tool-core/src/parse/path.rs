@@ -3,6 +3,8 @@
 
 use std::fmt::Write as _;
 
+use crate::words::humanize::{MAX_ECHO_CHARS, echo};
+
 /// The path of a top-level field: `$.name`, or `$["odd name"]` when the name
 /// is not an identifier.
 pub fn field_path(name: &str) -> String {
@@ -11,19 +13,22 @@ pub fn field_path(name: &str) -> String {
     path
 }
 
-/// Appends an object key to a path.
+/// Appends an object key to a path: `.name` for a short identifier, else
+/// the key as [`echo`] writes it (escaped and capped), so a path stays short
+/// and on one line at every depth whatever keys the model sent.
 pub(crate) fn push_key(path: &mut String, key: &str) {
-    let plain = key
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+    let plain = key.len() <= MAX_ECHO_CHARS
+        && key
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
     if plain {
         path.push('.');
         path.push_str(key);
     } else {
         path.push('[');
-        path.push_str(&serde_json::to_string(key).unwrap_or_else(|_| format!("{key:?}")));
+        path.push_str(&echo(key));
         path.push(']');
     }
 }

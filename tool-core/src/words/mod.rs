@@ -10,5 +10,6 @@ pub(crate) mod humanize;
 mod markdown;
 
 pub use catalog::{CATALOG_FORMAT, Catalog};
+pub use humanize::{MAX_ECHO_CHARS, echo};
 pub use markdown::cell;
 pub use tool_words::{Keyword, Words, code, described, followed_by, integer_range, string_format};
