@@ -22,11 +22,14 @@ mod cache;
 mod calls;
 mod check;
 mod compile;
+mod depth;
 mod describe;
 mod error;
 mod keywords;
+mod merge;
 mod refs;
 mod round;
+mod sound;
 mod wire;
 
 pub use cache::{strict_schema, strict_schema_for};
