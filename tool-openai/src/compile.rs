@@ -62,8 +62,9 @@ use crate::sound::{
 ///   unique; a root keyword that only holds such targets (`components`) is
 ///   dropped;
 /// - accepts a root written `"type": ["object"]`, a root `$ref` (also
-///   through aliases), and closes a root `{}` (a tool without arguments)
-///   into `{"type": "object", "properties": {}, "required": [],
+///   through aliases), and closes a root `{}` or `{"type": "object"}` (a
+///   tool without arguments, as schemars derives for `struct Ping {}`) into
+///   `{"type": "object", "properties": {}, "required": [],
 ///   "additionalProperties": false}`;
 /// - drops `title`, `default`, `$schema` and other annotations;
 /// - states keywords strict mode rejects but that carry meaning
@@ -170,13 +171,14 @@ impl Compiler<'_> {
                 break;
             }
         }
-        // A tool without arguments: `{}` (annotations at most).
-        if !map.contains_key("type")
+        // A tool without arguments: `{}` or `{"type": "object"}` (as
+        // schemars derives for `struct Ping {}`), annotations at most.
+        if map.get("type").is_none_or(|t| t == "object")
             && map
                 .keys()
-                .all(|k| is_dropped(k, true) || k == "description")
+                .all(|k| is_dropped(k, true) || k == "description" || k == "type")
         {
-            map.insert("type".to_owned(), Value::from("object"));
+            map.entry("type").or_insert_with(|| Value::from("object"));
             map.insert("properties".to_owned(), json!({}));
         }
         match map.get("type") {
