@@ -35,17 +35,17 @@ pub(crate) fn check_depth(document: &Value) -> Result<(), StrictSchemaError> {
             _ => None,
         }
     }
-    enum Step {
-        Key(String),
+    enum Step<'a> {
+        Key(&'a str),
         Index(usize),
     }
     let Some(first) = children(document) else {
         return Ok(());
     };
-    let mut stack: Vec<(Option<Step>, Children<'_>)> = vec![(None, first)];
+    let mut stack: Vec<(Option<Step<'_>>, Children<'_>)> = vec![(None, first)];
     while let Some((_, frame)) = stack.last_mut() {
         let next = match frame {
-            Children::Object(entries) => entries.next().map(|(k, v)| (Step::Key(k.clone()), v)),
+            Children::Object(entries) => entries.next().map(|(k, v)| (Step::Key(k.as_str()), v)),
             Children::Array(items) => items.next().map(|(i, v)| (Step::Index(i), v)),
         };
         let Some((step, value)) = next else {
