@@ -733,15 +733,9 @@ pub fn fan_out(depth: usize) -> Value {
 
 #[test]
 fn fanned_out_references_are_analysed_once() {
-    // Before: 15 s at depth 24, doubling per level; depth 60 would take
-    // years.
-    let started = std::time::Instant::now();
+    // Before: 15 s at depth 24, doubling per level, so depth 60 would not
+    // finish. No timing is asserted; benches/schema.rs measures.
     let compiled = compile(&fan_out(60));
-    assert!(
-        started.elapsed().as_secs() < 10,
-        "took {:?}",
-        started.elapsed()
-    );
     assert_eq!(
         compiled["properties"]["p"],
         json!({"anyOf": [{"$ref": "#/$defs/D0"}, {"type": "null"}]})
@@ -752,13 +746,14 @@ fn fanned_out_references_are_analysed_once() {
     );
 }
 
+/// The shapes that took minutes. No timing is asserted (see BENCHMARKS.md
+/// for the time per input byte).
 #[test]
 fn wide_unions_and_many_definitions_take_linear_time() {
     // Before: 10,000 branches took 5 s, 40,000 80 s.
     let branches: Vec<Value> = (0..40_000)
         .map(|i| json!({"type": "string", "description": format!("b{i}")}))
         .collect();
-    let started = std::time::Instant::now();
     let compiled = compile(&with_property(json!({"anyOf": branches})));
     assert_eq!(
         compiled["properties"]["p"]["anyOf"]
@@ -792,11 +787,6 @@ fn wide_unions_and_many_definitions_take_linear_time() {
     assert_eq!(
         (error.path(), error.rule()),
         ("#", StrictRule::TooManyProperties)
-    );
-    assert!(
-        started.elapsed().as_secs() < 30,
-        "took {:?}",
-        started.elapsed()
     );
 }
 
