@@ -245,18 +245,19 @@ pub(crate) fn check_values(
     types: Option<&Value>,
     path: &Pointer,
 ) -> Result<(), StrictSchemaError> {
-    let enumerated = match map.get("enum") {
-        Some(Value::Array(values)) => values
-            .iter()
-            .enumerate()
-            .map(|(i, v)| (path.key("enum").index(i), v))
-            .collect(),
-        _ => Vec::new(),
+    let values = match map.get("enum") {
+        Some(Value::Array(values)) => values.as_slice(),
+        _ => &[],
     };
-    let constant = map.get("const").map(|v| (path.key("const"), v));
-    for (at, value) in enumerated.into_iter().chain(constant) {
+    // Pointers are only built for the value refused.
+    let enumerated = values.iter().enumerate().map(|(i, v)| (Some(i), v));
+    for (index, value) in enumerated.chain(map.get("const").map(|v| (None, v))) {
+        let at = || match index {
+            Some(i) => path.key("enum").index(i),
+            None => path.key("const"),
+        };
         if value.is_object() || value.is_array() {
-            return Err(at.error(
+            return Err(at().error(
                 StrictRule::UnsupportedKeyword,
                 "an `enum` or `const` of objects or arrays cannot be expressed in strict mode; \
                  use string or number values",
@@ -265,7 +266,7 @@ pub(crate) fn check_values(
         if let Some(types) = types
             && !fits(types, value)
         {
-            return Err(at.error(
+            return Err(at().error(
                 StrictRule::WrongType,
                 format!(
                     "{} does not fit `\"type\": {types}`, so this value can never be sent; \

@@ -879,3 +879,22 @@ fn a_schema_2000_deep_is_refused_without_overflow() {
     drop_deep(schema);
     drop_deep(unions);
 }
+
+#[test]
+fn percent_encoded_output_refs_resolve_in_a_standard_validator() {
+    let input = json!({
+        "type": "object",
+        "properties": {"p": {"$ref": "#/$defs/a b"}, "q": {"$ref": "#/$defs/100%"}},
+        "required": ["p", "q"],
+        "$defs": {"a b": {"type": "string"}, "100%": {"type": "integer"}}
+    });
+    let compiled = compile(&input);
+    assert_eq!(
+        compiled["properties"],
+        json!({"p": {"$ref": "#/$defs/a%20b"}, "q": {"$ref": "#/$defs/100%25"}})
+    );
+    let validator = jsonschema::draft202012::new(&compiled).expect("a valid schema");
+    assert!(validator.is_valid(&json!({"p": "x", "q": 1})));
+    assert!(!validator.is_valid(&json!({"p": 1, "q": 1})));
+    assert!(!validator.is_valid(&json!({"p": "x", "q": "1"})));
+}
