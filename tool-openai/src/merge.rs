@@ -2,12 +2,13 @@
 //! one schema when they agree, or an error at the keyword where they do not.
 
 use std::borrow::Cow;
+use std::rc::Rc;
 
 use serde_json::{Map, Value};
 
 use crate::error::{Pointer, StrictRule, StrictSchemaError};
 use crate::keywords::{TYPES, is_dropped, type_has};
-use crate::refs::{Definitions, MAX_INPUT_DEPTH, Target};
+use crate::refs::{Definitions, Flattened, MAX_INPUT_DEPTH, Target};
 
 /// Merges `allOf` into its parent: a single entry's keywords take the place
 /// of `allOf` (a `$ref` stays a `$ref`); several entries, each `$ref` among
@@ -146,16 +147,32 @@ fn inline_ref(
                 ));
             }
         };
-        let (_, target, target_path) = definitions.get(id);
-        let Value::Object(target) = target else {
-            return Err(at.error(
-                StrictRule::AllOf,
-                "this `$ref` in `allOf` points at a schema that is not an object schema; point \
-                 it at one",
-            ));
+        // Each definition is merged once, however many `allOf`s include it.
+        let mut target = match definitions.flattened(id) {
+            Flattened::Done(flat) => (*flat).clone(),
+            Flattened::InProgress => {
+                return Err(at.error(
+                    StrictRule::AllOf,
+                    "this `$ref` leads back into the `allOf` that includes it, so the schema \
+                     would contain itself; combine the schemas by hand",
+                ));
+            }
+            Flattened::Unknown => {
+                let (_, target, target_path) = definitions.get(id);
+                let Value::Object(target) = target else {
+                    return Err(at.error(
+                        StrictRule::AllOf,
+                        "this `$ref` in `allOf` points at a schema that is not an object \
+                         schema; point it at one",
+                    ));
+                };
+                definitions.set_flattened(id, None);
+                let flat = merge_all_of_at(target, &target_path, definitions, depth + 1)?;
+                let flat = flat.into_owned();
+                definitions.set_flattened(id, Some(Rc::new(flat.clone())));
+                flat
+            }
         };
-        let target = merge_all_of_at(target, &target_path, definitions, depth + 1)?;
-        let mut target = target.into_owned();
         // The entry's own description speaks for this use; the
         // definition's describes the referenced type in general.
         if entry.contains_key("description") {

@@ -9,8 +9,9 @@
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use crate::error::{Pointer, StrictRule, StrictSchemaError};
 use crate::keywords::{is_dropped, type_has};
@@ -53,6 +54,19 @@ struct Index<'a> {
     aliases: HashMap<usize, Target>,
     /// Whether each definition admits `null`; `None` while being computed.
     nullable: HashMap<usize, Option<bool>>,
+    /// Each definition with its `allOf` merged, as `allOf` entries inline
+    /// it (see `merge.rs`); `None` while being merged.
+    flattened: HashMap<usize, Option<Rc<Map<String, Value>>>>,
+}
+
+/// Where merging a definition for `allOf` stands.
+pub(crate) enum Flattened {
+    /// Not started.
+    Unknown,
+    /// Started and not finished: meeting it again is a cycle.
+    InProgress,
+    /// Done.
+    Done(Rc<Map<String, Value>>),
 }
 
 /// The schemas of a document that `$ref`s point at, by pointer and by
@@ -303,6 +317,21 @@ impl<'a> Definitions<'a> {
             return false;
         }
         true
+    }
+
+    /// Where merging definition `id` for `allOf` stands.
+    pub(crate) fn flattened(&self, id: usize) -> Flattened {
+        match self.index.borrow().flattened.get(&id) {
+            None => Flattened::Unknown,
+            Some(None) => Flattened::InProgress,
+            Some(Some(done)) => Flattened::Done(Rc::clone(done)),
+        }
+    }
+
+    /// Records that definition `id` is being merged for `allOf` (`None`)
+    /// or what it merged to.
+    pub(crate) fn set_flattened(&self, id: usize, flat: Option<Rc<Map<String, Value>>>) {
+        self.index.borrow_mut().flattened.insert(id, flat);
     }
 
     fn def_admits_null(&self, id: usize, depth: usize) -> bool {

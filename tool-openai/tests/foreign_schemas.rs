@@ -898,3 +898,44 @@ fn percent_encoded_output_refs_resolve_in_a_standard_validator() {
     assert!(!validator.is_valid(&json!({"p": 1, "q": 1})));
     assert!(!validator.is_valid(&json!({"p": "x", "q": "1"})));
 }
+
+#[test]
+fn all_of_through_refs_is_merged_once_per_definition_and_cycles_are_refused() {
+    // `D_i = allOf[$ref D_{i+1}, $ref D_{i+1}, $ref D_{i+1}]`: merging
+    // each inclusion again would take 3^20 steps.
+    let mut defs = serde_json::Map::new();
+    for i in 0..20 {
+        let next = format!("#/$defs/D{}", i + 1);
+        defs.insert(
+            format!("D{i}"),
+            json!({"allOf": [{"$ref": next}, {"$ref": next}, {"$ref": next}]}),
+        );
+    }
+    defs.insert(
+        "D20".to_owned(),
+        json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}),
+    );
+    let input = json!({
+        "type": "object",
+        "properties": {"p": {"$ref": "#/$defs/D0"}},
+        "required": ["p"],
+        "$defs": defs
+    });
+    let compiled = compile(&input);
+    assert_eq!(compiled["$defs"]["D0"], compiled["$defs"]["D20"]);
+    refused(
+        &json!({
+            "type": "object",
+            "properties": {"p": {"$ref": "#/$defs/A"}},
+            "required": ["p"],
+            "$defs": {
+                "A": {"allOf": [{"$ref": "#/$defs/B"}, {"type": "object"}]},
+                "B": {"allOf": [{"$ref": "#/$defs/A"}, {"type": "object"}]}
+            }
+        }),
+        "#/$defs/A/allOf/0/$ref",
+        StrictRule::AllOf,
+        "this `$ref` leads back into the `allOf` that includes it, so the schema would contain \
+         itself; combine the schemas by hand",
+    );
+}
