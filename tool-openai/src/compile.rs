@@ -1,7 +1,7 @@
 //! The strict-schema compiler: any JSON Schema of the shape schemars,
 //! pydantic and zod emit, in, OpenAI strict mode out.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value, json};
@@ -120,7 +120,7 @@ use crate::sound::{
 /// # Ok::<(), tool_contract::openai::StrictSchemaError>(())
 /// ```
 pub fn to_strict_json_schema(schema: &Value) -> Result<Value, StrictSchemaError> {
-    check_depth(schema)?;
+    let values = check_depth(schema)?;
     let Value::Object(input) = schema else {
         return Err(Pointer::root().error(
             StrictRule::RootNotObject,
@@ -134,6 +134,7 @@ pub fn to_strict_json_schema(schema: &Value) -> Result<Value, StrictSchemaError>
     let compiler = Compiler {
         definitions: Definitions::of(schema)?,
         types: RefCell::default(),
+        budget: Cell::new(MIN_BUDGET + BUDGET_PER_VALUE * values),
     };
     let output = compiler.root(input)?;
     if let Err(mut violations) = check_strict_schema(&output) {
@@ -142,10 +143,19 @@ pub fn to_strict_json_schema(schema: &Value) -> Result<Value, StrictSchemaError>
     Ok(output)
 }
 
+/// How many schemas the compiler may visit: a multiple of the input's
+/// values, so that `allOf`s that copy definitions into each other (each
+/// copy again holding `allOf`s) cannot make the work grow faster than the
+/// input.
+const BUDGET_PER_VALUE: usize = 8;
+const MIN_BUDGET: usize = 10_000;
+
 struct Compiler<'a> {
     definitions: Definitions<'a>,
     /// The types each definition admits (see [`Compiler::types_of`]).
     types: RefCell<HashMap<usize, Option<u8>>>,
+    /// How many more schemas may be visited.
+    budget: Cell<usize>,
 }
 
 impl Compiler<'_> {
@@ -270,6 +280,15 @@ impl Compiler<'_> {
                 ),
             ));
         }
+        let Some(left) = self.budget.get().checked_sub(1) else {
+            return Err(path.error(
+                StrictRule::AllOf,
+                "`allOf`s that copy definitions into one another expand this schema to more \
+                 than 8 schemas per input value; refer to shared parts with `$ref` properties \
+                 instead of merging them with `allOf`",
+            ));
+        };
+        self.budget.set(left);
         let map = match schema {
             Value::Object(map) => map,
             Value::Bool(true) => return Err(any_value(path)),

@@ -19,9 +19,9 @@ use crate::error::{Pointer, StrictRule, StrictSchemaError};
 pub(crate) const MAX_VALUE_DEPTH: usize = 256;
 
 /// Refuses a document with a value nested deeper than [`MAX_VALUE_DEPTH`],
-/// naming the first place where it goes too deep. Iterative: the cost is
-/// one visit per value, and the stack stays flat.
-pub(crate) fn check_depth(document: &Value) -> Result<(), StrictSchemaError> {
+/// naming the first place where it goes too deep; else counts its values.
+/// Iterative: the cost is one visit per value, and the stack stays flat.
+pub(crate) fn check_depth(document: &Value) -> Result<usize, StrictSchemaError> {
     // One frame per open object or array: the key or index that led into
     // it, and what is left to visit in it.
     enum Children<'a> {
@@ -40,8 +40,9 @@ pub(crate) fn check_depth(document: &Value) -> Result<(), StrictSchemaError> {
         Index(usize),
     }
     let Some(first) = children(document) else {
-        return Ok(());
+        return Ok(1);
     };
+    let mut values = 1;
     let mut stack: Vec<(Option<Step<'_>>, Children<'_>)> = vec![(None, first)];
     while let Some((_, frame)) = stack.last_mut() {
         let next = match frame {
@@ -52,6 +53,7 @@ pub(crate) fn check_depth(document: &Value) -> Result<(), StrictSchemaError> {
             stack.pop();
             continue;
         };
+        values += 1;
         let Some(inner) = children(value) else {
             continue;
         };
@@ -73,7 +75,7 @@ pub(crate) fn check_depth(document: &Value) -> Result<(), StrictSchemaError> {
         }
         stack.push((Some(step), inner));
     }
-    Ok(())
+    Ok(values)
 }
 
 #[cfg(test)]
@@ -87,7 +89,7 @@ mod tests {
         for _ in 0..MAX_VALUE_DEPTH {
             value = json!([value]);
         }
-        assert_eq!(check_depth(&value), Ok(()));
+        assert_eq!(check_depth(&value), Ok(MAX_VALUE_DEPTH + 1));
         let error = check_depth(&json!({"a": value})).unwrap_err();
         assert_eq!(error.rule(), StrictRule::TooDeep);
         assert_eq!(

@@ -71,6 +71,9 @@ fn merge_all_of_at<'m>(
     let direct_description = entries
         .iter()
         .any(|e| e.get("description").is_some() && e.get("$ref").is_none());
+    // `$ref`s are inlined only when two entries or more say something:
+    // `allOf: [{$ref}, {description}]` stays a described `$ref`.
+    let substantive = entries.iter().filter(|e| !is_annotation(e)).count();
     let mut joined: Option<(Map<String, Value>, Pointer)> = None;
     for (i, entry) in entries.iter().enumerate() {
         let entry_path = at.index(i);
@@ -91,7 +94,7 @@ fn merge_all_of_at<'m>(
                 ));
             }
         };
-        let entry = if entries.len() > 1 {
+        let entry = if substantive > 1 {
             let was_ref = entry.contains_key("$ref");
             let mut entry = inline_ref(entry.into_owned(), &entry_path, definitions, depth + 1)?;
             if was_ref && direct_description {
@@ -114,6 +117,18 @@ fn merge_all_of_at<'m>(
     };
     let merged = merge(&out, "allOf", &entry, &entry_path)?;
     Ok(Cow::Owned(merged))
+}
+
+/// Whether an `allOf` entry only annotates (`true`, or a description,
+/// title, examples and the like).
+fn is_annotation(entry: &Value) -> bool {
+    match entry {
+        Value::Bool(true) => true,
+        Value::Object(map) => map.keys().all(|k| {
+            is_dropped(k, false) || matches!(k.as_str(), "description" | "examples" | "deprecated")
+        }),
+        _ => false,
+    }
 }
 
 /// An `allOf` entry with its `$ref` replaced by the definition's keywords

@@ -939,3 +939,50 @@ fn all_of_through_refs_is_merged_once_per_definition_and_cycles_are_refused() {
          itself; combine the schemas by hand",
     );
 }
+
+#[test]
+fn all_of_of_a_ref_and_annotations_stays_a_described_ref() {
+    let input = json!({
+        "type": "object",
+        "properties": {"p": {"allOf": [{"$ref": "#/$defs/S"}, {"description": "The S.", "title": "S"}]}},
+        "required": ["p"],
+        "$defs": {"S": {"type": "string"}}
+    });
+    assert_eq!(
+        compile(&input)["properties"]["p"],
+        json!({"anyOf": [{"$ref": "#/$defs/S"}], "description": "The S."})
+    );
+}
+
+#[test]
+fn all_of_copies_that_multiply_are_refused_within_a_linear_budget() {
+    // Each level's two properties copy the next level by `allOf`: the
+    // merged schema would double per level (2^30 schemas).
+    let mut defs = serde_json::Map::new();
+    for i in 0..30 {
+        let next = format!("#/$defs/D{}", i + 1);
+        let copy = json!({"allOf": [{"$ref": next}, {"type": "object"}]});
+        defs.insert(
+            format!("D{i}"),
+            json!({"type": "object", "properties": {"a": copy, "b": copy}, "required": ["a", "b"]}),
+        );
+    }
+    defs.insert(
+        "D30".to_owned(),
+        json!({"type": "object", "properties": {}}),
+    );
+    let error = to_strict_json_schema(&json!({
+        "type": "object",
+        "properties": {"p": {"$ref": "#/$defs/D0"}},
+        "required": ["p"],
+        "$defs": defs
+    }))
+    .unwrap_err();
+    assert_eq!(error.rule(), StrictRule::AllOf);
+    assert_eq!(
+        error.message(),
+        "`allOf`s that copy definitions into one another expand this schema to more than 8 \
+         schemas per input value; refer to shared parts with `$ref` properties instead of merging \
+         them with `allOf`"
+    );
+}
