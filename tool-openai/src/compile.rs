@@ -1,7 +1,7 @@
 //! The strict-schema compiler: any JSON Schema of the shape schemars,
 //! pydantic and zod emit, in, OpenAI strict mode out.
 
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value, json};
@@ -15,7 +15,7 @@ use crate::keywords::{
     is_constraint, is_described, is_dropped, is_unknown, number, refusal, refuse_named,
     refuse_unsupported, string, type_bit, type_bits, type_has,
 };
-use crate::merge::{merge, merge_all_of};
+use crate::merge::{merge, merge_all_of, over_budget};
 use crate::refs::{Definitions, MAX_INPUT_DEPTH, Target, make_nullable};
 use crate::sound::{
     PatternVerdict, check_bounds, check_string_keywords, check_values, invalid_pattern,
@@ -86,8 +86,9 @@ use crate::sound::{
 /// expressions, bounds no value meets (`minimum` above `maximum`, `minItems`
 /// above `maxItems`, `multipleOf` not above 0), `pattern` or a string
 /// `format` on a non-string type, `enum`/`const` values of another type or
-/// that are objects or arrays, values nested more than 256 levels deep, and
-/// OpenAI's limits. The result passes [`check_strict_schema`], and compiling
+/// that are objects or arrays, values nested more than 256 levels deep,
+/// `allOf`s that copy definitions into each other beyond 8 schemas or
+/// values per input value, and OpenAI's limits. The result passes [`check_strict_schema`], and compiling
 /// it again gives it back unchanged.
 ///
 /// The cost is linear in the size of the input: definitions are indexed by
@@ -132,9 +133,8 @@ pub fn to_strict_json_schema(schema: &Value) -> Result<Value, StrictSchemaError>
         ));
     };
     let compiler = Compiler {
-        definitions: Definitions::of(schema)?,
+        definitions: Definitions::of(schema, MIN_BUDGET + BUDGET_PER_VALUE * values)?,
         types: RefCell::default(),
-        budget: Cell::new(MIN_BUDGET + BUDGET_PER_VALUE * values),
     };
     let output = compiler.root(input)?;
     if let Err(mut violations) = check_strict_schema(&output) {
@@ -143,19 +143,18 @@ pub fn to_strict_json_schema(schema: &Value) -> Result<Value, StrictSchemaError>
     Ok(output)
 }
 
-/// How many schemas the compiler may visit: a multiple of the input's
-/// values, so that `allOf`s that copy definitions into each other (each
-/// copy again holding `allOf`s) cannot make the work grow faster than the
-/// input.
+/// How many schemas the compiler may visit and values `allOf` merging may
+/// copy: a multiple of the input's values, so that `allOf`s that copy
+/// definitions into each other (each copy again holding `allOf`s) cannot
+/// make the work grow faster than the input.
 const BUDGET_PER_VALUE: usize = 8;
+/// The budget of the smallest inputs.
 const MIN_BUDGET: usize = 10_000;
 
 struct Compiler<'a> {
     definitions: Definitions<'a>,
     /// The types each definition admits (see [`Compiler::types_of`]).
     types: RefCell<HashMap<usize, Option<u8>>>,
-    /// How many more schemas may be visited.
-    budget: Cell<usize>,
 }
 
 impl Compiler<'_> {
@@ -280,15 +279,9 @@ impl Compiler<'_> {
                 ),
             ));
         }
-        let Some(left) = self.budget.get().checked_sub(1) else {
-            return Err(path.error(
-                StrictRule::AllOf,
-                "`allOf`s that copy definitions into one another expand this schema to more \
-                 than 8 schemas per input value; refer to shared parts with `$ref` properties \
-                 instead of merging them with `allOf`",
-            ));
-        };
-        self.budget.set(left);
+        if !self.definitions.spend(1) {
+            return Err(over_budget(path));
+        }
         let map = match schema {
             Value::Object(map) => map,
             Value::Bool(true) => return Err(any_value(path)),

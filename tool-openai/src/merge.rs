@@ -119,6 +119,31 @@ fn merge_all_of_at<'m>(
     Ok(Cow::Owned(merged))
 }
 
+/// The error when `allOf` merging would copy more than the budget allows.
+pub(crate) fn over_budget(path: &Pointer) -> StrictSchemaError {
+    path.error(
+        StrictRule::AllOf,
+        "`allOf`s that copy definitions into one another expand this schema to more than 8 \
+         schemas or values per input value; refer to shared parts with `$ref` properties instead \
+         of merging them with `allOf`",
+    )
+}
+
+/// How many JSON values a map holds (itself included), without recursion.
+fn count_values(map: &Map<String, Value>) -> usize {
+    let mut count = 1;
+    let mut stack: Vec<&Value> = map.values().collect();
+    while let Some(value) = stack.pop() {
+        count += 1;
+        match value {
+            Value::Object(inner) => stack.extend(inner.values()),
+            Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    count
+}
+
 /// Whether an `allOf` entry only annotates (`true`, or a description,
 /// title, examples and the like).
 fn is_annotation(entry: &Value) -> bool {
@@ -164,7 +189,12 @@ fn inline_ref(
         };
         // Each definition is merged once, however many `allOf`s include it.
         let mut target = match definitions.flattened(id) {
-            Flattened::Done(flat) => (*flat).clone(),
+            Flattened::Done(flat, values) => {
+                if !definitions.spend(values) {
+                    return Err(over_budget(&at));
+                }
+                (*flat).clone()
+            }
             Flattened::InProgress => {
                 return Err(at.error(
                     StrictRule::AllOf,
@@ -184,7 +214,11 @@ fn inline_ref(
                 definitions.set_flattened(id, None);
                 let flat = merge_all_of_at(target, &target_path, definitions, depth + 1)?;
                 let flat = flat.into_owned();
-                definitions.set_flattened(id, Some(Rc::new(flat.clone())));
+                let values = count_values(&flat);
+                if !definitions.spend(values) {
+                    return Err(over_budget(&at));
+                }
+                definitions.set_flattened(id, Some((Rc::new(flat.clone()), values)));
                 flat
             }
         };

@@ -7,7 +7,7 @@
 //! (`#/components/schemas/Pet`, `#/properties/a`, a branch of an `allOf`)
 //! under its last pointer segment, made unique.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
@@ -56,7 +56,7 @@ struct Index<'a> {
     nullable: HashMap<usize, Option<bool>>,
     /// Each definition with its `allOf` merged, as `allOf` entries inline
     /// it (see `merge.rs`); `None` while being merged.
-    flattened: HashMap<usize, Option<Rc<Map<String, Value>>>>,
+    flattened: HashMap<usize, Option<(Rc<Map<String, Value>>, usize)>>,
 }
 
 /// Where merging a definition for `allOf` stands.
@@ -65,8 +65,8 @@ pub(crate) enum Flattened {
     Unknown,
     /// Started and not finished: meeting it again is a cycle.
     InProgress,
-    /// Done.
-    Done(Rc<Map<String, Value>>),
+    /// Done: the merged keywords and how many JSON values they hold.
+    Done(Rc<Map<String, Value>>, usize),
 }
 
 /// The schemas of a document that `$ref`s point at, by pointer and by
@@ -75,14 +75,18 @@ pub(crate) enum Flattened {
 pub(crate) struct Definitions<'a> {
     root: &'a Value,
     index: RefCell<Index<'a>>,
+    /// What compiling may still cost, in schemas visited and values copied.
+    budget: Cell<usize>,
 }
 
 impl<'a> Definitions<'a> {
-    /// Indexes the root's `$defs` and `definitions`.
-    pub(crate) fn of(root: &'a Value) -> Result<Self, StrictSchemaError> {
+    /// Indexes the root's `$defs` and `definitions`; compiling may visit
+    /// and copy up to `budget` schemas and values.
+    pub(crate) fn of(root: &'a Value, budget: usize) -> Result<Self, StrictSchemaError> {
         let definitions = Definitions {
             root,
             index: RefCell::default(),
+            budget: Cell::new(budget),
         };
         for key in ["$defs", "definitions"] {
             let Some(defs) = root.get(key) else { continue };
@@ -319,18 +323,29 @@ impl<'a> Definitions<'a> {
         true
     }
 
+    /// Spends `cost` of the budget; `false` when it is used up.
+    pub(crate) fn spend(&self, cost: usize) -> bool {
+        match self.budget.get().checked_sub(cost) {
+            Some(left) => {
+                self.budget.set(left);
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Where merging definition `id` for `allOf` stands.
     pub(crate) fn flattened(&self, id: usize) -> Flattened {
         match self.index.borrow().flattened.get(&id) {
             None => Flattened::Unknown,
             Some(None) => Flattened::InProgress,
-            Some(Some(done)) => Flattened::Done(Rc::clone(done)),
+            Some(Some((done, values))) => Flattened::Done(Rc::clone(done), *values),
         }
     }
 
     /// Records that definition `id` is being merged for `allOf` (`None`)
     /// or what it merged to.
-    pub(crate) fn set_flattened(&self, id: usize, flat: Option<Rc<Map<String, Value>>>) {
+    pub(crate) fn set_flattened(&self, id: usize, flat: Option<(Rc<Map<String, Value>>, usize)>) {
         self.index.borrow_mut().flattened.insert(id, flat);
     }
 

@@ -982,7 +982,25 @@ fn all_of_copies_that_multiply_are_refused_within_a_linear_budget() {
     assert_eq!(
         error.message(),
         "`allOf`s that copy definitions into one another expand this schema to more than 8 \
-         schemas per input value; refer to shared parts with `$ref` properties instead of merging \
-         them with `allOf`"
+         schemas or values per input value; refer to shared parts with `$ref` properties instead \
+         of merging them with `allOf`"
     );
+}
+
+#[test]
+fn all_of_copies_of_a_large_enum_are_refused_within_a_linear_budget() {
+    // One small schema per copy, but each copy clones a 5,000-value enum.
+    let values: Vec<Value> = (0..5_000).map(|i| json!(format!("v{i}"))).collect();
+    let copy =
+        json!({"allOf": [{"$ref": "#/$defs/Big"}, {"description": "A copy."}, {"type": "string"}]});
+    let properties: serde_json::Map<String, Value> =
+        (0..200).map(|i| (format!("p{i}"), copy.clone())).collect();
+    let error = to_strict_json_schema(&json!({
+        "type": "object",
+        "properties": properties,
+        "$defs": {"Big": {"type": "string", "enum": values}}
+    }))
+    .unwrap_err();
+    assert_eq!(error.rule(), StrictRule::AllOf);
+    assert!(error.path().ends_with("/allOf/0/$ref"), "{}", error.path());
 }
