@@ -56,8 +56,11 @@ struct Index<'a> {
     nullable: HashMap<usize, Option<bool>>,
     /// Each definition with its `allOf` merged, as `allOf` entries inline
     /// it (see `merge.rs`); `None` while being merged.
-    flattened: HashMap<usize, Option<(Rc<Map<String, Value>>, usize)>>,
+    flattened: HashMap<usize, Option<Flat>>,
 }
+
+/// A definition merged for `allOf`, and how many JSON values it holds.
+pub(crate) type Flat = (Rc<Map<String, Value>>, usize);
 
 /// Where merging a definition for `allOf` stands.
 pub(crate) enum Flattened {
@@ -345,7 +348,7 @@ impl<'a> Definitions<'a> {
 
     /// Records that definition `id` is being merged for `allOf` (`None`)
     /// or what it merged to.
-    pub(crate) fn set_flattened(&self, id: usize, flat: Option<(Rc<Map<String, Value>>, usize)>) {
+    pub(crate) fn set_flattened(&self, id: usize, flat: Option<Flat>) {
         self.index.borrow_mut().flattened.insert(id, flat);
     }
 
