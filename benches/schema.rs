@@ -13,6 +13,12 @@
 //!   10, 100, 1000 and 5000 properties (OpenAI's limit) with the same mix
 //!   of property kinds at every size; the reported throughput is properties
 //!   per second, so time per property stays flat when the work is linear.
+//! - `strict_fan_out/D`, `strict_union/N`, `strict_definitions/N`: the
+//!   compiler on hostile shapes, with throughput in input bytes (the JSON
+//!   text of the schema), so time per byte stays flat when the work is
+//!   linear: definitions that fan out (`D_i = anyOf[$ref D_{i+1}, {$ref
+//!   D_{i+1}, description}]`) D deep, one union of N distinct branches,
+//!   and N definitions each named by a `$ref` in one union.
 //!
 //! Run with `cargo bench --bench schema`; see BENCHMARKS.md.
 
@@ -157,5 +163,81 @@ fn compile_by_size(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, cached, first_build, compile_by_size);
+/// Definitions that fan out `depth` deep: `D_i = anyOf[$ref D_{i+1},
+/// {$ref D_{i+1}, description}]`, which once took time doubling per level.
+fn fan_out(depth: usize) -> Value {
+    let mut defs = Map::new();
+    for i in 0..depth {
+        let next = format!("#/$defs/D{}", i + 1);
+        defs.insert(
+            format!("D{i}"),
+            json!({"anyOf": [{"$ref": next}, {"$ref": next, "description": "again"}]}),
+        );
+    }
+    defs.insert(format!("D{depth}"), json!({"type": "string"}));
+    json!({"type": "object", "properties": {"p": {"$ref": "#/$defs/D0"}}, "$defs": defs})
+}
+
+/// One property whose union has `n` distinct branches.
+fn wide_union(n: usize) -> Value {
+    let branches: Vec<Value> = (0..n)
+        .map(|i| json!({"type": "string", "description": format!("branch {i}")}))
+        .collect();
+    json!({"type": "object", "properties": {"p": {"anyOf": branches}}, "required": ["p"]})
+}
+
+/// `n` definitions, each named by one `$ref` in a union.
+fn many_definitions(n: usize) -> Value {
+    let mut defs = Map::new();
+    let mut branches = Vec::new();
+    for i in 0..n {
+        defs.insert(
+            format!("D{i}"),
+            json!({"type": "integer", "description": format!("D{i}")}),
+        );
+        branches.push(json!({"$ref": format!("#/$defs/D{i}")}));
+    }
+    json!({
+        "type": "object",
+        "properties": {"p": {"anyOf": branches}},
+        "required": ["p"],
+        "$defs": defs
+    })
+}
+
+fn hostile_shapes(c: &mut Criterion) {
+    type Shape = (&'static str, fn(usize) -> Value, [usize; 4]);
+    let shapes: [Shape; 3] = [
+        ("strict_fan_out", fan_out, [16, 64, 256, 1024]),
+        ("strict_union", wide_union, [500, 2000, 8000, 32000]),
+        (
+            "strict_definitions",
+            many_definitions,
+            [500, 2000, 8000, 16000],
+        ),
+    ];
+    for (name, build, sizes) in shapes {
+        let mut group = c.benchmark_group(name);
+        group.sample_size(10);
+        for n in sizes {
+            let schema = build(n);
+            let compiled = to_strict_json_schema(&schema).expect("the hostile shape compiles");
+            assert_eq!(check_strict_schema(&compiled), Ok(()));
+            let bytes = serde_json::to_string(&schema).expect("JSON").len();
+            group.throughput(Throughput::Bytes(bytes as u64));
+            group.bench_with_input(BenchmarkId::from_parameter(n), &schema, |b, schema| {
+                b.iter(|| to_strict_json_schema(black_box(schema)))
+            });
+        }
+        group.finish();
+    }
+}
+
+criterion_group!(
+    benches,
+    cached,
+    first_build,
+    compile_by_size,
+    hostile_shapes
+);
 criterion_main!(benches);

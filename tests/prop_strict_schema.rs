@@ -4,9 +4,10 @@
 //! definition names):
 //!
 //! - definition names that JSON pointers must escape (`/`, `~`) or that
-//!   look like escapes, referenced through escaped pointers: the output
-//!   passes the checker, compiles to itself, and every `$ref` in it names a
-//!   definition it has;
+//!   look like escapes, referenced through escaped pointers, plain or
+//!   percent-encoded: the output passes the checker, compiles to itself, and
+//!   every `$ref` in it names a definition it has (percent-decoded, then
+//!   unescaped, as RFC 6901 reads a URI fragment);
 //! - wide objects: every property is listed in `required`, in property
 //!   order, and exactly the properties that were optional admit `null`.
 
@@ -26,6 +27,34 @@ fn config(cases: u32) -> Config {
 /// A definition name as a JSON pointer segment (RFC 6901).
 fn escape(name: &str) -> String {
     name.replace('~', "~0").replace('/', "~1")
+}
+
+/// Every byte outside a few safe ASCII characters as `%XX`.
+fn percent_encode(segment: &str) -> String {
+    segment
+        .bytes()
+        .map(|b| match b {
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'~' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// `%XX` sequences as the bytes they stand for.
+fn percent_decode(segment: &str) -> String {
+    let bytes = segment.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' && i + 2 < bytes.len() + 1 && segment.get(i + 1..i + 3).is_some() {
+            out.push(u8::from_str_radix(&segment[i + 1..i + 3], 16).expect("hex"));
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).expect("UTF-8")
 }
 
 /// Names that need escaping, look like escapes, or are unusual otherwise.
@@ -75,7 +104,12 @@ fn document() -> impl Strategy<Value = Value> {
             let names: Vec<String> = names.into_iter().collect();
             let refs: Vec<String> = names
                 .iter()
-                .map(|n| format!("#/$defs/{}", escape(n)))
+                .flat_map(|n| {
+                    [
+                        format!("#/$defs/{}", escape(n)),
+                        format!("#/$defs/{}", percent_encode(&escape(n))),
+                    ]
+                })
                 .collect();
             let bodies = prop::collection::vec(def_body(refs.clone()), names.len());
             let uses =
@@ -138,6 +172,7 @@ proptest! {
         for target in targets {
             let named = target
                 .strip_prefix("#/$defs/")
+                .map(percent_decode)
                 .is_some_and(|segment| defs.keys().any(|name| escape(name) == segment));
             prop_assert!(named || target == "#", "{target} names no definition of {compiled:#}");
         }

@@ -5,9 +5,14 @@ use std::collections::HashSet;
 
 use serde_json::{Map, Value};
 
+use crate::depth::check_depth;
 use crate::error::{Pointer, StrictRule, StrictViolation};
 use crate::keywords::{SUPPORTED, SUPPORTED_FORMATS, TYPES, type_has};
-use crate::refs::escape;
+use crate::refs::def_name;
+use crate::sound::{
+    PatternVerdict, check_bounds, check_string_keywords, check_values, invalid_pattern,
+    judge_pattern,
+};
 
 /// At most this many object properties in the whole schema.
 pub const MAX_PROPERTIES: usize = 5000;
@@ -50,6 +55,7 @@ pub const LONG_ENUM_CHARACTERS: usize = 15_000;
 /// assert_eq!(paths, ["#", "#/properties/a"]);
 /// ```
 pub fn check_strict_schema(schema: &Value) -> Result<(), Vec<StrictViolation>> {
+    check_depth(schema).map_err(|too_deep| vec![too_deep])?;
     let mut checker = Checker {
         defs: None,
         violations: Vec::new(),
@@ -228,20 +234,20 @@ impl<'a> Checker<'a> {
         }
         let resolves = match reference.as_str() {
             Some("#") => true,
-            Some(r) => r
-                .strip_prefix("#/$defs/")
-                .and_then(|name| {
-                    let defs = self.defs?;
-                    Some(defs.keys().any(|d| escape(d) == name))
-                })
-                .unwrap_or(false),
+            Some(r) => def_name(r)
+                .zip(self.defs)
+                .is_some_and(|(name, defs)| defs.contains_key(&name)),
             None => false,
         };
         if !resolves {
+            let shown = match reference {
+                Value::String(r) => format!("{r:?}"),
+                _ => "that is not a string".to_owned(),
+            };
             self.report(
                 &path.key("$ref"),
                 StrictRule::UnresolvedRef,
-                format!("`$ref` {reference} is neither `#` nor a `#/$defs/NAME` that exists"),
+                format!("`$ref` {shown} is neither `#` nor a `#/$defs/NAME` that exists"),
             );
         }
     }
@@ -314,20 +320,53 @@ impl<'a> Checker<'a> {
                 .as_str()
                 .is_some_and(|f| SUPPORTED_FORMATS.contains(&f))
         {
+            let shown = format
+                .as_str()
+                .map_or("that is not a string".to_owned(), |f| format!("{f:?}"));
             self.report(
                 &path.key("format"),
                 StrictRule::UnsupportedFormat,
                 format!(
-                    "format {format} is not supported; use one of {}",
+                    "format {shown} is not supported; use one of {}",
                     SUPPORTED_FORMATS.join(", ")
                 ),
             );
         }
+        self.check_sound(map, &types, path);
         if let Some(values) = map.get("enum") {
             self.check_enum(values, &types, path);
         }
         if let Some(value) = map.get("const") {
             self.characters += value_characters(value);
+        }
+    }
+
+    /// What no value could satisfy or OpenAI's engine refuses, though every
+    /// keyword is supported.
+    fn check_sound(&mut self, map: &Map<String, Value>, types: &Value, path: &Pointer) {
+        let known_type = if types.is_null() { None } else { Some(types) };
+        let checks = [
+            check_bounds(map, path),
+            check_values(map, known_type, path),
+            known_type.map_or(Ok(()), |types| check_string_keywords(map, types, path)),
+        ];
+        self.violations
+            .extend(checks.into_iter().filter_map(Result::err));
+        let at = path.key("pattern");
+        match map.get("pattern").map(|p| p.as_str().map(judge_pattern)) {
+            None | Some(Some(PatternVerdict::Supported)) => {}
+            Some(None) => self.report(&at, StrictRule::Malformed, "`pattern` must be a string"),
+            Some(Some(PatternVerdict::Invalid(why))) => {
+                self.violations.push(invalid_pattern(&at, &why));
+            }
+            Some(Some(PatternVerdict::Unsupported(what))) => self.report(
+                &at,
+                StrictRule::UnsupportedPattern,
+                format!(
+                    "OpenAI's regex engine does not support {what}; state the rule in \
+                     `description` and check it in the tool"
+                ),
+            ),
         }
     }
 
@@ -441,10 +480,12 @@ fn valid_type(types: &Value) -> bool {
 }
 
 /// The characters an enum or const value counts for: a string's own, the
-/// JSON text of anything else.
+/// JSON text of another scalar (objects and arrays are violations of their
+/// own and count nothing).
 fn value_characters(value: &Value) -> usize {
     match value {
         Value::String(s) => s.chars().count(),
+        Value::Array(_) | Value::Object(_) => 0,
         other => other.to_string().chars().count(),
     }
 }

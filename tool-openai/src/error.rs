@@ -57,6 +57,19 @@ pub enum StrictRule {
     /// One string enum of more than 250 values with more than 15,000
     /// characters.
     EnumTooLong,
+    /// A `pattern` that is not a regular expression (`"("`).
+    InvalidPattern,
+    /// A `pattern` with a construct OpenAI's regex engine refuses
+    /// (lookahead, lookbehind, backreferences, atomic groups). The compiler
+    /// moves such a pattern into the description; the checker reports it.
+    UnsupportedPattern,
+    /// Bounds no value can meet: `minimum` above `maximum`, `minItems`
+    /// above `maxItems`, `minLength` above `maxLength`.
+    Unsatisfiable,
+    /// A keyword or value that does not fit the schema's type: an `enum` or
+    /// `const` value of another type, `pattern` or a string `format` on a
+    /// schema that admits no strings.
+    WrongType,
 }
 
 impl StrictRule {
@@ -80,6 +93,10 @@ impl StrictRule {
             StrictRule::TooManyEnumValues => "too_many_enum_values",
             StrictRule::TooManyCharacters => "too_many_characters",
             StrictRule::EnumTooLong => "enum_too_long",
+            StrictRule::InvalidPattern => "invalid_pattern",
+            StrictRule::UnsupportedPattern => "unsupported_pattern",
+            StrictRule::Unsatisfiable => "unsatisfiable",
+            StrictRule::WrongType => "wrong_type",
         }
     }
 }

@@ -97,6 +97,28 @@ fn is_known(key: &str) -> bool {
 
 /// Why strict mode cannot take `key`, if it cannot: the rule and the message.
 pub(crate) fn refusal(key: &str, is_root: bool) -> Option<(StrictRule, String)> {
+    named_refusal(key, is_root).or_else(|| is_unknown(key, is_root).then(|| unknown(key)))
+}
+
+/// Whether `key` is no keyword the compiler knows (at the root, such a key
+/// may hold definitions that `$ref`s point into, as OpenAPI's `components`).
+pub(crate) fn is_unknown(key: &str, is_root: bool) -> bool {
+    named_refusal(key, is_root).is_none()
+        && !(is_known(key) || is_dropped(key, is_root) || is_described(key))
+}
+
+fn unknown(key: &str) -> (StrictRule, String) {
+    (
+        StrictRule::UnsupportedKeyword,
+        format!(
+            "unknown keyword `{key}`, which strict mode rejects; remove it, or say what it \
+             means in `description`"
+        ),
+    )
+}
+
+/// The keywords strict mode refuses by name, with the reason.
+fn named_refusal(key: &str, is_root: bool) -> Option<(StrictRule, String)> {
     let refused = match key {
         "not" => (
             StrictRule::UnsupportedKeyword,
@@ -175,14 +197,7 @@ pub(crate) fn refusal(key: &str, is_root: bool) -> Option<(StrictRule, String)> 
                  `$defs`"
             ),
         ),
-        _ if is_known(key) || is_dropped(key, is_root) || is_described(key) => return None,
-        _ => (
-            StrictRule::UnsupportedKeyword,
-            format!(
-                "unknown keyword `{key}`, which strict mode rejects; remove it, or say what it \
-                 means in `description`"
-            ),
-        ),
+        _ => return None,
     };
     Some(refused)
 }
@@ -195,6 +210,21 @@ pub(crate) fn refuse_unsupported(
 ) -> Result<(), StrictSchemaError> {
     for key in map.keys() {
         if let Some((rule, message)) = refusal(key, is_root) {
+            return Err(path.key(key).error(rule, message));
+        }
+    }
+    Ok(())
+}
+
+/// Like [`refuse_unsupported`], but only the keywords refused by name:
+/// unknown keywords at the root are judged once the definitions are known.
+pub(crate) fn refuse_named(
+    map: &Map<String, Value>,
+    path: &Pointer,
+    is_root: bool,
+) -> Result<(), StrictSchemaError> {
+    for key in map.keys() {
+        if let Some((rule, message)) = named_refusal(key, is_root) {
             return Err(path.key(key).error(rule, message));
         }
     }
@@ -377,8 +407,12 @@ pub(crate) fn consistent_type(
     values: Option<&Vec<Value>>,
     constant: Option<&Value>,
 ) -> Value {
-    let null_ruled_out =
-        values.is_some_and(|v| !v.contains(&Value::Null)) || constant.is_some_and(|c| !c.is_null());
+    // An `enum` that lists `null` keeps it in the type (strict mode wants
+    // both or neither); a `const` beside it narrows the values anyway.
+    let null_ruled_out = match values {
+        Some(values) => !values.contains(&Value::Null),
+        None => constant.is_some_and(|c| !c.is_null()),
+    };
     match types {
         Value::Array(names) if null_ruled_out && names.iter().any(|n| n == "null") => {
             let mut names: Vec<Value> = names.iter().filter(|n| *n != "null").cloned().collect();
@@ -388,6 +422,21 @@ pub(crate) fn consistent_type(
                 Value::Array(names)
             }
         }
+        Value::Array(names) if names.len() == 1 => names[0].clone(),
         other => other.clone(),
     }
+}
+
+/// The types a `type` value names, as a bit set (bit `i` for `TYPES[i]`).
+pub(crate) fn type_bits(types: &Value) -> u8 {
+    TYPES
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| type_has(types, t))
+        .fold(0, |bits, (i, _)| bits | 1 << i)
+}
+
+/// The bit of one type name in [`type_bits`].
+pub(crate) fn type_bit(name: &str) -> u8 {
+    TYPES.iter().position(|t| *t == name).map_or(0, |i| 1 << i)
 }

@@ -32,11 +32,14 @@ mod cache;
 mod calls;
 mod check;
 mod compile;
+mod depth;
 mod describe;
 mod error;
 mod keywords;
+mod merge;
 mod refs;
 mod round;
+mod sound;
 #[cfg(feature = "runtime")]
 mod toolbox;
 mod wire;

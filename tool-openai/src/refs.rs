@@ -1,6 +1,15 @@
-//! Definitions and `$ref`s, `allOf` merging, and nullability.
+//! `$ref`s and the definitions they point at: any JSON pointer inside the
+//! document, indexed and resolved once, and nullability, memoised.
+//!
+//! Every schema a `$ref` can reach becomes one entry of the output's `$defs`:
+//! the root's `$defs` under their own names, draft-07 `definitions` under
+//! theirs (renamed when `$defs` already has the name), and any other target
+//! (`#/components/schemas/Pet`, `#/properties/a`, a branch of an `allOf`)
+//! under its last pointer segment, made unique.
 
-use std::borrow::Cow;
+use std::cell::{Cell, RefCell};
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
 use serde_json::{Map, Value, json};
 
@@ -11,16 +20,77 @@ use crate::keywords::{is_dropped, type_has};
 /// beyond strict mode's own limit of 10, and far below the stack's.
 pub(crate) const MAX_INPUT_DEPTH: usize = 64;
 
-/// The definitions of a schema document: `$defs` and draft-07 `definitions`
-/// of the root, by name.
+/// Where a `$ref` leads once its chain of bare aliases is followed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Target {
+    /// The root schema (`#`).
+    Root,
+    /// A definition, by index.
+    Def(usize),
+}
+
+/// One schema that a `$ref` can reach.
+struct Def<'a> {
+    /// Its name in the output's `$defs`.
+    name: String,
+    /// The input schema.
+    value: &'a Value,
+    /// Its pointer in the input, for errors.
+    path: Pointer,
+}
+
+#[derive(Default)]
+struct Index<'a> {
+    defs: Vec<Def<'a>>,
+    /// Decoded pointer tokens -> definition.
+    by_tokens: HashMap<Vec<String>, usize>,
+    /// `#/$defs/NAME` as the output writes it -> definition.
+    by_output: HashMap<String, usize>,
+    /// Output names already given.
+    names: HashSet<String>,
+    /// The first pointer token of every definition (`$defs`, `components`, ...).
+    containers: HashSet<String>,
+    /// Where each definition's chain of bare aliases ends.
+    aliases: HashMap<usize, Target>,
+    /// Whether each definition admits `null`; `None` while being computed.
+    nullable: HashMap<usize, Option<bool>>,
+    /// Each definition with its `allOf` merged, as `allOf` entries inline
+    /// it (see `merge.rs`); `None` while being merged.
+    flattened: HashMap<usize, Option<Flat>>,
+}
+
+/// A definition merged for `allOf`, and how many JSON values it holds.
+pub(crate) type Flat = (Rc<Map<String, Value>>, usize);
+
+/// Where merging a definition for `allOf` stands.
+pub(crate) enum Flattened {
+    /// Not started.
+    Unknown,
+    /// Started and not finished: meeting it again is a cycle.
+    InProgress,
+    /// Done: the merged keywords and how many JSON values they hold.
+    Done(Rc<Map<String, Value>>, usize),
+}
+
+/// The schemas of a document that `$ref`s point at, by pointer and by
+/// output name. Definitions found while compiling (pointers outside `$defs`)
+/// are added as they are met.
 pub(crate) struct Definitions<'a> {
-    entries: Vec<(&'a str, &'a Value, &'static str)>,
+    root: &'a Value,
+    index: RefCell<Index<'a>>,
+    /// What compiling may still cost, in schemas visited and values copied.
+    budget: Cell<usize>,
 }
 
 impl<'a> Definitions<'a> {
-    /// Collects the root's definitions; a name defined twice is an error.
-    pub(crate) fn of(root: &'a Map<String, Value>) -> Result<Self, StrictSchemaError> {
-        let mut entries: Vec<(&'a str, &'a Value, &'static str)> = Vec::new();
+    /// Indexes the root's `$defs` and `definitions`; compiling may visit
+    /// and copy up to `budget` schemas and values.
+    pub(crate) fn of(root: &'a Value, budget: usize) -> Result<Self, StrictSchemaError> {
+        let definitions = Definitions {
+            root,
+            index: RefCell::default(),
+            budget: Cell::new(budget),
+        };
         for key in ["$defs", "definitions"] {
             let Some(defs) = root.get(key) else { continue };
             let Value::Object(defs) = defs else {
@@ -30,69 +100,190 @@ impl<'a> Definitions<'a> {
                 ));
             };
             for (name, schema) in defs {
-                if entries.iter().any(|(seen, _, _)| *seen == name) {
-                    return Err(Pointer::root().key(key).key(name).error(
-                        StrictRule::Malformed,
-                        format!("`{name}` is defined in both `$defs` and `definitions`; keep one"),
-                    ));
-                }
-                entries.push((name.as_str(), schema, key));
+                definitions.add(vec![key.to_owned(), name.clone()], name, schema);
             }
         }
-        Ok(Definitions { entries })
+        Ok(definitions)
     }
 
-    /// Every definition in document order, with the pointer of its input.
-    pub(crate) fn iter(&self) -> impl Iterator<Item = (&'a str, &'a Value, Pointer)> + '_ {
-        self.entries
-            .iter()
-            .map(|(name, schema, key)| (*name, *schema, Pointer::root().key(key).key(name)))
+    /// Registers the schema at `tokens` under a unique output name.
+    fn add(&self, tokens: Vec<String>, name: &str, value: &'a Value) -> usize {
+        let mut index = self.index.borrow_mut();
+        let mut unique = name.to_owned();
+        let mut n = 2;
+        while index.names.contains(&unique) {
+            unique = format!("{name}_{n}");
+            n += 1;
+        }
+        let mut path = Pointer::root();
+        for token in &tokens {
+            path = path.key(token);
+        }
+        let id = index.defs.len();
+        index.names.insert(unique.clone());
+        index.by_output.insert(def_ref(&unique), id);
+        index.containers.insert(tokens[0].clone());
+        index.by_tokens.insert(tokens, id);
+        index.defs.push(Def {
+            name: unique,
+            value,
+            path,
+        });
+        id
     }
 
-    /// Resolves `reference` (found at `at`) through chains of bare `$ref`s:
-    /// `#`, or `#/$defs/NAME` with the definition it names.
+    /// How many definitions there are so far (more may be found while
+    /// compiling them).
+    pub(crate) fn len(&self) -> usize {
+        self.index.borrow().defs.len()
+    }
+
+    /// Definition `id`: its output name, input schema and input pointer.
+    pub(crate) fn get(&self, id: usize) -> (String, &'a Value, Pointer) {
+        let index = self.index.borrow();
+        let def = &index.defs[id];
+        (def.name.clone(), def.value, def.path.clone())
+    }
+
+    /// Whether some definition lies under the root keyword `key` (so that an
+    /// unknown root keyword such as `components` only holds definitions).
+    pub(crate) fn holds_definitions(&self, key: &str) -> bool {
+        self.index.borrow().containers.contains(key)
+    }
+
+    /// The `$ref` the output writes for a target.
+    pub(crate) fn output_ref(&self, target: Target) -> String {
+        match target {
+            Target::Root => "#".to_owned(),
+            Target::Def(id) => def_ref(&self.index.borrow().defs[id].name),
+        }
+    }
+
+    /// Resolves `reference` (found at `at`) to the schema it names, through
+    /// chains of bare `$ref`s. Any JSON pointer inside the document
+    /// resolves, percent-encoded or not.
     pub(crate) fn resolve(
         &self,
         reference: &str,
         at: &Pointer,
-    ) -> Result<(String, Option<&'a Value>), StrictSchemaError> {
-        let mut chain: Vec<&str> = Vec::new();
-        let mut current = reference.to_owned();
-        loop {
-            if current == "#" {
-                return Ok((current, None));
+    ) -> Result<Target, StrictSchemaError> {
+        let first = self.lookup(reference, at)?;
+        self.follow(first, reference, at)
+    }
+
+    /// The definition (or root) a pointer names, without following aliases.
+    fn lookup(&self, reference: &str, at: &Pointer) -> Result<Target, StrictSchemaError> {
+        if let Some(id) = self.index.borrow().by_output.get(reference) {
+            return Ok(Target::Def(*id));
+        }
+        // RFC 6901 reads a URI fragment percent-decoded; generators that
+        // do not encode a `%` in a name are read as they wrote it.
+        let decoded = pointer_tokens(reference, at, true);
+        let candidates = [decoded.as_ref().ok(), None]
+            .into_iter()
+            .flatten()
+            .cloned()
+            .chain(
+                reference
+                    .contains('%')
+                    .then(|| pointer_tokens(reference, at, false).ok())
+                    .flatten(),
+            );
+        for tokens in candidates {
+            if tokens.is_empty() {
+                return Ok(Target::Root);
             }
-            let name = def_name(&current).ok_or_else(|| unsupported_ref(&current, at))?;
-            let Some((found, schema, _)) = self.entries.iter().find(|(n, _, _)| *n == name) else {
-                return Err(at.error(
-                    StrictRule::UnresolvedRef,
-                    format!(
-                        "`$ref` \"{current}\" does not resolve: there is no definition \
-                         `{name}`; add it to `$defs` or fix the name"
-                    ),
-                ));
+            if let Some(id) = self.index.borrow().by_tokens.get(&tokens) {
+                return Ok(Target::Def(*id));
+            }
+            if let Some(value) = self.walk(&tokens) {
+                let name = tokens
+                    .iter()
+                    .rev()
+                    .find(|t| t.parse::<usize>().is_err() && !is_structural(t))
+                    .cloned()
+                    .unwrap_or_else(|| "schema".to_owned());
+                return Ok(Target::Def(self.add(tokens, &name, value)));
+            }
+        }
+        let tokens = decoded?;
+        Err(match tokens.as_slice() {
+            [defs, name] if defs == "$defs" || defs == "definitions" => at.error(
+                StrictRule::UnresolvedRef,
+                format!(
+                    "`$ref` \"{reference}\" does not resolve: there is no definition `{name}`; \
+                     add it to `{defs}` or fix the name"
+                ),
+            ),
+            _ => at.error(
+                StrictRule::UnresolvedRef,
+                format!(
+                    "`$ref` \"{reference}\" does not resolve: the document has nothing at that \
+                     pointer; point it at a schema in the document, e.g. `#/$defs/NAME`"
+                ),
+            ),
+        })
+    }
+
+    /// The value at a pointer's tokens, if the document has one there.
+    fn walk(&self, tokens: &[String]) -> Option<&'a Value> {
+        let mut value = self.root;
+        for token in tokens {
+            value = match value {
+                Value::Object(map) => map.get(token)?,
+                Value::Array(items) => items.get(token.parse::<usize>().ok()?)?,
+                _ => return None,
             };
-            if chain.contains(found) {
-                chain.push(found);
+        }
+        Some(value)
+    }
+
+    /// Follows bare aliases from `first`; memoised per definition.
+    fn follow(
+        &self,
+        first: Target,
+        reference: &str,
+        at: &Pointer,
+    ) -> Result<Target, StrictSchemaError> {
+        let mut chain: Vec<usize> = Vec::new();
+        let mut current = first;
+        let end = loop {
+            let Target::Def(id) = current else {
+                break current;
+            };
+            if let Some(end) = self.index.borrow().aliases.get(&id) {
+                break *end;
+            }
+            if chain.contains(&id) {
+                chain.push(id);
+                let names: Vec<String> = chain.iter().map(|id| self.get(*id).0).collect();
                 return Err(at.error(
                     StrictRule::UnresolvedRef,
                     format!(
                         "`$ref` \"{reference}\" only leads to itself ({}); give one of these \
                          definitions a schema",
-                        chain.join(" -> ")
+                        names.join(" -> ")
                     ),
                 ));
             }
-            chain.push(found);
-            match bare_ref(schema) {
-                Some(next) => current = next,
-                None => return Ok((format!("#/$defs/{}", escape(found)), Some(*schema))),
+            chain.push(id);
+            let (_, value, path) = self.get(id);
+            match bare_ref(value, 0) {
+                Some(next) => current = self.lookup(next, &path.key("$ref"))?,
+                None => break current,
             }
+        };
+        let mut index = self.index.borrow_mut();
+        for id in chain {
+            index.aliases.insert(id, end);
         }
+        Ok(end)
     }
 
-    /// Whether `schema` accepts `null`. References are followed (a guard
-    /// stops recursive ones, which then count as not nullable).
+    /// Whether `schema` accepts `null`. References are followed (output
+    /// `#/$defs/NAME` or input pointers) and memoised per definition; a
+    /// definition met again while it is being decided (recursion) counts as
+    /// not nullable.
     pub(crate) fn admits_null(&self, schema: &Value, depth: usize) -> bool {
         let Value::Object(map) = schema else {
             return schema == &Value::Bool(true);
@@ -105,7 +296,7 @@ impl<'a> Definitions<'a> {
                 .as_str()
                 .and_then(|r| self.resolve(r, &Pointer::root()).ok());
             match target {
-                Some((_, Some(def))) if self.admits_null(def, depth + 1) => {}
+                Some(Target::Def(id)) if self.def_admits_null(id, depth) => {}
                 _ => return false,
             }
         }
@@ -134,17 +325,163 @@ impl<'a> Definitions<'a> {
         }
         true
     }
+
+    /// Spends `cost` of the budget; `false` when it is used up.
+    pub(crate) fn spend(&self, cost: usize) -> bool {
+        match self.budget.get().checked_sub(cost) {
+            Some(left) => {
+                self.budget.set(left);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Where merging definition `id` for `allOf` stands.
+    pub(crate) fn flattened(&self, id: usize) -> Flattened {
+        match self.index.borrow().flattened.get(&id) {
+            None => Flattened::Unknown,
+            Some(None) => Flattened::InProgress,
+            Some(Some((done, values))) => Flattened::Done(Rc::clone(done), *values),
+        }
+    }
+
+    /// Records that definition `id` is being merged for `allOf` (`None`)
+    /// or what it merged to.
+    pub(crate) fn set_flattened(&self, id: usize, flat: Option<Flat>) {
+        self.index.borrow_mut().flattened.insert(id, flat);
+    }
+
+    fn def_admits_null(&self, id: usize, depth: usize) -> bool {
+        if let Some(known) = self.index.borrow().nullable.get(&id) {
+            return known.unwrap_or(false);
+        }
+        self.index.borrow_mut().nullable.insert(id, None);
+        let (_, value, _) = self.get(id);
+        let nullable = self.admits_null(value, depth + 1);
+        self.index.borrow_mut().nullable.insert(id, Some(nullable));
+        nullable
+    }
 }
 
-/// The definition name in `#/$defs/NAME` or `#/definitions/NAME`.
-fn def_name(reference: &str) -> Option<String> {
-    let rest = reference
-        .strip_prefix("#/$defs/")
-        .or_else(|| reference.strip_prefix("#/definitions/"))?;
-    if rest.is_empty() || rest.contains('/') {
-        return None;
+/// Pointer segments that name a container of schemas rather than a schema,
+/// and so make poor definition names.
+fn is_structural(token: &str) -> bool {
+    matches!(
+        token,
+        "$defs"
+            | "definitions"
+            | "properties"
+            | "items"
+            | "anyOf"
+            | "oneOf"
+            | "allOf"
+            | "additionalProperties"
+            | "components"
+            | "schemas"
+    )
+}
+
+/// The tokens of a local JSON pointer reference: `#` and `#/a/b`, percent-
+/// decoded, then `~1` and `~0` unescaped (RFC 6901, section 6).
+fn pointer_tokens(
+    reference: &str,
+    at: &Pointer,
+    decode: bool,
+) -> Result<Vec<String>, StrictSchemaError> {
+    let Some(fragment) = reference.strip_prefix('#') else {
+        return Err(at.error(
+            StrictRule::UnresolvedRef,
+            format!(
+                "`$ref` \"{reference}\" is not a local reference and does not resolve; point it \
+                 at `#` or at a definition, `#/$defs/NAME`"
+            ),
+        ));
+    };
+    let invalid = |why: &str| {
+        at.error(
+            StrictRule::UnresolvedRef,
+            format!(
+                "`$ref` \"{reference}\" is not a valid JSON pointer ({why}); write `#/` followed \
+                 by keys separated by `/`, with `~0` for `~` and `~1` for `/`"
+            ),
+        )
+    };
+    let decoded = if decode {
+        percent_decode(fragment).ok_or_else(|| invalid("bad percent-encoding"))?
+    } else {
+        fragment.to_owned()
+    };
+    if decoded.is_empty() {
+        return Ok(Vec::new());
     }
-    Some(rest.replace("~1", "/").replace("~0", "~"))
+    let Some(rest) = decoded.strip_prefix('/') else {
+        return Err(invalid("it does not start with `/`"));
+    };
+    rest.split('/')
+        .map(|token| {
+            let mut out = String::with_capacity(token.len());
+            let mut chars = token.chars();
+            while let Some(c) = chars.next() {
+                match (c, c == '~') {
+                    (_, false) => out.push(c),
+                    (_, true) => match chars.next() {
+                        Some('0') => out.push('~'),
+                        Some('1') => out.push('/'),
+                        _ => return Err(invalid("`~` not followed by `0` or `1`")),
+                    },
+                }
+            }
+            Ok(out)
+        })
+        .collect()
+}
+
+fn percent_decode(text: &str) -> Option<String> {
+    if !text.contains('%') {
+        return Some(text.to_owned());
+    }
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = text.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// `#/$defs/NAME` for an output definition name: `~` and `/` escaped as
+/// JSON pointer tokens, then anything a URI fragment cannot hold as it is
+/// (spaces, `%`, non-ASCII, ...) percent-encoded.
+pub(crate) fn def_ref(name: &str) -> String {
+    let mut out = String::from("#/$defs/");
+    for c in escape(name).chars() {
+        if c.is_ascii_alphanumeric() || "-._~!$&'()*+,;=:@".contains(c) {
+            out.push(c);
+        } else {
+            let mut buffer = [0u8; 4];
+            for byte in c.encode_utf8(&mut buffer).bytes() {
+                out.push_str(&format!("%{byte:02X}"));
+            }
+        }
+    }
+    out
+}
+
+/// The output definition name that `#/$defs/...` names, if it is one.
+pub(crate) fn def_name(reference: &str) -> Option<String> {
+    let tokens = pointer_tokens(reference, &Pointer::root(), true).ok()?;
+    match tokens.as_slice() {
+        [defs, name] if defs == "$defs" => Some(name.clone()),
+        _ => None,
+    }
 }
 
 /// A definition name as a JSON pointer segment.
@@ -152,181 +489,26 @@ pub(crate) fn escape(name: &str) -> String {
     name.replace('~', "~0").replace('/', "~1")
 }
 
-fn unsupported_ref(reference: &str, at: &Pointer) -> StrictSchemaError {
-    let message = if reference.starts_with('#') {
-        format!(
-            "`$ref` \"{reference}\" points inside another schema, which strict mode does not \
-             resolve; move that schema into `$defs` and point at `#/$defs/NAME`"
-        )
-    } else {
-        format!(
-            "`$ref` \"{reference}\" is not a local reference and does not resolve; point it at \
-             `#` or at a definition, `#/$defs/NAME`"
-        )
-    };
-    at.error(StrictRule::UnresolvedRef, message)
-}
-
 /// The target of a schema that is only a `$ref` (besides dropped
 /// annotations), possibly through single-entry `allOf`s.
-fn bare_ref(schema: &Value) -> Option<String> {
+fn bare_ref(schema: &Value, depth: usize) -> Option<&str> {
     let Value::Object(map) = schema else {
         return None;
     };
-    let map = merge_all_of(map, &Pointer::root()).ok()?;
-    let reference = map.get("$ref")?.as_str()?;
-    map.keys()
-        .all(|k| k == "$ref" || is_dropped(k, false))
-        .then(|| reference.to_owned())
-}
-
-/// Merges every single-entry `allOf` into its parent: the entry's keywords
-/// take the place of `allOf`, and the parent's annotations win. Also turns
-/// draft-04 boolean `exclusiveMinimum`/`exclusiveMaximum` into numbers.
-pub(crate) fn merge_all_of<'m>(
-    map: &'m Map<String, Value>,
-    path: &Pointer,
-) -> Result<Cow<'m, Map<String, Value>>, StrictSchemaError> {
-    merge_all_of_at(map, path, 0)
-}
-
-fn merge_all_of_at<'m>(
-    map: &'m Map<String, Value>,
-    path: &Pointer,
-    depth: usize,
-) -> Result<Cow<'m, Map<String, Value>>, StrictSchemaError> {
-    if depth > MAX_INPUT_DEPTH {
-        return Err(path.error(
-            StrictRule::TooDeep,
-            format!("`allOf` is nested more than {MAX_INPUT_DEPTH} levels deep; write one schema"),
-        ));
+    if depth > MAX_INPUT_DEPTH
+        || !map
+            .keys()
+            .all(|k| is_dropped(k, false) || k == "$ref" || k == "allOf")
+    {
+        return None;
     }
-    let boolean_bound = ["exclusiveMinimum", "exclusiveMaximum"]
-        .iter()
-        .any(|k| map.get(*k).is_some_and(Value::is_boolean));
-    if !map.contains_key("allOf") && !boolean_bound {
-        return Ok(Cow::Borrowed(map));
-    }
-    let mut out = if boolean_bound {
-        draft4_bounds(map)
-    } else {
-        map.clone()
-    };
-    while let Some(all_of) = out.get("allOf").cloned() {
-        let at = path.key("allOf");
-        let entry = match &all_of {
-            Value::Array(entries) if entries.len() == 1 => &entries[0],
-            Value::Array(entries) => {
-                return Err(at.error(
-                    StrictRule::AllOf,
-                    format!(
-                        "`allOf` with {} schemas cannot be expressed in strict mode; write one \
-                         schema that combines them",
-                        entries.len()
-                    ),
-                ));
-            }
-            _ => {
-                return Err(at.error(StrictRule::Malformed, "`allOf` must be an array of schemas"));
-            }
-        };
-        let entry_path = at.index(0);
-        let entry = match entry {
-            Value::Object(entry) => merge_all_of_at(entry, &entry_path, depth + 1)?.into_owned(),
-            Value::Bool(true) => Map::new(),
-            _ => {
-                return Err(entry_path.error(
-                    StrictRule::Malformed,
-                    "an `allOf` entry must be a schema object",
-                ));
-            }
-        };
-        out = merge(&out, "allOf", &entry, &entry_path)?;
-    }
-    Ok(Cow::Owned(out))
-}
-
-/// `parent` with `entry`'s keywords in place of `slot`. Keywords both give
-/// must agree, except annotations (the parent's win), `properties` (joined
-/// when they name different properties) and `required` (joined).
-pub(crate) fn merge(
-    parent: &Map<String, Value>,
-    slot: &str,
-    entry: &Map<String, Value>,
-    entry_path: &Pointer,
-) -> Result<Map<String, Value>, StrictSchemaError> {
-    let mut out = Map::new();
-    for (key, value) in parent {
-        if key == slot {
-            for (entry_key, entry_value) in entry {
-                if !parent.contains_key(entry_key) {
-                    out.insert(entry_key.clone(), entry_value.clone());
-                }
-            }
-            continue;
+    match (map.get("$ref"), map.get("allOf")) {
+        (Some(reference), None) => reference.as_str(),
+        (None, Some(Value::Array(entries))) if entries.len() == 1 => {
+            bare_ref(&entries[0], depth + 1)
         }
-        let Some(theirs) = entry.get(key) else {
-            out.insert(key.clone(), value.clone());
-            continue;
-        };
-        let merged = match (key.as_str(), value, theirs) {
-            _ if value == theirs => value.clone(),
-            ("description" | "examples" | "deprecated", _, _) => value.clone(),
-            (k, _, _) if is_dropped(k, false) => value.clone(),
-            ("properties", Value::Object(ours), Value::Object(theirs)) => {
-                let mut joined = ours.clone();
-                for (name, schema) in theirs {
-                    match ours.get(name) {
-                        Some(mine) if mine != schema => {
-                            return Err(entry_path.key("properties").key(name).error(
-                                StrictRule::AllOf,
-                                format!(
-                                    "property `{name}` has a different schema here than in the \
-                                     parent; give it one schema"
-                                ),
-                            ));
-                        }
-                        _ => {
-                            joined.insert(name.clone(), schema.clone());
-                        }
-                    }
-                }
-                Value::Object(joined)
-            }
-            ("required", Value::Array(ours), Value::Array(theirs)) => {
-                let mut joined = ours.clone();
-                joined.extend(theirs.iter().filter(|n| !ours.contains(n)).cloned());
-                Value::Array(joined)
-            }
-            _ => {
-                return Err(entry_path.key(key).error(
-                    StrictRule::AllOf,
-                    format!(
-                        "`{key}` here differs from the `{key}` beside `{slot}`; write one schema"
-                    ),
-                ));
-            }
-        };
-        out.insert(key.clone(), merged);
+        _ => None,
     }
-    Ok(out)
-}
-
-/// Draft-04 `"exclusiveMinimum": true` next to `minimum` as the draft 2020-12
-/// `"exclusiveMinimum": <number>`; `false` is dropped.
-fn draft4_bounds(map: &Map<String, Value>) -> Map<String, Value> {
-    let exclusive = |key: &str| map.get(key) == Some(&Value::Bool(true));
-    let (min, max) = (exclusive("exclusiveMinimum"), exclusive("exclusiveMaximum"));
-    map.iter()
-        .filter(|(k, v)| {
-            !(matches!(k.as_str(), "exclusiveMinimum" | "exclusiveMaximum") && v.is_boolean())
-        })
-        .map(|(k, v)| match k.as_str() {
-            "minimum" if min => ("exclusiveMinimum".to_owned(), v.clone()),
-            "maximum" if max => ("exclusiveMaximum".to_owned(), v.clone()),
-            _ => (k.clone(), v.clone()),
-        })
-        .collect()
 }
 
 /// Makes a compiled schema also accept `null`: `type` gains `"null"` (and an

@@ -452,7 +452,7 @@ fn a_nullable_type_that_its_enum_rules_out_loses_null() {
         compile(&input)["properties"],
         json!({
             "unit": {"type": "string", "enum": ["c", "f"]},
-            "tag": {"type": "string", "enum": ["a", null], "const": "a"}
+            "tag": {"type": ["string", "null"], "enum": ["a", null], "const": "a"}
         })
     );
 }
