@@ -6,9 +6,9 @@
 //!
 //! A grant authorizes exactly the call the user saw: the same tool, the same
 //! contract version, the same canonical arguments (see
-//! [`CanonicalArguments`](tool_core::outcome::CanonicalArguments): exact
+//! [`CanonicalArguments`]: exact
 //! integers, `null` and absent alike where the contract reads them alike)
-//! and the same [`Subjects`](crate::audit::Subjects) of the session, so a
+//! and the same [`Subjects`] of the session, so a
 //! grant made in customer A's session does not run the call in customer
 //! B's, even when both sessions share one [`Approvals`]. A tool that takes
 //! injected values needs `Subjects` in the session, and every approved tool
