@@ -30,7 +30,9 @@ const MAX_DEPTH: usize = 128;
 /// - a member whose value is `null` is dropped where the input schema says
 ///   the property is optional (not `required`), at every depth, because the
 ///   parser reads `null` and an absent key alike there; elsewhere (a map's
-///   values, an untyped JSON value) `null` is kept;
+///   values, an untyped JSON value, a nested property whose `default` is
+///   not `null`, which serde reads as that default when absent but as
+///   `None` when `null`) `null` is kept;
 /// - strings are written as `serde_json` writes them (escaping only `"`,
 ///   `\` and control characters), so `"\u0041"` and `"A"` agree;
 /// - numbers keep the exact text the model wrote: every integer, however
@@ -411,7 +413,7 @@ impl<'a, 's> Reader<'a, 's> {
             self.value(out, Place::Inner(inner), depth + 1)?;
             let dropped = first == b'n' && {
                 match *shape.get_or_insert_with(|| self.shape(schema)) {
-                    Some(s) => self.is_optional(s, &key),
+                    Some(s) => self.is_optional(s, &key, top),
                     None => top,
                 }
             };
@@ -504,15 +506,26 @@ impl<'a, 's> Reader<'a, 's> {
             .or_else(|| map.get("additionalProperties").filter(|a| a.is_object()))
     }
 
-    /// Whether `key` is a declared property that is not `required`.
-    fn is_optional(&self, shape: &'s Value, key: &str) -> bool {
+    /// Whether `key` is a declared property that is not `required`, and
+    /// whose `null` the parser reads as its absence.
+    ///
+    /// Below the top level, a property with a `default` other than `null`
+    /// (serde's `#[serde(default = "...")]` on an `Option`) reads an absent
+    /// key as that default but `null` as `None`, so its `null` is kept. At
+    /// the top level the derive's parser reads `null` as the default too.
+    fn is_optional(&self, shape: &'s Value, key: &str, top: bool) -> bool {
         let Some(map) = shape.as_object() else {
             return false;
         };
-        let declared = map
+        let property = map
             .get("properties")
             .and_then(Value::as_object)
-            .is_some_and(|p| p.contains_key(key));
+            .and_then(|p| p.get(key));
+        let declared = property.is_some_and(|property| {
+            top || property
+                .get("default")
+                .is_none_or(|default| default.is_null())
+        });
         let required = map
             .get("required")
             .and_then(Value::as_array)
