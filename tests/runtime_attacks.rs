@@ -66,3 +66,67 @@ fn a_nested_null_with_a_non_null_default_is_not_an_absent_key() {
         r#"{"parcel":"P-1","retry":{"attempts":null}}"#
     );
 }
+
+/// A voucher as the shop issued it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(crate = "tool_contract::serde")]
+#[schemars(crate = "tool_contract::schemars")]
+pub struct Voucher {
+    /// Whose voucher it is.
+    pub owner: String,
+}
+
+/// Issue a gift voucher to the signed-in customer.
+///
+/// Use it when the customer redeems points for a voucher.
+#[derive(Debug, Tool)]
+#[tool(effect = "write", output = Voucher)]
+pub struct IssueVoucher {
+    /// A key the model makes up once per voucher and repeats when it
+    /// retries, so a retry does not issue twice.
+    #[tool(idempotency_key)]
+    pub request_id: String,
+    /// The signed-in customer.
+    #[tool(inject)]
+    pub customer: CustomerId,
+}
+
+#[tokio::test]
+async fn an_empty_subjects_names_no_one_and_is_a_configuration_error() {
+    let runs = Arc::new(AtomicUsize::new(0));
+    let mut toolbox = Toolbox::new();
+    let counted = Arc::clone(&runs);
+    toolbox.register(move |call: IssueVoucher, _: CallContext| {
+        counted.fetch_add(1, Ordering::SeqCst);
+        async move {
+            Ok::<_, ToolError>(Voucher {
+                owner: call.customer.0,
+            })
+        }
+    });
+    let session = |id: &str| {
+        Session::new()
+            .with(CustomerId(id.into()))
+            .with(Subjects::new())
+    };
+    let arguments = r#"{"request_id": "k-1"}"#;
+    let a = toolbox
+        .call(&ToolCall::new("c1", "issue_voucher", arguments), &session("cus_A"))
+        .await;
+    let b = toolbox
+        .call(&ToolCall::new("c2", "issue_voucher", arguments), &session("cus_B"))
+        .await;
+    for result in [&a, &b] {
+        assert_eq!(result.output.kind(), OutputKind::Fatal);
+        assert_eq!(result.output.error().unwrap().code, "INTERNAL");
+        assert_eq!(result.audit.outcome, ExecutionOutcome::NotStarted);
+        assert_eq!(result.audit.delivery, Delivery::Fresh);
+        assert_eq!(
+            result.audit.internal_detail.as_deref(),
+            Some(
+                "the tool `issue_voucher` uses an idempotency key and takes injected values (customer), but the session's `Subjects` names no one to scope them by; the application must add the subjects those values name with `Session::with`"
+            )
+        );
+    }
+    assert_eq!(runs.load(Ordering::SeqCst), 0);
+}

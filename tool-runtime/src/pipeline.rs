@@ -498,7 +498,8 @@ fn unparsed_sha256(call: &ToolCall, session: &Session) -> String {
     }
 }
 
-/// Checks that the session names who a keyed or approved call is for.
+/// Checks that the session names who a keyed or approved call is for (an
+/// empty `Subjects` names no one).
 ///
 /// Stored results and grants are scoped by the session's [`Subjects`]; a
 /// tool that takes injected (trusted) values acts for whoever they name,
@@ -511,11 +512,15 @@ fn principal(contract: &ToolContract, session: &Session, what: &str) -> Result<(
         .filter(|field| field.injected())
         .map(|field| field.name())
         .collect();
-    if injected.is_empty() || session.get::<Subjects>().is_some() {
-        return Ok(());
-    }
+    // An empty `Subjects` names no one: every session would share its scope.
+    let missing = match session.get::<Subjects>() {
+        _ if injected.is_empty() => return Ok(()),
+        Some(subjects) if !subjects.as_slice().is_empty() => return Ok(()),
+        Some(_) => "the session's `Subjects` names no one",
+        None => "the session holds no `Subjects`",
+    };
     Err(format!(
-        "the tool `{}` uses {what} and takes injected values ({}), but the session holds no `Subjects` to scope them by; the application must add the subjects those values name with `Session::with`",
+        "the tool `{}` uses {what} and takes injected values ({}), but {missing} to scope them by; the application must add the subjects those values name with `Session::with`",
         contract.name(),
         injected.join(", ")
     ))

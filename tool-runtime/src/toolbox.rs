@@ -60,7 +60,8 @@ use tool_core::{Effect, ToolContract};
 ///    the call starts, however the call then ends;
 ///
 ///    a session without `Approvals` for an approved tool, or without
-///    `Subjects` for a keyed or approved tool that takes injected values, is
+///    `Subjects` (or with an empty one) for a keyed or approved tool that
+///    takes injected values, is
 ///    the application's configuration error: fatal `INTERNAL`, the reason
 ///    in the audit record (see the [approval scope](crate::approval));
 /// 5. the handler runs under the time limit and the abort handle; only a
