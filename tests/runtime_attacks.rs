@@ -130,3 +130,65 @@ async fn an_empty_subjects_names_no_one_and_is_a_configuration_error() {
     }
     assert_eq!(runs.load(Ordering::SeqCst), 0);
 }
+
+/// A shelf code whose parser trusts its input.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+#[serde(crate = "tool_contract::serde")]
+#[schemars(crate = "tool_contract::schemars")]
+pub struct ShelfCode(pub String);
+
+impl<'de> Deserialize<'de> for ShelfCode {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        // A careless parser: assumes a code has an aisle and a number.
+        let (aisle, _) = text.split_once('-').expect("a shelf code has a dash");
+        Ok(ShelfCode(format!("{aisle}-")))
+    }
+}
+
+/// Look up what is on a shelf.
+///
+/// Use it when the customer asks where an item is. Read-only.
+#[derive(Debug, Tool)]
+pub struct GetShelf {
+    /// The shelf's code as printed on it, e.g. "B-12".
+    pub shelf: ShelfCode,
+}
+
+/// Look up the opening hours of the shop.
+///
+/// Use it when the customer asks when the shop is open. Read-only.
+#[derive(Debug, Tool)]
+pub struct GetHours {}
+
+#[tokio::test]
+async fn a_panic_while_the_arguments_are_parsed_stays_with_its_call() {
+    let mut toolbox = Toolbox::new();
+    toolbox.register(|call: GetShelf, _: CallContext| async move {
+        Ok::<_, ToolError>(format!("Shelf {}: tea", call.shelf.0))
+    });
+    toolbox.register(|_: GetHours, _: CallContext| async move {
+        Ok::<_, ToolError>("9 to 5".to_owned())
+    });
+    let calls = [
+        ToolCall::new("c1", "get_shelf", r#"{"shelf": "B"}"#),
+        ToolCall::new("c2", "get_hours", "{}"),
+        ToolCall::new("c3", "get_shelf", r#"{"shelf": "B-12"}"#),
+    ];
+    let results = toolbox
+        .call_turn(&calls, &Session::new(), &AbortHandle::new())
+        .await;
+    assert_eq!(results.len(), 3);
+    let panicked = &results[0];
+    assert_eq!(panicked.output.kind(), OutputKind::Fatal);
+    assert_eq!(panicked.output.error().unwrap().code, "INTERNAL");
+    assert_eq!(panicked.audit.outcome, ExecutionOutcome::NotStarted);
+    assert_eq!(
+        panicked.audit.internal_detail.as_deref(),
+        Some(
+            "the arguments' parser panicked: a shelf code has a dash"
+        )
+    );
+    assert_eq!(results[1].output.model_text().as_deref(), Some("9 to 5"));
+    assert_eq!(results[2].output.model_text().as_deref(), Some("Shelf B-: tea"));
+}

@@ -2,6 +2,7 @@
 //! under a timeout and an abort handle, then the output, model result,
 //! audit record and trace.
 
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::PoisonError;
 use std::time::Duration;
 
@@ -14,7 +15,9 @@ use crate::abort::AbortHandle;
 use crate::approval::{ApprovalCheck, ApprovalRequest, Approvals};
 use crate::audit::{AUDIT_SCHEMA_VERSION, AuditRecord, Subject, Subjects};
 use crate::call_result::CallResult;
-use crate::handler::{CallContext, CatchUnwind, DropPanic, HandlerResult, Notes, Parsed};
+use crate::handler::{
+    CallContext, CatchUnwind, DropPanic, HandlerResult, Notes, Parsed, take_panic,
+};
 use crate::idempotency::{ClaimOutcome, IdempotencyRecord, IdempotencyScope};
 use crate::messages::{
     aborted, approval_required, cut, empty_key, in_progress, key_reused, timeout, unknown_tool,
@@ -156,7 +159,18 @@ impl Toolbox {
         let contract = tool.contract();
         draft.contract = Some(contract);
 
-        let parsed = tool.parse(&call.arguments, session);
+        // The parser runs the application's own code (a nested type's
+        // `Deserialize`, an idempotency key's `Display`): a panic there is
+        // this call's fatal `INTERNAL`, not the turn's.
+        let parsed = match catch_unwind(AssertUnwindSafe(|| tool.parse(&call.arguments, session)))
+        {
+            Ok(parsed) => parsed,
+            Err(payload) => {
+                draft.arguments_sha256 = unparsed_sha256(call, session);
+                let detail = format!("the arguments' parser panicked: {}", take_panic(payload));
+                return self.fatal(draft, ExecutionOutcome::NotStarted, detail);
+            }
+        };
         // The hash is taken once: over the canonical arguments of a call
         // that parsed, else over the text as it came.
         draft.arguments_sha256 = match &parsed {
