@@ -192,3 +192,38 @@ async fn a_panic_while_the_arguments_are_parsed_stays_with_its_call() {
     assert_eq!(results[1].output.model_text().as_deref(), Some("9 to 5"));
     assert_eq!(results[2].output.model_text().as_deref(), Some("Shelf B-: tea"));
 }
+
+/// Label a parcel.
+///
+/// Use it when the customer names the parcel. Read-only.
+#[derive(Debug, Tool)]
+pub struct LabelParcel {
+    /// The label: one word, no spaces or line breaks.
+    #[tool(pattern = r"^\S+$")]
+    pub label: String,
+}
+
+#[test]
+fn a_pattern_s_class_is_ecma_whitespace() {
+    // ECMA-262's \s (what JSON Schema's `pattern` means) is Unicode
+    // whitespace and the line terminators, not only ASCII space.
+    for (c, escaped) in [
+        // How the message echoes it: separators escaped, spaces as they are.
+        ('\u{2028}', "\\u{2028}"),
+        ('\u{2029}', "\\u{2029}"),
+        ('\u{00A0}', "\u{00A0}"),
+        ('\u{3000}', "\u{3000}"),
+        ('\u{FEFF}', "\\u{feff}"),
+    ] {
+        let arguments = serde_json::json!({"label": format!("a{c}b")}).to_string();
+        let error = LabelParcel::from_arguments(&arguments, &Session::new()).unwrap_err();
+        assert_eq!(error.code(), "INVALID_ARGUMENTS");
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "$.label: expected a string matching the pattern \"^\\\\S+$\", got \"a{escaped}b\""
+            )
+        );
+    }
+    assert!(LabelParcel::from_arguments(r#"{"label": "a-b"}"#, &Session::new()).is_ok());
+}

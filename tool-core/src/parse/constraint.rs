@@ -302,7 +302,8 @@ pub fn maximum<T: NumberValue + ?Sized>(
 /// Patterns run on the `regex` crate's linear-time engines, so a check
 /// takes time linear in the string whatever the pattern. `#[derive(Tool)]`
 /// checks the same syntax at compile time (with `regex-syntax`, the
-/// `regex` crate's parser); `\d`, `\w`, `\s` and `\b` are ASCII-only, as in
+/// `regex` crate's parser); `\d`, `\w` and `\b` are ASCII-only and `\s` is
+/// Unicode whitespace and the line terminators (U+2028, U+2029), as in
 /// ECMA-262, while `.` and classes match whole Unicode characters.
 pub struct Pattern {
     source: &'static str,
@@ -332,13 +333,15 @@ impl Pattern {
     }
 }
 
-/// Rewrites the Perl classes `\d \D \w \W \s \S` into ASCII classes and
-/// `\b \B` into ASCII word boundaries, inside and outside `[...]`, so the
-/// Unicode-aware engine reads them as ECMA-262 does.
+/// Rewrites the Perl classes `\d \D \w \W` into ASCII classes, `\s \S`
+/// into ECMA-262's whitespace (its `WhiteSpace` and `LineTerminator`:
+/// Unicode spaces, U+FEFF, U+2028 and U+2029) and `\b \B` into ASCII word
+/// boundaries, inside and outside `[...]`, so the Unicode-aware engine
+/// reads them as ECMA-262 does.
 fn ascii_classes(source: &str) -> String {
     const DIGIT: &str = "0-9";
     const WORD: &str = "0-9A-Za-z_";
-    const SPACE: &str = "\\t\\n\\x0B\\x0C\\r ";
+    const SPACE: &str = "\\t\\n\\x0B\\x0C\\r \\x{A0}\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}";
     let mut out = String::with_capacity(source.len() + 16);
     let mut depth = 0_usize;
     // Just after `[` or `[^`, where `]` is a literal.
@@ -516,7 +519,10 @@ mod tests {
     fn perl_classes_and_boundaries_stay_ascii() {
         assert_eq!(ascii_classes(r"^\d+$"), "^[0-9]+$");
         assert_eq!(ascii_classes(r"[\d_]\W"), "[0-9_][^0-9A-Za-z_]");
-        assert_eq!(ascii_classes(r"[^\s][\D]"), r"[^\t\n\x0B\x0C\r ][[^0-9]]");
+        assert_eq!(
+            ascii_classes(r"[^\s][\D]"),
+            r"[^\t\n\x0B\x0C\r \x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}][[^0-9]]"
+        );
         assert_eq!(ascii_classes(r"\bx\B\\d"), r"(?-u:\b)x(?-u:\B)\\d");
         assert_eq!(
             ascii_classes(r"[]\d][[:alpha:]\w]"),
