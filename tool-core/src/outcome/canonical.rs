@@ -34,7 +34,10 @@ const MAX_DEPTH: usize = 128;
 ///   not `null`, which serde reads as that default when absent but as
 ///   `None` when `null`) `null` is kept;
 /// - strings are written as `serde_json` writes them (escaping only `"`,
-///   `\` and control characters), so `"\u0041"` and `"A"` agree;
+///   `\` and control characters), so `"\u0041"` and `"A"` agree; a string
+///   with a lone surrogate escape (`"\ud800"`, which serde skips unread in
+///   an unknown member of a nested struct) has no value and is kept as
+///   written;
 /// - numbers keep the exact text the model wrote: every integer, however
 ///   large, stays exact (`1` and `1.0`, or `1e2` and `100`, differ: the
 ///   stricter side for a float field, never a collision).
@@ -232,8 +235,8 @@ impl<'a, 's> Reader<'a, 's> {
             b'{' => self.object(out, place, depth),
             b'[' => self.array(out, place, depth),
             b'"' => {
-                let text = self.string()?;
-                write_string(out, &text);
+                let (text, raw) = self.string()?;
+                write_token(out, &text, raw);
                 Some(())
             }
             b't' => self.literal(out, "true"),
@@ -286,8 +289,14 @@ impl<'a, 's> Reader<'a, 's> {
         Some(())
     }
 
-    /// A string's value; the reader is at its opening quote.
-    fn string(&mut self) -> Option<Cow<'a, str>> {
+    /// A string's value, and whether it is kept as written; the reader is
+    /// at its opening quote.
+    ///
+    /// A string with a lone UTF-16 surrogate escape (`"\ud800"`) has no
+    /// `str` value; serde accepts it where it skips a value without reading
+    /// it (an unknown member of a nested struct), so it is kept as written,
+    /// quotes included, rather than failing the whole canonical form.
+    fn string(&mut self) -> Option<(Cow<'a, str>, bool)> {
         let start = self.pos;
         self.pos += 1;
         let mut escaped = false;
@@ -304,10 +313,13 @@ impl<'a, 's> Reader<'a, 's> {
         }
         self.pos += 1;
         let quoted = self.source.get(start..self.pos)?;
-        if escaped {
-            serde_json::from_str::<String>(quoted).ok().map(Cow::Owned)
-        } else {
-            Some(Cow::Borrowed(&quoted[1..quoted.len() - 1]))
+        if !escaped {
+            return Some((Cow::Borrowed(&quoted[1..quoted.len() - 1]), false));
+        }
+        match serde_json::from_str::<String>(quoted) {
+            Ok(text) => Some((Cow::Owned(text), false)),
+            // Only a lone surrogate makes escapes that are JSON fail to decode.
+            Err(_) => valid_escapes(quoted).then_some((Cow::Borrowed(quoted), true)),
         }
     }
 
@@ -390,7 +402,7 @@ impl<'a, 's> Reader<'a, 's> {
             if self.text.get(self.pos) != Some(&b'"') {
                 return None;
             }
-            let key = self.string()?;
+            let (key, raw) = self.string()?;
             self.skip_whitespace();
             (self.text.get(self.pos) == Some(&b':')).then_some(())?;
             self.pos += 1;
@@ -401,7 +413,7 @@ impl<'a, 's> Reader<'a, 's> {
                 out.push(',');
             }
             let member = out.len();
-            write_string(out, &key);
+            write_token(out, &key, raw);
             out.push(':');
             let inner = if matches!(first, b'{' | b'[') {
                 shape
@@ -532,6 +544,40 @@ impl<'a, 's> Reader<'a, 's> {
             .is_some_and(|r| r.iter().any(|name| name.as_str() == Some(key)));
         declared && !required
     }
+}
+
+/// Writes a string: its value escaped as JSON, or as written when `raw`.
+fn write_token(out: &mut String, text: &str, raw: bool) {
+    if raw {
+        out.push_str(text);
+    } else {
+        write_string(out, text);
+    }
+}
+
+/// Whether every escape of a quoted JSON string is one JSON allows
+/// (`\uXXXX` with four hex digits, or one of `"\/bfnrt`).
+fn valid_escapes(quoted: &str) -> bool {
+    let bytes = quoted.as_bytes();
+    let mut i = 1;
+    while i + 1 < bytes.len() {
+        if bytes[i] == b'\\' {
+            match bytes[i + 1] {
+                b'u' => {
+                    let hex = bytes.get(i + 2..i + 6);
+                    if !hex.is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit)) {
+                        return false;
+                    }
+                    i += 6;
+                }
+                b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => i += 2,
+                _ => return false,
+            }
+        } else {
+            i += 1;
+        }
+    }
+    true
 }
 
 fn write_string(out: &mut String, text: &str) {
@@ -674,6 +720,14 @@ mod tests {
             assert_eq!(canonical_arguments(bad), None, "{bad}");
         }
         assert_eq!(canonical_arguments(&"[".repeat(200)), None);
+        // A lone surrogate escape has no `str` value: kept as written (also
+        // as a key); an escape JSON does not allow is not JSON.
+        assert_eq!(
+            canonical_arguments(r#"{"b": "x\uD800y", "\udc00": 1}"#).unwrap(),
+            r#"{"\udc00":1,"b":"x\uD800y"}"#
+        );
+        assert_eq!(canonical_arguments(r#"{"a": "\ud800\x"}"#), None);
+        assert_eq!(canonical_arguments(r#"{"a": "\ud80"}"#), None);
     }
 
     #[test]
