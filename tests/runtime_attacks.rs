@@ -46,8 +46,8 @@ pub struct SendParcel {
 fn a_nested_null_with_a_non_null_default_is_not_an_absent_key() {
     // The parser reads these two differently: absent is Some(3), null is
     // None (unlimited attempts). An approval of one must not run the other.
-    let absent = SendParcel::from_arguments(r#"{"parcel": "P-1", "retry": {}}"#, &Session::new())
-        .unwrap();
+    let absent =
+        SendParcel::from_arguments(r#"{"parcel": "P-1", "retry": {}}"#, &Session::new()).unwrap();
     let null = SendParcel::from_arguments(
         r#"{"parcel": "P-1", "retry": {"attempts": null}}"#,
         &Session::new(),
@@ -111,10 +111,16 @@ async fn an_empty_subjects_names_no_one_and_is_a_configuration_error() {
     };
     let arguments = r#"{"request_id": "k-1"}"#;
     let a = toolbox
-        .call(&ToolCall::new("c1", "issue_voucher", arguments), &session("cus_A"))
+        .call(
+            &ToolCall::new("c1", "issue_voucher", arguments),
+            &session("cus_A"),
+        )
         .await;
     let b = toolbox
-        .call(&ToolCall::new("c2", "issue_voucher", arguments), &session("cus_B"))
+        .call(
+            &ToolCall::new("c2", "issue_voucher", arguments),
+            &session("cus_B"),
+        )
         .await;
     for result in [&a, &b] {
         assert_eq!(result.output.kind(), OutputKind::Fatal);
@@ -185,12 +191,13 @@ async fn a_panic_while_the_arguments_are_parsed_stays_with_its_call() {
     assert_eq!(panicked.audit.outcome, ExecutionOutcome::NotStarted);
     assert_eq!(
         panicked.audit.internal_detail.as_deref(),
-        Some(
-            "the arguments' parser panicked: a shelf code has a dash"
-        )
+        Some("the arguments' parser panicked: a shelf code has a dash")
     );
     assert_eq!(results[1].output.model_text().as_deref(), Some("9 to 5"));
-    assert_eq!(results[2].output.model_text().as_deref(), Some("Shelf B-: tea"));
+    assert_eq!(
+        results[2].output.model_text().as_deref(),
+        Some("Shelf B-: tea")
+    );
 }
 
 /// Label a parcel.
@@ -239,7 +246,8 @@ async fn a_lone_surrogate_in_an_ignored_value_asks_for_approval_instead_of_stopp
     });
     let approvals = tool_contract::approval::Approvals::new();
     let session = Session::new().with(approvals.clone());
-    let arguments = r#"{"parcel": "P-1", "retry": {"attempts": 2, "note": "a\ud800\uD83D\uDE00\n"}}"#;
+    let arguments =
+        r#"{"parcel": "P-1", "retry": {"attempts": 2, "note": "a\ud800\uD83D\uDE00\n"}}"#;
     let result = toolbox
         .call(&ToolCall::new("c1", "send_parcel", arguments), &session)
         .await;
@@ -260,4 +268,33 @@ async fn a_lone_surrogate_in_an_ignored_value_asks_for_approval_instead_of_stopp
         .await;
     assert_eq!(again.output.model_text().as_deref(), Some("Sent P-1"));
     assert_eq!(again.audit.approval_id.as_deref(), Some("appr-1"));
+}
+
+#[tokio::test]
+async fn the_approval_shows_bidi_and_line_controls_escaped() {
+    // A right-to-left override in a string would show the user the rest of
+    // the request reversed (`P-1` ... `9999` read as `9999` ... `1-P`); the
+    // canonical text the user approves escapes it, and the value stays.
+    let mut toolbox = Toolbox::new();
+    toolbox.register(|call: SendParcel, _: CallContext| async move {
+        Ok::<_, ToolError>(format!("Sent {}", call.parcel))
+    });
+    let approvals = tool_contract::approval::Approvals::new();
+    let session = Session::new().with(approvals.clone());
+    let arguments = "{\"parcel\": \"P-1\u{202E}\u{2028}\u{200F}\", \"retry\": {}}";
+    let result = toolbox
+        .call(&ToolCall::new("c1", "send_parcel", arguments), &session)
+        .await;
+    assert_eq!(result.output.error().unwrap().code, "APPROVAL_REQUIRED");
+    let request = result.approval_request.unwrap();
+    assert_eq!(
+        request.arguments.as_str(),
+        r#"{"parcel":"P-1\u202e\u2028\u200f","retry":{}}"#
+    );
+    assert_eq!(
+        request.arguments.member("parcel"),
+        Some(r#""P-1\u202e\u2028\u200f""#)
+    );
+    let parcel: String = serde_json::from_str(request.arguments.member("parcel").unwrap()).unwrap();
+    assert_eq!(parcel, "P-1\u{202E}\u{2028}\u{200F}");
 }

@@ -9,12 +9,15 @@
 
 use std::borrow::Cow;
 use std::fmt;
+use std::fmt::Write as _;
 use std::ops::Range;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 use serde_json::value::RawValue;
 use sha2::{Digest, Sha256};
+
+use crate::words::humanize::needs_escape;
 
 /// The deepest nesting canonicalized, as deep as the parser reads.
 const MAX_DEPTH: usize = 128;
@@ -33,8 +36,10 @@ const MAX_DEPTH: usize = 128;
 ///   values, an untyped JSON value, a nested property whose `default` is
 ///   not `null`, which serde reads as that default when absent but as
 ///   `None` when `null`) `null` is kept;
-/// - strings are written as `serde_json` writes them (escaping only `"`,
-///   `\` and control characters), so `"\u0041"` and `"A"` agree; a string
+/// - strings are written by their value, so `"\u0041"` and `"A"` agree,
+///   escaping `"`, `\`, control characters and what could hide in or
+///   reorder the text the user approves (the line and paragraph separators,
+///   bidirectional controls, invisible format characters, as `\u202e`); a string
 ///   with a lone surrogate escape (`"\ud800"`, which serde skips unread in
 ///   an unknown member of a nested struct) has no value and is kept as
 ///   written;
@@ -580,15 +585,37 @@ fn valid_escapes(quoted: &str) -> bool {
     true
 }
 
+/// Writes a string as JSON: `"` and `\\` escaped, C0 controls as
+/// `serde_json` writes them, and the other characters that could hide in or
+/// reorder the text a user approves (DEL, C1 controls including NEL, the
+/// line and paragraph separators, bidirectional controls, invisible format
+/// characters: those [`echo`](crate::words::echo) escapes) as `\\uXXXX`.
 fn write_string(out: &mut String, text: &str) {
-    if text.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
-        out.push('"');
+    out.push('"');
+    if text
+        .bytes()
+        .all(|b| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\')
+    {
         out.push_str(text);
-        out.push('"');
     } else {
-        // A str always serializes.
-        out.push_str(&Value::from(text).to_string());
+        for c in text.chars() {
+            match c {
+                '"' => out.push_str("\\\""),
+                '\\' => out.push_str("\\\\"),
+                '\u{8}' => out.push_str("\\b"),
+                '\u{c}' => out.push_str("\\f"),
+                '\n' => out.push_str("\\n"),
+                '\r' => out.push_str("\\r"),
+                '\t' => out.push_str("\\t"),
+                c if needs_escape(c) => {
+                    // Every such character is in the Basic Multilingual Plane.
+                    let _ = write!(out, "\\u{:04x}", u32::from(c));
+                }
+                c => out.push(c),
+            }
+        }
     }
+    out.push('"');
 }
 
 /// SHA-256 of `bytes` as 64 lowercase hex digits.
@@ -702,7 +729,14 @@ mod tests {
         );
         assert_eq!(
             canonical_arguments(r#"{"s": "\u0041\n\u2028"}"#).unwrap(),
-            "{\"s\":\"A\\n\u{2028}\"}"
+            "{\"s\":\"A\\n\\u2028\"}"
+        );
+        // What could hide in or reorder the text the user approves is
+        // escaped; the value stays the same.
+        let text = "{\"s\": \"1\u{202E}2\u{7f}\u{85}\u{200B}\\u0001\\b\\f\u{1F600}\"}";
+        assert_eq!(
+            canonical_arguments(text).unwrap(),
+            "{\"s\":\"1\\u202e2\\u007f\\u0085\\u200b\\u0001\\b\\f\u{1F600}\"}"
         );
         // A map's duplicate key keeps the last value, as serde's maps do.
         assert_eq!(
