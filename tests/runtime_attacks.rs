@@ -298,3 +298,58 @@ async fn the_approval_shows_bidi_and_line_controls_escaped() {
     let parcel: String = serde_json::from_str(request.arguments.member("parcel").unwrap()).unwrap();
     assert_eq!(parcel, "P-1\u{202E}\u{2028}\u{200F}");
 }
+
+/// A reference whose destructor trusts its value.
+#[derive(Clone, Debug, PartialEq, Deserialize, JsonSchema)]
+#[serde(crate = "tool_contract::serde", transparent)]
+#[schemars(crate = "tool_contract::schemars", transparent)]
+pub struct CartRef(pub String);
+
+impl Drop for CartRef {
+    fn drop(&mut self) {
+        // A careless destructor: releases a lock named by the reference.
+        assert!(self.0.starts_with("CART-"), "no lock for {:?}", self.0);
+    }
+}
+
+/// Empty the customer's saved cart.
+///
+/// Use it when the customer asks to empty the cart; it needs approval.
+#[derive(Debug, Tool)]
+#[tool(effect = "write", approval = "required", idempotent = false)]
+pub struct EmptyCart {
+    /// The cart's reference, e.g. "CART-7".
+    pub cart: CartRef,
+}
+
+#[tokio::test]
+async fn a_panic_while_a_refused_call_is_dropped_stays_with_its_call() {
+    let mut toolbox = Toolbox::new();
+    toolbox.register(|call: EmptyCart, _: CallContext| async move {
+        Ok::<_, ToolError>(format!("Emptied {}", call.cart.0))
+    });
+    toolbox.register(|_: GetHours, _: CallContext| async move {
+        Ok::<_, ToolError>("9 to 5".to_owned())
+    });
+    let approvals = tool_contract::approval::Approvals::new();
+    let session = Session::new().with(approvals.clone());
+    let calls = [
+        // Refused for want of an approval: the parsed call is dropped.
+        ToolCall::new("c1", "empty_cart", r#"{"cart": "7"}"#),
+        ToolCall::new("c2", "get_hours", "{}"),
+    ];
+    let results = toolbox
+        .call_turn(&calls, &session, &AbortHandle::new())
+        .await;
+    assert_eq!(results.len(), 2);
+    let panicked = &results[0];
+    assert_eq!(panicked.output.kind(), OutputKind::Fatal);
+    assert_eq!(panicked.output.error().unwrap().code, "INTERNAL");
+    assert_eq!(panicked.audit.outcome, ExecutionOutcome::Unknown);
+    assert_eq!(
+        panicked.audit.internal_detail.as_deref(),
+        Some("the call panicked outside its handler: no lock for \"7\"")
+    );
+    assert!(panicked.approval_request.is_none());
+    assert_eq!(results[1].output.model_text().as_deref(), Some("9 to 5"));
+}

@@ -94,10 +94,31 @@ impl Toolbox {
             undeclared_error_code: None,
             internal_detail: None,
         };
-        let finished = self
-            .steps(call, session, abort, &mut draft)
+        // Everything a call runs outside its handler's future is contained
+        // too (a parsed call's destructor on a refusal, an idempotency
+        // store): a panic there is this call's fatal `INTERNAL`, and the
+        // other calls of the turn go on.
+        let slot = DropPanic::default();
+        let steps = Box::pin(self.steps(call, session, abort, &mut draft));
+        let ended = CatchUnwind::new(steps, &slot)
             .instrument(span.clone())
             .await;
+        let dropped = slot.lock().unwrap_or_else(PoisonError::into_inner).take();
+        let finished = match (ended, dropped) {
+            (Ok(finished), None) => finished,
+            (ended, dropped) => {
+                let message: Vec<String> = [ended.err(), dropped].into_iter().flatten().collect();
+                let message = message.join("; ");
+                // The call may have run before it panicked.
+                let outcome = match draft.contract.map(ToolContract::effect) {
+                    Some(Effect::Read) => ExecutionOutcome::Failed,
+                    _ => ExecutionOutcome::Unknown,
+                };
+                draft.approval_request = None;
+                let detail = format!("the call panicked outside its handler: {message}");
+                span.in_scope(|| self.fatal(&mut draft, outcome, detail))
+            }
+        };
         let duration_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
 
         let result = finished.output.kind();
@@ -162,8 +183,7 @@ impl Toolbox {
         // The parser runs the application's own code (a nested type's
         // `Deserialize`, an idempotency key's `Display`): a panic there is
         // this call's fatal `INTERNAL`, not the turn's.
-        let parsed = match catch_unwind(AssertUnwindSafe(|| tool.parse(&call.arguments, session)))
-        {
+        let parsed = match catch_unwind(AssertUnwindSafe(|| tool.parse(&call.arguments, session))) {
             Ok(parsed) => parsed,
             Err(payload) => {
                 draft.arguments_sha256 = unparsed_sha256(call, session);
