@@ -303,8 +303,9 @@ pub fn maximum<T: NumberValue + ?Sized>(
 /// takes time linear in the string whatever the pattern. `#[derive(Tool)]`
 /// checks the same syntax at compile time (with `regex-syntax`, the
 /// `regex` crate's parser); `\d`, `\w` and `\b` are ASCII-only and `\s` is
-/// Unicode whitespace and the line terminators (U+2028, U+2029), as in
-/// ECMA-262, while `.` and classes match whole Unicode characters.
+/// Unicode whitespace and the line terminators (U+2028, U+2029), and `.`
+/// matches any character but a line terminator, as in ECMA-262, while `.`
+/// and classes match whole Unicode characters.
 pub struct Pattern {
     source: &'static str,
     compiled: OnceLock<Result<Regex, String>>,
@@ -336,9 +337,13 @@ impl Pattern {
 /// Rewrites the Perl classes `\d \D \w \W` into ASCII classes, `\s \S`
 /// into ECMA-262's whitespace (its `WhiteSpace` and `LineTerminator`:
 /// Unicode spaces, U+FEFF, U+2028 and U+2029) and `\b \B` into ASCII word
-/// boundaries, inside and outside `[...]`, so the Unicode-aware engine
-/// reads them as ECMA-262 does.
+/// boundaries, inside and outside `[...]`, and `.` into any character but
+/// ECMA-262's line terminators (`\n`, `\r`, U+2028, U+2029; the engine's
+/// `.` stops only at `\n`) unless the pattern sets the `s` flag, so the
+/// Unicode-aware engine reads them as ECMA-262 does.
 fn ascii_classes(source: &str) -> String {
+    const DOT: &str = "[^\\n\\r\\x{2028}\\x{2029}]";
+    let dot_all = sets_dot_all(source);
     const DIGIT: &str = "0-9";
     const WORD: &str = "0-9A-Za-z_";
     const SPACE: &str = "\\t\\n\\x0B\\x0C\\r \\x{A0}\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}";
@@ -387,10 +392,22 @@ fn ascii_classes(source: &str) -> String {
                 depth -= 1;
                 out.push(c);
             }
+            '.' if depth == 0 && !dot_all => out.push_str(DOT),
             _ => out.push(c),
         }
     }
     out
+}
+
+/// Whether a flag group of `source` (`(?s)`, `(?is:...)`) turns the `s`
+/// flag on, so that `.` is meant to match every character.
+fn sets_dot_all(source: &str) -> bool {
+    source.match_indices("(?").any(|(at, _)| {
+        let flags = &source[at + 2..];
+        let end = flags.find([')', ':']).unwrap_or(flags.len());
+        let on = flags[..end].split('-').next().unwrap_or("");
+        on.contains('s')
+    })
 }
 
 /// `pattern`: the string matches the regular expression (anywhere, as in JSON Schema).
@@ -537,6 +554,18 @@ mod tests {
         assert!(pattern("\u{e9}t\u{e9}", &WORD, "w").is_err());
         static ANY: Pattern = Pattern::new("^.{3}$");
         assert_eq!(pattern("\u{e9}\u{e9}\u{e9}", &ANY, "a"), Ok(()));
+        // `.` stops at ECMA-262's line terminators, unless `s` is set.
+        static LINE: Pattern = Pattern::new("^.+$");
+        assert_eq!(pattern("a\u{e9}\t", &LINE, "l"), Ok(()));
+        for c in ['\n', '\r', '\u{2028}', '\u{2029}'] {
+            assert!(pattern(&format!("a{c}b"), &LINE, "l").is_err(), "{c:?}");
+        }
+        static ALL: Pattern = Pattern::new("(?s)^.+$");
+        assert_eq!(pattern("a\u{2028}\rb", &ALL, "l"), Ok(()));
+        assert_eq!(
+            ascii_classes(r"a.[.]\.(?-s:.)"),
+            r"a[^\n\r\x{2028}\x{2029}][.]\.(?-s:[^\n\r\x{2028}\x{2029}])"
+        );
         static CASE: Pattern = Pattern::new("(?i)^sku-[a-z]+$");
         assert_eq!(pattern("SKU-ab", &CASE, "a"), Ok(()));
     }
