@@ -384,3 +384,35 @@ fn a_pattern_dot_stops_at_every_ecma_line_terminator() {
     }
     assert!(NoteParcel::from_arguments(r#"{"note": "fragile, \u00e9"}"#, &Session::new()).is_ok());
 }
+
+#[tokio::test]
+async fn an_internal_error_a_handler_words_itself_reaches_the_audit_only() {
+    let mut toolbox = Toolbox::new();
+    toolbox.register(|_: GetHours, _: CallContext| async move {
+        // A careless handler words an INTERNAL error with what went wrong.
+        Err::<String, _>(ToolError::new(
+            ToolError::INTERNAL,
+            tool_contract::contract::ErrorCategory::Internal,
+            "db 10.0.0.3 refused user shop_rw",
+        ))
+    });
+    let result = toolbox
+        .call(&ToolCall::new("c1", "get_hours", "{}"), &Session::new())
+        .await;
+    assert_eq!(result.output.kind(), OutputKind::RespondToModel);
+    assert_eq!(
+        result.output.model_text().as_deref(),
+        Some(
+            "Error [INTERNAL]: The tool failed unexpectedly. The failure was recorded; do not retry this call."
+        )
+    );
+    assert_eq!(
+        result.model_result.unwrap().error,
+        Some(ToolError::internal())
+    );
+    assert_eq!(
+        result.audit.internal_detail.as_deref(),
+        Some("the handler answered INTERNAL with its own words: db 10.0.0.3 refused user shop_rw")
+    );
+    assert_eq!(result.audit.undeclared_error_code, None);
+}

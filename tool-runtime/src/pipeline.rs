@@ -602,9 +602,29 @@ fn replayed(record: IdempotencyRecord, key_field: &str) -> Finished {
 }
 
 /// Keeps a handler's error when the contract declares its code (taking the
-/// declared category and recovery), or when it is `INVALID_ARGUMENTS` or
-/// `INTERNAL`; any other code becomes `INTERNAL`, noted in the audit record.
+/// declared category and recovery), or when it is `INVALID_ARGUMENTS`; an
+/// `INTERNAL` keeps only its fixed words (the handler's own words and cause
+/// go to the audit record); any other code becomes `INTERNAL`, noted in the
+/// audit record.
 fn check_declared(contract: &ToolContract, mut error: ToolError, draft: &mut Draft) -> ToolError {
+    if error.code == ToolError::INTERNAL {
+        // The model reads only the fixed words of `INTERNAL`; a handler's
+        // own words for it (what failed, where) go to the audit record.
+        let internal = ToolError::internal();
+        if error.safe_message != internal.safe_message {
+            add_detail(
+                draft,
+                format!(
+                    "the handler answered INTERNAL with its own words: {}",
+                    error.safe_message
+                ),
+            );
+        }
+        if let Some(cause) = error.cause.take() {
+            add_detail(draft, cause);
+        }
+        return internal;
+    }
     let declared = contract.declared_error(&error.code);
     let kept = declared.is_some()
         || error.code == ToolError::INVALID_ARGUMENTS
