@@ -405,8 +405,10 @@ fn sets_dot_all(source: &str) -> bool {
     source.match_indices("(?").any(|(at, _)| {
         let flags = &source[at + 2..];
         let end = flags.find([')', ':']).unwrap_or(flags.len());
-        let on = flags[..end].split('-').next().unwrap_or("");
-        on.contains('s')
+        let flags = &flags[..end];
+        // A named group (`(?P<sky>`, `(?<s>`) is not a flag group.
+        let is_flags = flags.chars().all(|c| "imsxuR-".contains(c));
+        is_flags && flags.split('-').next().unwrap_or("").contains('s')
     })
 }
 
@@ -560,6 +562,8 @@ mod tests {
         for c in ['\n', '\r', '\u{2028}', '\u{2029}'] {
             assert!(pattern(&format!("a{c}b"), &LINE, "l").is_err(), "{c:?}");
         }
+        static NAMED: Pattern = Pattern::new("^(?P<sku>.+)$");
+        assert!(pattern("a\u{2028}b", &NAMED, "l").is_err());
         static ALL: Pattern = Pattern::new("(?s)^.+$");
         assert_eq!(pattern("a\u{2028}\rb", &ALL, "l"), Ok(()));
         assert_eq!(
