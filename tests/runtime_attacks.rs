@@ -416,3 +416,61 @@ async fn an_internal_error_a_handler_words_itself_reaches_the_audit_only() {
     );
     assert_eq!(result.audit.undeclared_error_code, None);
 }
+
+fn five() -> Option<u32> {
+    Some(5)
+}
+
+/// Where a parcel goes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(
+    crate = "tool_contract::serde",
+    tag = "kind",
+    rename_all = "snake_case"
+)]
+#[schemars(crate = "tool_contract::schemars")]
+pub enum Destination {
+    /// A locker.
+    Locker {
+        /// How many days the locker holds it; null for the locker's own.
+        days: Option<u32>,
+    },
+    /// A door.
+    Door {
+        /// How many days the courier retries: absent for 5, null for none.
+        #[serde(default = "five")]
+        days: Option<u32>,
+    },
+}
+
+/// Route a parcel.
+///
+/// Use it when the customer picks where the parcel goes; it needs approval.
+#[derive(Debug, Tool)]
+#[tool(effect = "write", approval = "required", idempotent = false)]
+pub struct RouteParcel {
+    /// Where the parcel goes.
+    pub to: Destination,
+}
+
+#[test]
+fn a_null_is_kept_where_any_branch_of_a_union_reads_it_apart_from_absence() {
+    let session = Session::new();
+    let absent = RouteParcel::from_arguments(r#"{"to": {"kind": "door"}}"#, &session).unwrap();
+    let null =
+        RouteParcel::from_arguments(r#"{"to": {"kind": "door", "days": null}}"#, &session).unwrap();
+    assert_eq!(absent.to, Destination::Door { days: Some(5) });
+    assert_eq!(null.to, Destination::Door { days: None });
+    let schema = RouteParcel::input_schema();
+    let of = |text: &str| CanonicalArguments::of(schema, text).unwrap().into_string();
+    // The variant that declares `days` first reads null as absent; the
+    // other does not, so the null stays.
+    assert_eq!(
+        of(r#"{"to": {"kind": "door"}}"#),
+        r#"{"to":{"kind":"door"}}"#
+    );
+    assert_eq!(
+        of(r#"{"to": {"kind": "door", "days": null}}"#),
+        r#"{"to":{"days":null,"kind":"door"}}"#
+    );
+}

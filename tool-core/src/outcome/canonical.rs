@@ -429,9 +429,9 @@ impl<'a, 's> Reader<'a, 's> {
             };
             self.value(out, Place::Inner(inner), depth + 1)?;
             let dropped = first == b'n' && {
-                match *shape.get_or_insert_with(|| self.shape(schema)) {
-                    Some(s) => self.is_optional(s, &key, top),
-                    None => top,
+                match (*shape.get_or_insert_with(|| self.shape(schema)), schema) {
+                    (Some(_), Some(schema)) => self.null_is_absent(schema, &key, top),
+                    _ => top,
                 }
             };
             if dropped {
@@ -521,6 +521,50 @@ impl<'a, 's> Reader<'a, 's> {
         map.get("properties")
             .and_then(|p| p.get(key))
             .or_else(|| map.get("additionalProperties").filter(|a| a.is_object()))
+    }
+
+    /// Whether the parser reads a `null` member `key` as its absence in an
+    /// object of `schema`: every object schema it stands for (each branch
+    /// of a union: a variant of an enum) that declares `key` says so
+    /// ([`is_optional`](Self::is_optional)), and at least one declares it.
+    /// Unions are walked breadth-first up to a fixed number of schemas, so
+    /// a recursive schema costs a bounded time; past it, `null` is kept.
+    fn null_is_absent(&self, schema: &'s Value, key: &str, top: bool) -> bool {
+        const MAX_SCHEMAS: usize = 256;
+        let mut queue = std::collections::VecDeque::from([schema]);
+        let mut seen = 0;
+        let mut declared = false;
+        while let Some(node) = queue.pop_front() {
+            seen += 1;
+            if seen > MAX_SCHEMAS {
+                return false;
+            }
+            let Some(map) = node.as_object() else {
+                continue;
+            };
+            if map
+                .get("properties")
+                .and_then(Value::as_object)
+                .is_some_and(|p| p.contains_key(key))
+            {
+                if !self.is_optional(node, key, top) {
+                    return false;
+                }
+                declared = true;
+            }
+            let target = map
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(|r| r.strip_prefix('#'))
+                .and_then(|pointer| self.root?.pointer(pointer));
+            queue.extend(target);
+            for union in ["anyOf", "oneOf", "allOf"] {
+                if let Some(branches) = map.get(union).and_then(Value::as_array) {
+                    queue.extend(branches.iter());
+                }
+            }
+        }
+        declared
     }
 
     /// Whether `key` is a declared property that is not `required`, and
