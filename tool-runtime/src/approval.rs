@@ -11,7 +11,7 @@
 //! and the same [`Subjects`] of the session, so a
 //! grant made in customer A's session does not run the call in customer
 //! B's, even when both sessions share one [`Approvals`]. A tool that takes
-//! injected values needs `Subjects` in the session, and every approved tool
+//! injected values needs a non-empty `Subjects` in the session, and every approved tool
 //! needs `Approvals` there: without them the call is the application's
 //! configuration error (fatal `INTERNAL`, the reason in the audit record),
 //! not an `APPROVAL_REQUIRED` the user could never satisfy.

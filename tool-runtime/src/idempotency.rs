@@ -35,8 +35,8 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 /// send the same key never share a result, as long as the session names
 /// them: a keyed tool that takes injected (trusted) values needs
 /// [`Subjects`](crate::audit::Subjects) in the session, derived by the
-/// application from those values, and a call without them is a
-/// configuration error (fatal `INTERNAL`, the reason in the audit record).
+/// application from those values, and a call without them (or with an
+/// empty `Subjects`, which names no one) is a configuration error (fatal `INTERNAL`, the reason in the audit record).
 /// An empty key is refused as `INVALID_ARGUMENTS`, since it would be one
 /// key for every request.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -2,6 +2,7 @@
 //! under a timeout and an abort handle, then the output, model result,
 //! audit record and trace.
 
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::PoisonError;
 use std::time::Duration;
 
@@ -14,7 +15,9 @@ use crate::abort::AbortHandle;
 use crate::approval::{ApprovalCheck, ApprovalRequest, Approvals};
 use crate::audit::{AUDIT_SCHEMA_VERSION, AuditRecord, Subject, Subjects};
 use crate::call_result::CallResult;
-use crate::handler::{CallContext, CatchUnwind, DropPanic, HandlerResult, Notes, Parsed};
+use crate::handler::{
+    CallContext, CatchUnwind, DropPanic, HandlerResult, Notes, Parsed, take_panic,
+};
 use crate::idempotency::{ClaimOutcome, IdempotencyRecord, IdempotencyScope};
 use crate::messages::{
     aborted, approval_required, cut, empty_key, in_progress, key_reused, timeout, unknown_tool,
@@ -91,10 +94,31 @@ impl Toolbox {
             undeclared_error_code: None,
             internal_detail: None,
         };
-        let finished = self
-            .steps(call, session, abort, &mut draft)
+        // Everything a call runs outside its handler's future is contained
+        // too (a parsed call's destructor on a refusal, an idempotency
+        // store): a panic there is this call's fatal `INTERNAL`, and the
+        // other calls of the turn go on.
+        let slot = DropPanic::default();
+        let steps = Box::pin(self.steps(call, session, abort, &mut draft));
+        let ended = CatchUnwind::new(steps, &slot)
             .instrument(span.clone())
             .await;
+        let dropped = slot.lock().unwrap_or_else(PoisonError::into_inner).take();
+        let finished = match (ended, dropped) {
+            (Ok(finished), None) => finished,
+            (ended, dropped) => {
+                let message: Vec<String> = [ended.err(), dropped].into_iter().flatten().collect();
+                let message = message.join("; ");
+                // The call may have run before it panicked.
+                let outcome = match draft.contract.map(ToolContract::effect) {
+                    Some(Effect::Read) => ExecutionOutcome::Failed,
+                    _ => ExecutionOutcome::Unknown,
+                };
+                draft.approval_request = None;
+                let detail = format!("the call panicked outside its handler: {message}");
+                span.in_scope(|| self.fatal(&mut draft, outcome, detail))
+            }
+        };
         let duration_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
 
         let result = finished.output.kind();
@@ -156,7 +180,17 @@ impl Toolbox {
         let contract = tool.contract();
         draft.contract = Some(contract);
 
-        let parsed = tool.parse(&call.arguments, session);
+        // The parser runs the application's own code (a nested type's
+        // `Deserialize`, an idempotency key's `Display`): a panic there is
+        // this call's fatal `INTERNAL`, not the turn's.
+        let parsed = match catch_unwind(AssertUnwindSafe(|| tool.parse(&call.arguments, session))) {
+            Ok(parsed) => parsed,
+            Err(payload) => {
+                draft.arguments_sha256 = unparsed_sha256(call, session);
+                let detail = format!("the arguments' parser panicked: {}", take_panic(payload));
+                return self.fatal(draft, ExecutionOutcome::NotStarted, detail);
+            }
+        };
         // The hash is taken once: over the canonical arguments of a call
         // that parsed, else over the text as it came.
         draft.arguments_sha256 = match &parsed {
@@ -498,7 +532,8 @@ fn unparsed_sha256(call: &ToolCall, session: &Session) -> String {
     }
 }
 
-/// Checks that the session names who a keyed or approved call is for.
+/// Checks that the session names who a keyed or approved call is for (an
+/// empty `Subjects` names no one).
 ///
 /// Stored results and grants are scoped by the session's [`Subjects`]; a
 /// tool that takes injected (trusted) values acts for whoever they name,
@@ -511,11 +546,15 @@ fn principal(contract: &ToolContract, session: &Session, what: &str) -> Result<(
         .filter(|field| field.injected())
         .map(|field| field.name())
         .collect();
-    if injected.is_empty() || session.get::<Subjects>().is_some() {
-        return Ok(());
-    }
+    // An empty `Subjects` names no one: every session would share its scope.
+    let missing = match session.get::<Subjects>() {
+        _ if injected.is_empty() => return Ok(()),
+        Some(subjects) if !subjects.as_slice().is_empty() => return Ok(()),
+        Some(_) => "the session's `Subjects` names no one",
+        None => "the session holds no `Subjects`",
+    };
     Err(format!(
-        "the tool `{}` uses {what} and takes injected values ({}), but the session holds no `Subjects` to scope them by; the application must add the subjects those values name with `Session::with`",
+        "the tool `{}` uses {what} and takes injected values ({}), but {missing} to scope them by; the application must add the subjects those values name with `Session::with`",
         contract.name(),
         injected.join(", ")
     ))
@@ -563,9 +602,29 @@ fn replayed(record: IdempotencyRecord, key_field: &str) -> Finished {
 }
 
 /// Keeps a handler's error when the contract declares its code (taking the
-/// declared category and recovery), or when it is `INVALID_ARGUMENTS` or
-/// `INTERNAL`; any other code becomes `INTERNAL`, noted in the audit record.
+/// declared category and recovery), or when it is `INVALID_ARGUMENTS`; an
+/// `INTERNAL` keeps only its fixed words (the handler's own words and cause
+/// go to the audit record); any other code becomes `INTERNAL`, noted in the
+/// audit record.
 fn check_declared(contract: &ToolContract, mut error: ToolError, draft: &mut Draft) -> ToolError {
+    if error.code == ToolError::INTERNAL {
+        // The model reads only the fixed words of `INTERNAL`; a handler's
+        // own words for it (what failed, where) go to the audit record.
+        let internal = ToolError::internal();
+        if error.safe_message != internal.safe_message {
+            add_detail(
+                draft,
+                format!(
+                    "the handler answered INTERNAL with its own words: {}",
+                    error.safe_message
+                ),
+            );
+        }
+        if let Some(cause) = error.cause.take() {
+            add_detail(draft, cause);
+        }
+        return internal;
+    }
     let declared = contract.declared_error(&error.code);
     let kept = declared.is_some()
         || error.code == ToolError::INVALID_ARGUMENTS

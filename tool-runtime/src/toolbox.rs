@@ -34,8 +34,10 @@ use tool_core::{Effect, ToolContract};
 /// [`AuditRecord`](crate::audit::AuditRecord). A handler that panics (while
 /// it runs, while its future is dropped on a timeout or an abort, or with a
 /// payload whose own destructor panics) gives that call a fatal `INTERNAL`
-/// output with the panic's message in the audit record; the process and
-/// the other calls go on.
+/// output with the panic's message in the audit record, and so does a panic
+/// in the application's code that a call runs outside its handler (a
+/// nested type's `Deserialize` or destructor, an idempotency store); the
+/// process and the other calls go on.
 ///
 /// The order of the checks matters to the caller:
 /// 1. an unknown tool or invalid arguments answer `UNKNOWN_TOOL` /
@@ -60,7 +62,8 @@ use tool_core::{Effect, ToolContract};
 ///    the call starts, however the call then ends;
 ///
 ///    a session without `Approvals` for an approved tool, or without
-///    `Subjects` for a keyed or approved tool that takes injected values, is
+///    `Subjects` (or with an empty one) for a keyed or approved tool that
+///    takes injected values, is
 ///    the application's configuration error: fatal `INTERNAL`, the reason
 ///    in the audit record (see the [approval scope](crate::approval));
 /// 5. the handler runs under the time limit and the abort handle; only a

@@ -9,12 +9,15 @@
 
 use std::borrow::Cow;
 use std::fmt;
+use std::fmt::Write as _;
 use std::ops::Range;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 use serde_json::value::RawValue;
 use sha2::{Digest, Sha256};
+
+use crate::words::humanize::needs_escape;
 
 /// The deepest nesting canonicalized, as deep as the parser reads.
 const MAX_DEPTH: usize = 128;
@@ -30,9 +33,16 @@ const MAX_DEPTH: usize = 128;
 /// - a member whose value is `null` is dropped where the input schema says
 ///   the property is optional (not `required`), at every depth, because the
 ///   parser reads `null` and an absent key alike there; elsewhere (a map's
-///   values, an untyped JSON value) `null` is kept;
-/// - strings are written as `serde_json` writes them (escaping only `"`,
-///   `\` and control characters), so `"\u0041"` and `"A"` agree;
+///   values, an untyped JSON value, a nested property whose `default` is
+///   not `null`, which serde reads as that default when absent but as
+///   `None` when `null`) `null` is kept;
+/// - strings are written by their value, so `"\u0041"` and `"A"` agree,
+///   escaping `"`, `\`, control characters and what could hide in or
+///   reorder the text the user approves (the line and paragraph separators,
+///   bidirectional controls, invisible format characters, as `\u202e`); a string
+///   with a lone surrogate escape (`"\ud800"`, which serde skips unread in
+///   an unknown member of a nested struct) has no value and is kept as
+///   written;
 /// - numbers keep the exact text the model wrote: every integer, however
 ///   large, stays exact (`1` and `1.0`, or `1e2` and `100`, differ: the
 ///   stricter side for a float field, never a collision).
@@ -230,8 +240,8 @@ impl<'a, 's> Reader<'a, 's> {
             b'{' => self.object(out, place, depth),
             b'[' => self.array(out, place, depth),
             b'"' => {
-                let text = self.string()?;
-                write_string(out, &text);
+                let (text, raw) = self.string()?;
+                write_token(out, &text, raw);
                 Some(())
             }
             b't' => self.literal(out, "true"),
@@ -284,8 +294,14 @@ impl<'a, 's> Reader<'a, 's> {
         Some(())
     }
 
-    /// A string's value; the reader is at its opening quote.
-    fn string(&mut self) -> Option<Cow<'a, str>> {
+    /// A string's value, and whether it is kept as written; the reader is
+    /// at its opening quote.
+    ///
+    /// A string with a lone UTF-16 surrogate escape (`"\ud800"`) has no
+    /// `str` value; serde accepts it where it skips a value without reading
+    /// it (an unknown member of a nested struct), so it is kept as written,
+    /// quotes included, rather than failing the whole canonical form.
+    fn string(&mut self) -> Option<(Cow<'a, str>, bool)> {
         let start = self.pos;
         self.pos += 1;
         let mut escaped = false;
@@ -302,10 +318,13 @@ impl<'a, 's> Reader<'a, 's> {
         }
         self.pos += 1;
         let quoted = self.source.get(start..self.pos)?;
-        if escaped {
-            serde_json::from_str::<String>(quoted).ok().map(Cow::Owned)
-        } else {
-            Some(Cow::Borrowed(&quoted[1..quoted.len() - 1]))
+        if !escaped {
+            return Some((Cow::Borrowed(&quoted[1..quoted.len() - 1]), false));
+        }
+        match serde_json::from_str::<String>(quoted) {
+            Ok(text) => Some((Cow::Owned(text), false)),
+            // Only a lone surrogate makes escapes that are JSON fail to decode.
+            Err(_) => valid_escapes(quoted).then_some((Cow::Borrowed(quoted), true)),
         }
     }
 
@@ -388,7 +407,7 @@ impl<'a, 's> Reader<'a, 's> {
             if self.text.get(self.pos) != Some(&b'"') {
                 return None;
             }
-            let key = self.string()?;
+            let (key, raw) = self.string()?;
             self.skip_whitespace();
             (self.text.get(self.pos) == Some(&b':')).then_some(())?;
             self.pos += 1;
@@ -399,7 +418,7 @@ impl<'a, 's> Reader<'a, 's> {
                 out.push(',');
             }
             let member = out.len();
-            write_string(out, &key);
+            write_token(out, &key, raw);
             out.push(':');
             let inner = if matches!(first, b'{' | b'[') {
                 shape
@@ -410,9 +429,9 @@ impl<'a, 's> Reader<'a, 's> {
             };
             self.value(out, Place::Inner(inner), depth + 1)?;
             let dropped = first == b'n' && {
-                match *shape.get_or_insert_with(|| self.shape(schema)) {
-                    Some(s) => self.is_optional(s, &key),
-                    None => top,
+                match (*shape.get_or_insert_with(|| self.shape(schema)), schema) {
+                    (Some(_), Some(schema)) => self.null_is_absent(schema, &key, top),
+                    _ => top,
                 }
             };
             if dropped {
@@ -504,15 +523,70 @@ impl<'a, 's> Reader<'a, 's> {
             .or_else(|| map.get("additionalProperties").filter(|a| a.is_object()))
     }
 
-    /// Whether `key` is a declared property that is not `required`.
-    fn is_optional(&self, shape: &'s Value, key: &str) -> bool {
+    /// Whether the parser reads a `null` member `key` as its absence in an
+    /// object of `schema`: every object schema it stands for (each branch
+    /// of a union: a variant of an enum) that declares `key` says so
+    /// ([`is_optional`](Self::is_optional)), and at least one declares it.
+    /// Unions are walked breadth-first up to a fixed number of schemas, so
+    /// a recursive schema costs a bounded time; past it, `null` is kept.
+    fn null_is_absent(&self, schema: &'s Value, key: &str, top: bool) -> bool {
+        const MAX_SCHEMAS: usize = 256;
+        let mut queue = std::collections::VecDeque::from([schema]);
+        let mut seen = 0;
+        let mut declared = false;
+        while let Some(node) = queue.pop_front() {
+            seen += 1;
+            if seen > MAX_SCHEMAS {
+                return false;
+            }
+            let Some(map) = node.as_object() else {
+                continue;
+            };
+            if map
+                .get("properties")
+                .and_then(Value::as_object)
+                .is_some_and(|p| p.contains_key(key))
+            {
+                if !self.is_optional(node, key, top) {
+                    return false;
+                }
+                declared = true;
+            }
+            let target = map
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(|r| r.strip_prefix('#'))
+                .and_then(|pointer| self.root?.pointer(pointer));
+            queue.extend(target);
+            for union in ["anyOf", "oneOf", "allOf"] {
+                if let Some(branches) = map.get(union).and_then(Value::as_array) {
+                    queue.extend(branches.iter());
+                }
+            }
+        }
+        declared
+    }
+
+    /// Whether `key` is a declared property that is not `required`, and
+    /// whose `null` the parser reads as its absence.
+    ///
+    /// Below the top level, a property with a `default` other than `null`
+    /// (serde's `#[serde(default = "...")]` on an `Option`) reads an absent
+    /// key as that default but `null` as `None`, so its `null` is kept. At
+    /// the top level the derive's parser reads `null` as the default too.
+    fn is_optional(&self, shape: &'s Value, key: &str, top: bool) -> bool {
         let Some(map) = shape.as_object() else {
             return false;
         };
-        let declared = map
+        let property = map
             .get("properties")
             .and_then(Value::as_object)
-            .is_some_and(|p| p.contains_key(key));
+            .and_then(|p| p.get(key));
+        let declared = property.is_some_and(|property| {
+            top || property
+                .get("default")
+                .is_none_or(|default| default.is_null())
+        });
         let required = map
             .get("required")
             .and_then(Value::as_array)
@@ -521,15 +595,71 @@ impl<'a, 's> Reader<'a, 's> {
     }
 }
 
-fn write_string(out: &mut String, text: &str) {
-    if text.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
-        out.push('"');
+/// Writes a string: its value escaped as JSON, or as written when `raw`.
+fn write_token(out: &mut String, text: &str, raw: bool) {
+    if raw {
         out.push_str(text);
-        out.push('"');
     } else {
-        // A str always serializes.
-        out.push_str(&Value::from(text).to_string());
+        write_string(out, text);
     }
+}
+
+/// Whether every escape of a quoted JSON string is one JSON allows
+/// (`\uXXXX` with four hex digits, or one of `"\/bfnrt`).
+fn valid_escapes(quoted: &str) -> bool {
+    let bytes = quoted.as_bytes();
+    let mut i = 1;
+    while i + 1 < bytes.len() {
+        if bytes[i] == b'\\' {
+            match bytes[i + 1] {
+                b'u' => {
+                    let hex = bytes.get(i + 2..i + 6);
+                    if !hex.is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit)) {
+                        return false;
+                    }
+                    i += 6;
+                }
+                b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => i += 2,
+                _ => return false,
+            }
+        } else {
+            i += 1;
+        }
+    }
+    true
+}
+
+/// Writes a string as JSON: `"` and `\\` escaped, C0 controls as
+/// `serde_json` writes them, and the other characters that could hide in or
+/// reorder the text a user approves (DEL, C1 controls including NEL, the
+/// line and paragraph separators, bidirectional controls, invisible format
+/// characters: those [`echo`](crate::words::echo) escapes) as `\\uXXXX`.
+fn write_string(out: &mut String, text: &str) {
+    out.push('"');
+    if text
+        .bytes()
+        .all(|b| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\')
+    {
+        out.push_str(text);
+    } else {
+        for c in text.chars() {
+            match c {
+                '"' => out.push_str("\\\""),
+                '\\' => out.push_str("\\\\"),
+                '\u{8}' => out.push_str("\\b"),
+                '\u{c}' => out.push_str("\\f"),
+                '\n' => out.push_str("\\n"),
+                '\r' => out.push_str("\\r"),
+                '\t' => out.push_str("\\t"),
+                c if needs_escape(c) => {
+                    // Every such character is in the Basic Multilingual Plane.
+                    let _ = write!(out, "\\u{:04x}", u32::from(c));
+                }
+                c => out.push(c),
+            }
+        }
+    }
+    out.push('"');
 }
 
 /// SHA-256 of `bytes` as 64 lowercase hex digits.
@@ -643,7 +773,14 @@ mod tests {
         );
         assert_eq!(
             canonical_arguments(r#"{"s": "\u0041\n\u2028"}"#).unwrap(),
-            "{\"s\":\"A\\n\u{2028}\"}"
+            "{\"s\":\"A\\n\\u2028\"}"
+        );
+        // What could hide in or reorder the text the user approves is
+        // escaped; the value stays the same.
+        let text = "{\"s\": \"1\u{202E}2\u{7f}\u{85}\u{200B}\\u0001\\b\\f\u{1F600}\"}";
+        assert_eq!(
+            canonical_arguments(text).unwrap(),
+            "{\"s\":\"1\\u202e2\\u007f\\u0085\\u200b\\u0001\\b\\f\u{1F600}\"}"
         );
         // A map's duplicate key keeps the last value, as serde's maps do.
         assert_eq!(
@@ -661,6 +798,14 @@ mod tests {
             assert_eq!(canonical_arguments(bad), None, "{bad}");
         }
         assert_eq!(canonical_arguments(&"[".repeat(200)), None);
+        // A lone surrogate escape has no `str` value: kept as written (also
+        // as a key); an escape JSON does not allow is not JSON.
+        assert_eq!(
+            canonical_arguments(r#"{"b": "x\uD800y", "\udc00": 1}"#).unwrap(),
+            r#"{"\udc00":1,"b":"x\uD800y"}"#
+        );
+        assert_eq!(canonical_arguments(r#"{"a": "\ud800\x"}"#), None);
+        assert_eq!(canonical_arguments(r#"{"a": "\ud80"}"#), None);
     }
 
     #[test]

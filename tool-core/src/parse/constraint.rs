@@ -302,8 +302,10 @@ pub fn maximum<T: NumberValue + ?Sized>(
 /// Patterns run on the `regex` crate's linear-time engines, so a check
 /// takes time linear in the string whatever the pattern. `#[derive(Tool)]`
 /// checks the same syntax at compile time (with `regex-syntax`, the
-/// `regex` crate's parser); `\d`, `\w`, `\s` and `\b` are ASCII-only, as in
-/// ECMA-262, while `.` and classes match whole Unicode characters.
+/// `regex` crate's parser); `\d`, `\w` and `\b` are ASCII-only and `\s` is
+/// Unicode whitespace and the line terminators (U+2028, U+2029), and `.`
+/// matches any character but a line terminator, as in ECMA-262, while `.`
+/// and classes match whole Unicode characters.
 pub struct Pattern {
     source: &'static str,
     compiled: OnceLock<Result<Regex, String>>,
@@ -332,13 +334,19 @@ impl Pattern {
     }
 }
 
-/// Rewrites the Perl classes `\d \D \w \W \s \S` into ASCII classes and
-/// `\b \B` into ASCII word boundaries, inside and outside `[...]`, so the
+/// Rewrites the Perl classes `\d \D \w \W` into ASCII classes, `\s \S`
+/// into ECMA-262's whitespace (its `WhiteSpace` and `LineTerminator`:
+/// Unicode spaces, U+FEFF, U+2028 and U+2029) and `\b \B` into ASCII word
+/// boundaries, inside and outside `[...]`, and `.` into any character but
+/// ECMA-262's line terminators (`\n`, `\r`, U+2028, U+2029; the engine's
+/// `.` stops only at `\n`) unless the pattern sets the `s` flag, so the
 /// Unicode-aware engine reads them as ECMA-262 does.
 fn ascii_classes(source: &str) -> String {
+    const DOT: &str = "[^\\n\\r\\x{2028}\\x{2029}]";
+    let dot_all = sets_dot_all(source);
     const DIGIT: &str = "0-9";
     const WORD: &str = "0-9A-Za-z_";
-    const SPACE: &str = "\\t\\n\\x0B\\x0C\\r ";
+    const SPACE: &str = "\\t\\n\\x0B\\x0C\\r \\x{A0}\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}";
     let mut out = String::with_capacity(source.len() + 16);
     let mut depth = 0_usize;
     // Just after `[` or `[^`, where `]` is a literal.
@@ -384,10 +392,24 @@ fn ascii_classes(source: &str) -> String {
                 depth -= 1;
                 out.push(c);
             }
+            '.' if depth == 0 && !dot_all => out.push_str(DOT),
             _ => out.push(c),
         }
     }
     out
+}
+
+/// Whether a flag group of `source` (`(?s)`, `(?is:...)`) turns the `s`
+/// flag on, so that `.` is meant to match every character.
+fn sets_dot_all(source: &str) -> bool {
+    source.match_indices("(?").any(|(at, _)| {
+        let flags = &source[at + 2..];
+        let end = flags.find([')', ':']).unwrap_or(flags.len());
+        let flags = &flags[..end];
+        // A named group (`(?P<sky>`, `(?<s>`) is not a flag group.
+        let is_flags = flags.chars().all(|c| "imsxuR-".contains(c));
+        is_flags && flags.split('-').next().unwrap_or("").contains('s')
+    })
 }
 
 /// `pattern`: the string matches the regular expression (anywhere, as in JSON Schema).
@@ -516,7 +538,10 @@ mod tests {
     fn perl_classes_and_boundaries_stay_ascii() {
         assert_eq!(ascii_classes(r"^\d+$"), "^[0-9]+$");
         assert_eq!(ascii_classes(r"[\d_]\W"), "[0-9_][^0-9A-Za-z_]");
-        assert_eq!(ascii_classes(r"[^\s][\D]"), r"[^\t\n\x0B\x0C\r ][[^0-9]]");
+        assert_eq!(
+            ascii_classes(r"[^\s][\D]"),
+            r"[^\t\n\x0B\x0C\r \x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}][[^0-9]]"
+        );
         assert_eq!(ascii_classes(r"\bx\B\\d"), r"(?-u:\b)x(?-u:\B)\\d");
         assert_eq!(
             ascii_classes(r"[]\d][[:alpha:]\w]"),
@@ -531,6 +556,20 @@ mod tests {
         assert!(pattern("\u{e9}t\u{e9}", &WORD, "w").is_err());
         static ANY: Pattern = Pattern::new("^.{3}$");
         assert_eq!(pattern("\u{e9}\u{e9}\u{e9}", &ANY, "a"), Ok(()));
+        // `.` stops at ECMA-262's line terminators, unless `s` is set.
+        static LINE: Pattern = Pattern::new("^.+$");
+        assert_eq!(pattern("a\u{e9}\t", &LINE, "l"), Ok(()));
+        for c in ['\n', '\r', '\u{2028}', '\u{2029}'] {
+            assert!(pattern(&format!("a{c}b"), &LINE, "l").is_err(), "{c:?}");
+        }
+        static NAMED: Pattern = Pattern::new("^(?P<sku>.+)$");
+        assert!(pattern("a\u{2028}b", &NAMED, "l").is_err());
+        static ALL: Pattern = Pattern::new("(?s)^.+$");
+        assert_eq!(pattern("a\u{2028}\rb", &ALL, "l"), Ok(()));
+        assert_eq!(
+            ascii_classes(r"a.[.]\.(?-s:.)"),
+            r"a[^\n\r\x{2028}\x{2029}][.]\.(?-s:[^\n\r\x{2028}\x{2029}])"
+        );
         static CASE: Pattern = Pattern::new("(?i)^sku-[a-z]+$");
         assert_eq!(pattern("SKU-ab", &CASE, "a"), Ok(()));
     }

@@ -298,8 +298,9 @@ fn push_length(out: &mut String, bytes: usize) {
     out.push_str(" bytes)");
 }
 
-/// Whether `c` must not appear raw in model-facing text.
-fn needs_escape(c: char) -> bool {
+/// Whether `c` must not appear raw in model-facing text (nor in the
+/// canonical arguments an approval shows the user).
+pub(crate) fn needs_escape(c: char) -> bool {
     c.is_control()
         || matches!(
             c,
