@@ -208,6 +208,9 @@ pub use tool_core::Tool;
 /// Derives [`Tool`] for a struct with named fields; see the crate docs for
 /// its attributes and rules.
 pub use tool_macros::Tool;
+/// The derive for nested argument types: `Deserialize` and `JsonSchema`
+/// with the field keys and contract rules of `#[derive(Tool)]`.
+pub use tool_macros::ToolArgs;
 
 /// The names an application writes daily, in one import:
 /// `use tool_contract::prelude::*;`.
@@ -215,7 +218,7 @@ pub mod prelude {
     pub use tool_core::{
         ArgumentError, Money, Session, Tool, ToolCall, ToolContract, ToolError, ToolOutput,
     };
-    pub use tool_macros::Tool;
+    pub use tool_macros::{Tool, ToolArgs};
     /// `toolbox.answer_chat_completions(..)` and `toolbox.answer_responses(..)`.
     #[cfg(feature = "runtime")]
     pub use tool_openai::ToolboxExt as _;
@@ -230,9 +233,9 @@ pub mod contract {
     pub use tool_core::contract::{DEFAULT_MAX_ARGUMENT_BYTES, schema_settings};
     pub use tool_core::parse::formats;
     pub use tool_core::{
-        Approval, AsIdempotencyKey, Constraint, ContractRule, Currency, DataClass, DeclaredError,
-        Effect, ErrorCategory, FieldContract, Idempotency, NumberBound, OutputContract, Policy,
-        Presence, Recovery, Version, Waiver,
+        Approval, AsIdempotencyKey, Constraint, ContractError, ContractRule, Currency, DataClass,
+        DeclaredError, Effect, ErrorCategory, FieldContract, Idempotency, NumberBound,
+        OutputContract, Policy, Presence, Recovery, RuleViolation, Version, Waiver,
     };
 }
 
@@ -277,7 +280,7 @@ pub mod audit {
 /// the same way in the docs, the rustdoc of `#[derive(Tool)]` and the
 /// OpenAI schema's descriptions.
 pub mod docs {
-    pub use tool_core::words::{CATALOG_FORMAT, Catalog, Keyword, Words, described};
+    pub use tool_core::words::{CATALOG_FORMAT, Catalog, Keyword, Words, described, judge};
 }
 
 /// Versioned contracts: the lock file, semver diffs, and the check behind

@@ -13,6 +13,7 @@ use crate::vocab::{Approval, DataClass, Effect, Idempotency};
 use crate::words::snake_case;
 
 pub struct Input<'a> {
+    pub original: &'a DeriveInput,
     pub ident: &'a Ident,
     pub attrs: ToolAttrs,
     pub fields: Vec<Field<'a>>,
@@ -23,12 +24,16 @@ pub struct Input<'a> {
 }
 
 pub struct Field<'a> {
+    pub original: &'a syn::Field,
     pub ident: &'a Ident,
     pub ty: &'a Type,
     pub attrs: FieldAttrs,
     /// The JSON property name.
     pub name: String,
     pub presence: Presence,
+    /// The nested type (or enum variant) that holds the field, for
+    /// messages: `Filters` in "`Filters.price` is an amount of money".
+    pub owner: Option<String>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -105,6 +110,7 @@ impl<'a> Input<'a> {
             ),
         };
         Some(Input {
+            original: node,
             ident: &node.ident,
             attrs,
             fields,
@@ -167,7 +173,7 @@ impl<'a> Input<'a> {
 }
 
 impl<'a> Field<'a> {
-    fn from_syn(cx: &Ctxt, original: &'a syn::Field) -> Option<Self> {
+    pub fn from_syn(cx: &Ctxt, original: &'a syn::Field) -> Option<Self> {
         let ident = original.ident.as_ref()?;
         let attrs = attr::field_attrs(cx, &original.attrs);
         let name = match attrs.rename.given() {
@@ -182,11 +188,13 @@ impl<'a> Field<'a> {
             Presence::Required
         };
         Some(Field {
+            original,
             ident,
             ty: &original.ty,
             attrs,
             name,
             presence,
+            owner: None,
         })
     }
 

@@ -12,11 +12,14 @@ use syn::{Attribute, LitInt, LitStr, Meta, Path, Token, Type};
 use crate::constraint::{Constraint, ConstraintAttr, Number};
 use crate::ctxt::Ctxt;
 use crate::doc_comment::{Doc, doc};
-use crate::nested::{Allow, AllowList, ErrorDecl, misplaced_or_unknown, parse_error_decl};
+use crate::nested::{
+    Allow, AllowList, ErrorDecl, ON_FIELD, ON_STRUCT, did_you_mean, key_list, misplaced_or_unknown,
+    parse_error_decl,
+};
 use crate::slot::{Attr, Slot};
 use crate::symbol::*;
 use crate::value::{
-    flag, lit_count, lit_number, lit_str, lit_vocab, no_value, output_type, spellings,
+    flag, lit_count, lit_number, lit_str, lit_vocab, no_value, output_type, skip_value, spellings,
 };
 use crate::vocab::{Approval, DataClass, Effect, Format, Vocabulary};
 use tool_words::parse_version;
@@ -64,6 +67,8 @@ pub struct FieldAttrs {
     pub default: Slot<(DefaultKind, TokenStream)>,
     pub unit: Slot<LitStr>,
     pub idempotency_key: Slot<TokenStream>,
+    /// `items(...)`: the constraints on each item of a list, and the key.
+    pub items: Option<(Vec<ConstraintAttr>, TokenStream)>,
     pub allows: Slot<Vec<Allow>>,
 }
 
@@ -150,7 +155,7 @@ pub fn tool_attrs(cx: &Ctxt, attrs: &[Attribute]) -> ToolAttrs {
         } else if meta.path == ALLOW {
             allows.parse(cx, meta)?;
         } else {
-            misplaced_or_unknown(cx, meta, FIELD_KEYS, "a field")?;
+            misplaced_or_unknown(cx, meta, &ON_STRUCT, FIELD_KEYS, "a field")?;
         }
         Ok(())
     });
@@ -261,6 +266,7 @@ pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
     let mut constraints = CONSTRAINTS.map(|(key, _)| Attr::none(cx, key));
     let mut written = 0;
     let mut allows = AllowList::default();
+    let mut items: Option<(Vec<ConstraintAttr>, TokenStream)> = None;
 
     let failed = each_key(cx, attrs, "#[tool(inject)]", |meta| {
         if meta.path == DESCRIPTION {
@@ -325,10 +331,16 @@ pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
             });
             written += 1;
             constraints[i].set(&meta.path, value);
+        } else if meta.path == ITEMS {
+            if items.is_some() {
+                cx.error_spanned_by(&meta.path, format!("duplicate tool attribute `{ITEMS}`"));
+            }
+            let parsed = item_constraints(cx, meta)?;
+            items = Some((parsed, meta.path.to_token_stream()));
         } else if meta.path == ALLOW {
             allows.parse(cx, meta)?;
         } else {
-            misplaced_or_unknown(cx, meta, STRUCT_KEYS, "the struct")?;
+            misplaced_or_unknown(cx, meta, &ON_FIELD, STRUCT_KEYS, "the struct")?;
         }
         Ok(())
     });
@@ -351,14 +363,79 @@ pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
         default: default.finish(failed),
         unit: unit.finish(failed),
         idempotency_key: idempotency_key.finish(failed),
+        items,
         allows: allows.finish(failed),
     }
+}
+
+/// `items(format = "email", max_length = 254)`: the constraints each item
+/// of a list must meet.
+fn item_constraints(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Vec<ConstraintAttr>> {
+    let mut found: Vec<ConstraintAttr> = Vec::new();
+    if !meta.input.peek(syn::token::Paren) {
+        cx.error_spanned_by(
+            &meta.path,
+            "`items` takes the constraints of each item in parentheses, e.g. `items(format = \"email\", max_length = 254)`",
+        );
+        return skip_value(meta).map(|()| found);
+    }
+    let mut written = false;
+    meta.parse_nested_meta(|m| {
+        written = true;
+        if m.path == MIN_ITEMS || m.path == MAX_ITEMS {
+            let key = crate::value::path_to_string(&m.path);
+            cx.error_spanned_by(
+                &m.path,
+                format!("`{key}` counts the items of the list itself, not something of each item; put it on the field: `#[tool({key} = ..., items(...))]`"),
+            );
+            return skip_value(&m);
+        }
+        let position = CONSTRAINTS
+            .iter()
+            .position(|(key, _)| m.path == *key)
+            .filter(|&i| ITEM_KEYS.iter().any(|k| CONSTRAINTS[i].0.0 == k.0));
+        let Some(i) = position else {
+            let written = crate::value::path_to_string(&m.path);
+            cx.error_spanned_by(
+                &m.path,
+                format!(
+                    "unknown key `{written}` in `items(...)`{}; the keys of `items(...)` are {}",
+                    did_you_mean(&written, ITEM_KEYS),
+                    key_list(ITEM_KEYS)
+                ),
+            );
+            return skip_value(&m);
+        };
+        let (key, read) = CONSTRAINTS[i];
+        if found.iter().any(|c| c.constraint.key().0 == key.0) {
+            cx.error_spanned_by(
+                &m.path,
+                format!("duplicate tool attribute `{key}` in `items(...)`"),
+            );
+            return skip_value(&m);
+        }
+        if let Some((constraint, value_tokens)) = read(cx, &m, key)? {
+            let path = &m.path;
+            found.push(ConstraintAttr {
+                constraint,
+                tokens: quote!(#path = #value_tokens),
+            });
+        }
+        Ok(())
+    })?;
+    if !written {
+        cx.error_spanned_by(
+            &meta.path,
+            "`items()` is empty; write the constraints of each item, e.g. `items(format = \"email\", max_length = 254)`",
+        );
+    }
+    Ok(found)
 }
 
 /// Runs `parse_key` on every key of every `#[tool(...)]` attribute; returns
 /// whether an attribute failed to parse, which leaves the keys after the
 /// failure unread.
-fn each_key(
+pub fn each_key(
     cx: &Ctxt,
     attrs: &[Attribute],
     example: &str,
@@ -437,13 +514,59 @@ mod tests {
         assert_eq!(
             errors,
             vec![
-                "unknown tool attribute `bogus`",
+                "unknown tool attribute `bogus`; the keys on the struct are `description`, `name`, `version`, `effect`, `idempotent`, `approval`, `timeout_ms`, `open_world`, `data`, `output`, `errors`, `crate`, `allow`",
                 "unknown effect `delete`; write `effect = \"read\"`, `effect = \"write\"` or `effect = \"destructive\"`",
                 "malformed version `1.0`; write `MAJOR.MINOR.PATCH` with unsigned integers, e.g. `version = \"1.2.0\"`",
                 "`#[tool(inject)]` is not expected here; it belongs on a field",
                 "duplicate tool attribute `name`",
             ]
         );
+    }
+
+    #[test]
+    fn unknown_keys_name_the_closest_key_and_the_valid_ones() {
+        let attrs: Vec<Attribute> = vec![parse_quote!(
+            #[tool(efect = "write", verison = "1.0.0", errors(LATE(meanig = "late")))]
+        )];
+        let errors = errors_of(|cx| {
+            tool_attrs(cx, &attrs);
+        });
+        assert_eq!(
+            errors,
+            vec![
+                "unknown tool attribute `efect` (did you mean `effect`?); the keys on the struct are `description`, `name`, `version`, `effect`, `idempotent`, `approval`, `timeout_ms`, `open_world`, `data`, `output`, `errors`, `crate`, `allow`",
+                "unknown tool attribute `verison` (did you mean `version`?); the keys on the struct are `description`, `name`, `version`, `effect`, `idempotent`, `approval`, `timeout_ms`, `open_world`, `data`, `output`, `errors`, `crate`, `allow`",
+                "unknown key `meanig` in error code `LATE` (did you mean `meaning`?); the keys of an error code are `meaning`, `category`, `recovery`",
+                "error code `LATE` needs a meaning: `LATE(meaning = \"what it means and what to do\")`",
+            ]
+        );
+        let attrs: Vec<Attribute> = vec![parse_quote!(
+            #[tool(max_lenght = 5, items(fromat = "email", min_items = 1))]
+        )];
+        let errors = errors_of(|cx| {
+            field_attrs(cx, &attrs);
+        });
+        assert_eq!(
+            errors,
+            vec![
+                "unknown tool attribute `max_lenght` (did you mean `max_length`?); the keys on a field are `description`, `rename`, `inject`, `default`, `unit`, `idempotency_key`, `min_length`, `max_length`, `pattern`, `minimum`, `maximum`, `min_items`, `max_items`, `format`, `items`, `allow`",
+                "unknown key `fromat` in `items(...)` (did you mean `format`?); the keys of `items(...)` are `min_length`, `max_length`, `pattern`, `minimum`, `maximum`, `format`",
+                "`min_items` counts the items of the list itself, not something of each item; put it on the field: `#[tool(min_items = ..., items(...))]`",
+            ]
+        );
+    }
+
+    #[test]
+    fn items_hold_the_constraints_of_each_item() {
+        let attrs: Vec<Attribute> = vec![parse_quote!(
+            #[tool(items(format = "email", max_length = 254))]
+        )];
+        let cx = Ctxt::new();
+        let parsed = field_attrs(&cx, &attrs);
+        cx.check().unwrap();
+        let (items, _) = parsed.items.unwrap();
+        let items: Vec<String> = items.iter().map(|c| c.constraint.to_string()).collect();
+        assert_eq!(items, vec!["format = \"email\"", "max_length = 254"]);
     }
 
     #[test]

@@ -3,8 +3,9 @@
 //! boolean pairs, vague names) can be waived with a reason.
 
 use crate::ast::{Field, Input};
-use crate::constraint::Constraint;
+use crate::constraint::{Constraint, ConstraintAttr};
 use crate::ctxt::Ctxt;
+use crate::foreign;
 use crate::naming;
 use crate::pattern;
 use crate::ty::{self, Unsupported};
@@ -25,7 +26,161 @@ pub fn check(cx: &Ctxt, input: &Input) {
     check_field_types(cx, input);
     check_field_attrs(cx, input);
     check_json_names(cx, input);
+    check_injection(cx, input);
+    check_items(cx, input);
+    foreign::check(cx, input);
     waivers.check_unused(cx);
+}
+
+/// The field rules of `check` for the fields of a nested argument type
+/// (`#[derive(ToolArgs)]`); the rules of the tool itself (name,
+/// description, policy, injection) do not apply there.
+pub fn check_nested(cx: &Ctxt, input: &Input, check_unused: bool) {
+    let waivers = Waivers::new(input);
+    check_field_descriptions(cx, input);
+    naming::check_untyped_amounts(cx, input, &waivers);
+    naming::check_untyped_quantities(cx, input, &waivers);
+    naming::check_model_identity(cx, input, &waivers);
+    naming::check_boolean_pairs(cx, input, &waivers);
+    check_field_types(cx, input);
+    check_field_attrs(cx, input);
+    check_json_names(cx, input);
+    check_items(cx, input);
+    foreign::check_nested(cx, input);
+    if check_unused {
+        waivers.check_unused(cx);
+    }
+}
+
+/// Std types a session cannot tell apart by meaning: injecting one asks for
+/// a newtype.
+const STD_TYPES: &[&str] = &[
+    "String",
+    "str",
+    "bool",
+    "char",
+    "f32",
+    "f64",
+    "i8",
+    "i16",
+    "i32",
+    "i64",
+    "i128",
+    "isize",
+    "u8",
+    "u16",
+    "u32",
+    "u64",
+    "u128",
+    "usize",
+    "Vec",
+    "PathBuf",
+    "Duration",
+    "SystemTime",
+    "Instant",
+    "IpAddr",
+    "Box",
+    "Arc",
+    "Rc",
+    "Cow",
+    "HashMap",
+    "BTreeMap",
+    "HashSet",
+    "BTreeSet",
+];
+
+// Rule: an injected value is found by its type alone, so its type says
+// what it is: a newtype, and one field per type.
+//   #[tool(inject)] tenant: String
+//   #[tool(inject)] tenant: Principal, #[tool(inject)] user: Principal
+fn check_injection(cx: &Ctxt, input: &Input) {
+    let injected: Vec<(&Field, &syn::Type)> = input
+        .fields
+        .iter()
+        .filter(|f| f.is_injected())
+        .map(|f| (f, ty::option_inner(f.ty).unwrap_or(f.ty)))
+        .collect();
+    for (i, (field, inner)) in injected.iter().enumerate() {
+        let shown = ty::display(inner);
+        let bare = ty::last_ident(inner).is_none_or(|id| STD_TYPES.iter().any(|s| id == s));
+        if bare {
+            cx.error_spanned_by(
+                inner,
+                format!(
+                    "`{}` injects a bare `{shown}`: the session holds one value per type, so every injected `{shown}` would get the same value; declare a newtype such as `pub struct {}({shown});`, put that in the `Session`, and write `{}: {}`",
+                    field.ident,
+                    newtype_name(&field.name),
+                    field.ident,
+                    newtype_name(&field.name)
+                ),
+            );
+            continue;
+        }
+        if let Some((first, _)) = injected[..i]
+            .iter()
+            .find(|(_, other)| ty::display(other) == shown)
+        {
+            cx.error_spanned_by(
+                inner,
+                format!(
+                    "`{}` and `{}` are both injected as `{shown}`, so both would receive the same session value; give each its own newtype (e.g. `{}` and `{}`)",
+                    first.ident,
+                    field.ident,
+                    newtype_name(&first.name),
+                    newtype_name(&field.name)
+                ),
+            );
+        }
+    }
+}
+
+/// `customer_id` -> `CustomerId`, `tenant` -> `TenantId`.
+fn newtype_name(name: &str) -> String {
+    let words = crate::words::words(name);
+    let mut out: String = words
+        .iter()
+        .map(|w| {
+            let mut chars = w.chars();
+            chars
+                .next()
+                .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
+                .unwrap_or_default()
+        })
+        .collect();
+    if words.last().is_none_or(|w| w != "id") {
+        out.push_str("Id");
+    }
+    out
+}
+
+// Rule: `items(...)` constrains the items of a list, on a field the model
+// sends.
+//   #[tool(items(format = "email"))] to: String
+fn check_items(cx: &Ctxt, input: &Input) {
+    for field in &input.fields {
+        let Some((constraints, key)) = &field.attrs.items else {
+            continue;
+        };
+        if field.is_injected() {
+            cx.error_spanned_by(
+                key,
+                format!("`items(...)` checks what the model sends, but `{}` is injected from the session; remove it", field.name),
+            );
+            continue;
+        }
+        if ty::list_item(field.ty).is_none() {
+            cx.error_spanned_by(
+                key,
+                format!(
+                    "`items(...)` constrains each item of a list, but `{}` is `{}`; put the constraints on the field itself (`#[tool(format = ...)]`), or make it a `Vec<...>`",
+                    field.name,
+                    ty::display(field.ty)
+                ),
+            );
+            continue;
+        }
+        check_bound_pairs(cx, constraints);
+    }
 }
 
 // Rule: a tool has a description that says what it does.
@@ -262,9 +417,13 @@ fn bounds(constraint: &Constraint) -> Option<(Range, bool, f64)> {
 
 /// `min_* <= max_*` for lengths, items and numbers.
 fn check_bounds(cx: &Ctxt, field: &Field) {
+    check_bound_pairs(cx, &field.attrs.constraints);
+}
+
+fn check_bound_pairs(cx: &Ctxt, constraints: &[ConstraintAttr]) {
     for range in [Range::Length, Range::Items, Range::Number] {
         let end = |from_below: bool| {
-            field.attrs.constraints.iter().find_map(|c| {
+            constraints.iter().find_map(|c| {
                 let (r, below, bound) = bounds(&c.constraint)?;
                 (r == range && below == from_below).then_some((c, bound))
             })

@@ -5,6 +5,11 @@ use serde_json::{Map, Value};
 use super::field::{FieldContract, Presence, constraint_json};
 use super::schema::{SchemaFn, schema_settings};
 
+/// The key `#[derive(ToolArgs)]` writes into the schema of the types it
+/// judged at compile time; an `x-` key, which validators ignore and the
+/// OpenAI compiler drops.
+pub(crate) const CHECKED_KEY: &str = "x-tool-checked";
+
 pub(crate) fn build_input_schema(fields: &[FieldContract]) -> Value {
     let mut generator = schema_settings().for_deserialize().into_generator();
     let mut properties = Map::new();
@@ -21,14 +26,7 @@ pub(crate) fn build_input_schema(fields: &[FieldContract]) -> Value {
         let object = property
             .as_object_mut()
             .expect("property schema is an object");
-        prepend(
-            object,
-            "description",
-            Value::from(field.model_description()),
-        );
-        for constraint in field.constraints() {
-            object.insert(constraint.keyword().to_owned(), constraint_json(constraint));
-        }
+        constrain_property(object, field, generator.definitions());
         properties.insert(field.name().to_owned(), property);
         if field.presence() == Presence::Required {
             required.push(Value::from(field.name()));
@@ -46,6 +44,76 @@ pub(crate) fn build_input_schema(fields: &[FieldContract]) -> Value {
     Value::Object(root)
 }
 
+/// Adds what a field's contract says to its property: the description
+/// (with unit and item words) first, the constraints (on `Money`,
+/// `minimum`/`maximum` bound `amount_minor`), and the `items(...)`
+/// constraints under `items`.
+fn constrain_property(
+    object: &mut Map<String, Value>,
+    field: &FieldContract,
+    definitions: &Map<String, Value>,
+) {
+    prepend(
+        object,
+        "description",
+        Value::from(field.model_description()),
+    );
+    let money = refers_to_money(object, definitions);
+    for constraint in field.constraints() {
+        let keyword = constraint.keyword().to_owned();
+        let bounds_amount = matches!(keyword.as_str(), "minimum" | "maximum") && money;
+        if bounds_amount {
+            // `minimum`/`maximum` on `Money` bound the amount in minor
+            // units: `{"$ref": "#/$defs/Money", "properties":
+            // {"amount_minor": {"minimum": 0}}}` (both apply).
+            let amount = object
+                .entry("properties")
+                .or_insert_with(|| Value::Object(Map::new()))
+                .as_object_mut()
+                .map(|p| {
+                    p.entry("amount_minor")
+                        .or_insert_with(|| Value::Object(Map::new()))
+                });
+            if let Some(Value::Object(amount)) = amount {
+                amount.insert(keyword, constraint_json(constraint));
+            }
+            continue;
+        }
+        object.insert(keyword, constraint_json(constraint));
+    }
+    if !field.item_constraints().is_empty() {
+        let items = object
+            .entry("items")
+            .or_insert_with(|| Value::Object(Map::new()));
+        if let Some(items) = items.as_object_mut() {
+            for constraint in field.item_constraints() {
+                items.insert(constraint.keyword().to_owned(), constraint_json(constraint));
+            }
+        }
+    }
+}
+
+/// Whether a property's schema is `Money` (or `Money` or null): a `$ref`
+/// to a definition with `amount_minor` and `currency` properties.
+fn refers_to_money(object: &Map<String, Value>, definitions: &Map<String, Value>) -> bool {
+    let is_money_ref = |schema: &Value| {
+        schema
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|r| r.rsplit('/').next())
+            .and_then(|name| definitions.get(name))
+            .and_then(|def| def.get("properties"))
+            .is_some_and(|p| p.get("amount_minor").is_some() && p.get("currency").is_some())
+    };
+    is_money_ref(&Value::Object(object.clone()))
+        || ["anyOf", "oneOf"].iter().any(|k| {
+            object
+                .get(*k)
+                .and_then(Value::as_array)
+                .is_some_and(|branches| branches.iter().any(is_money_ref))
+        })
+}
+
 pub(crate) fn build_output_schema(schema_fn: SchemaFn) -> Value {
     let mut generator = schema_settings().for_serialize().into_generator();
     schema_fn(&mut generator).to_value()
@@ -58,4 +126,57 @@ fn prepend(object: &mut Map<String, Value>, key: &str, value: Value) {
     let rest = std::mem::take(object);
     object.insert(key.to_owned(), value);
     object.extend(rest);
+}
+
+/// Completes the schema of a `#[derive(ToolArgs)]` type: each field's
+/// property gets what its contract says (as a tool's input schema does),
+/// and every object of the type (not the types it refers to) is marked
+/// `"x-tool-checked": true`, so the contract check does not judge again
+/// what the derive judged at compile time.
+#[doc(hidden)]
+pub fn args_schema(
+    schema: &mut schemars::Schema,
+    generator: &schemars::SchemaGenerator,
+    fields: &[FieldContract],
+) {
+    let Some(root) = schema.as_object_mut() else {
+        return;
+    };
+    if let Some(Value::Object(properties)) = root.get_mut("properties") {
+        for field in fields {
+            if let Some(Value::Object(property)) = properties.get_mut(field.name()) {
+                constrain_property(property, field, generator.definitions());
+            }
+        }
+    }
+    mark_checked(root);
+}
+
+/// Marks the type's own objects: the struct, or each variant of an enum
+/// (a branch of `oneOf`/`anyOf`, and the object inside an externally
+/// tagged variant's one property). Field schemas and `$ref`s are the
+/// business of their own types.
+fn mark_checked(object: &mut Map<String, Value>) {
+    if object.contains_key("$ref") {
+        return;
+    }
+    if object.contains_key("properties") {
+        object.insert(CHECKED_KEY.to_owned(), Value::Bool(true));
+    }
+    for key in ["oneOf", "anyOf", "allOf"] {
+        let Some(Value::Array(branches)) = object.get_mut(key) else {
+            continue;
+        };
+        for branch in branches.iter_mut().filter_map(Value::as_object_mut) {
+            mark_checked(branch);
+            if let Some(Value::Object(properties)) = branch.get_mut("properties")
+                && properties.len() == 1
+                && let Some(Value::Object(inner)) = properties.values_mut().next()
+                && !inner.contains_key("$ref")
+                && inner.contains_key("properties")
+            {
+                inner.insert(CHECKED_KEY.to_owned(), Value::Bool(true));
+            }
+        }
+    }
 }

@@ -1,0 +1,119 @@
+//! `#[derive(ToolArgs)]`: nested argument types with the field keys of
+//! `#[derive(Tool)]`; their schema states the constraints (which the parser
+//! enforces through the schema) and is marked as judged at compile time.
+
+use serde_json::json;
+use tool_contract::{Money, Session, Tool, ToolArgs};
+
+/// Filters for a product search.
+#[derive(ToolArgs, Debug, PartialEq)]
+pub struct Filters {
+    /// The brand, e.g. "Acme".
+    #[tool(max_length = 5)]
+    pub brand: Option<String>,
+    /// Lowest rating, from 1 to 5 stars.
+    #[tool(minimum = 1, maximum = 5)]
+    pub min_rating: Option<u8>,
+    /// Who to tell about new matches.
+    #[tool(max_items = 3, items(format = "email", max_length = 254))]
+    pub notify: Vec<String>,
+    /// Highest price, at most 500.00.
+    #[tool(minimum = 0, maximum = 50_000)]
+    pub max_price: Option<Money>,
+    /// How long to keep the search, in minutes.
+    #[tool(default, unit = "minutes", rename = "keepFor")]
+    pub keep_for: u32,
+}
+
+/// How to sort the results.
+#[derive(ToolArgs, Debug, PartialEq)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Sort {
+    /// Best rated first.
+    Rating,
+    /// Cheapest first, within a window.
+    Price {
+        /// Skip the cheapest N results.
+        skip: u32,
+    },
+}
+
+/// Search the product catalog with filters. Read-only.
+#[derive(Tool, Debug)]
+pub struct SearchCatalog {
+    /// What to filter by.
+    pub filters: Filters,
+    /// How to sort.
+    pub sort: Option<Sort>,
+}
+
+#[test]
+fn the_schema_states_every_key() {
+    let schema = SearchCatalog::input_schema();
+    assert_eq!(
+        schema["$defs"]["Filters"],
+        json!({
+            "description": "Filters for a product search.",
+            "type": "object",
+            "properties": {
+                "brand": {
+                    "description": "The brand, e.g. \"Acme\".",
+                    "type": ["string", "null"],
+                    "maxLength": 5
+                },
+                "min_rating": {
+                    "description": "Lowest rating, from 1 to 5 stars.",
+                    "type": ["integer", "null"],
+                    "format": "uint8",
+                    "minimum": 1,
+                    "maximum": 5
+                },
+                "notify": {
+                    "description": "Who to tell about new matches. Each item: An email address such as \"ana@example.com\". At most 254 characters.",
+                    "type": "array",
+                    "items": {"type": "string", "format": "email", "maxLength": 254},
+                    "maxItems": 3
+                },
+                "max_price": {
+                    "description": "Highest price, at most 500.00.",
+                    "anyOf": [{"$ref": "#/$defs/Money"}, {"type": "null"}],
+                    "properties": {"amount_minor": {"minimum": 0, "maximum": 50000}}
+                },
+                "keepFor": {
+                    "description": "How long to keep the search, in minutes. Unit: minutes.",
+                    "type": "integer",
+                    "format": "uint32",
+                    "minimum": 0,
+                    "default": 0
+                }
+            },
+            "additionalProperties": false,
+            "required": ["notify"],
+            "x-tool-checked": true
+        })
+    );
+    assert_eq!(
+        schema["$defs"]["Sort"]["oneOf"][1]["x-tool-checked"],
+        json!(true)
+    );
+    SearchCatalog::contract().check_rules().unwrap();
+}
+
+#[test]
+fn parsing_goes_through_serde_with_the_tool_keys() {
+    let call = SearchCatalog::from_arguments(
+        r#"{"filters": {"brand": "Acme", "notify": ["a@example.com"], "keepFor": 5},
+            "sort": {"kind": "price", "skip": 2}}"#,
+        &Session::new(),
+    )
+    .unwrap();
+    assert_eq!(call.filters.keep_for, 5);
+    assert_eq!(call.filters.brand.as_deref(), Some("Acme"));
+    assert_eq!(call.sort, Some(Sort::Price { skip: 2 }));
+    let unknown = SearchCatalog::from_arguments(
+        r#"{"filters": {"notify": [], "bogus": 1}, "sort": null}"#,
+        &Session::new(),
+    )
+    .unwrap_err();
+    assert!(unknown.to_string().contains("bogus"), "{unknown}");
+}
