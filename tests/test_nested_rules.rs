@@ -127,7 +127,7 @@ fn register_refuses_a_user_id_in_a_list_of_nested_types() {
     assert_eq!(
         error.to_string(),
         "tool `leave_order_note` breaks the contract rules:\n\
-         - at `$.notes[].user_id`: `Recipient.user_id` identifies who is acting or what they may do, so the model must not choose it (a prompt injection could set it); mark it `#[tool(inject)]` to take it from the trusted `Session`; if the rule is wrong here, waive it with a reason: `#[tool(allow(model_identity = \"why\"))]`"
+         - at `$.notes[].user_id`: `Recipient.user_id` identifies who is acting or what they may do, so the model must not choose it (a prompt injection could set it); move it out of this type onto the tool's own struct and mark it `#[tool(inject)]` there, to take it from the trusted `Session`; if the rule is wrong here, waive it with a reason: `#[tool(allow(model_identity = \"why\"))]`"
     );
 }
 
@@ -207,4 +207,10 @@ fn money_itself_passes() {
         pub amount: tool_contract::Money,
     }
     RefundOrderPart::contract().check_rules().unwrap();
+    let parsed = RefundOrderPart::from_arguments(
+        r#"{"amount": {"amount_minor": 5, "currency": "EUR"}}"#,
+        &tool_contract::Session::new(),
+    )
+    .unwrap();
+    assert_eq!(parsed.amount.amount_minor, 5);
 }

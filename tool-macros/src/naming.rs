@@ -195,7 +195,10 @@ pub fn check_model_identity(cx: &Ctxt, input: &Input, waivers: &Waivers) {
         if !is_identity(field) || waivers.waived(Rule::ModelIdentity, Some(index)) {
             continue;
         }
-        cx.error_spanned_by(field.ident, model_identity_message(&shown(field)));
+        cx.error_spanned_by(
+            field.ident,
+            model_identity_message(&shown(field), field.owner.is_some()),
+        );
     }
 }
 

@@ -489,10 +489,16 @@ pub fn untyped_amount_message(who: &str, ty: &str, name: &str, problem: AmountPr
     )
 }
 
-/// The message of the `model_identity` rule for the field `who`.
-pub fn model_identity_message(who: &str) -> String {
+/// The message of the `model_identity` rule for the field `who`; `nested`
+/// when the field is in a nested type, which the model fills whole.
+pub fn model_identity_message(who: &str, nested: bool) -> String {
+    let fix = if nested {
+        "move it out of this type onto the tool's own struct and mark it `#[tool(inject)]` there, to take it from the trusted `Session`"
+    } else {
+        "mark it `#[tool(inject)]` to take it from the trusted `Session`"
+    };
     format!(
-        "{who} identifies who is acting or what they may do, so the model must not choose it (a prompt injection could set it); mark it `#[tool(inject)]` to take it from the trusted `Session`{}",
+        "{who} identifies who is acting or what they may do, so the model must not choose it (a prompt injection could set it); {fix}{}",
         waiver_hint("model_identity")
     )
 }

@@ -323,7 +323,7 @@ impl<'a> Walk<'a> {
                     ContractRule::ModelIdentity,
                     waived,
                     at.clone(),
-                    model_identity_message(&who),
+                    model_identity_message(&who, true),
                 );
             }
             if kind == Kind::Bool {

@@ -1,0 +1,84 @@
+//! Per-item constraints on lists (`items(...)`) and bounds on `Money`
+//! (`minimum`/`maximum` in minor units), on a tool's own fields: stated in
+//! the schema, in the description words, and enforced by the parser.
+
+use serde_json::json;
+use tool_contract::{Money, Session, Tool};
+
+/// Send a receipt of an order to the given addresses, with an optional
+/// goodwill credit.
+#[derive(Tool, Debug)]
+#[tool(effect = "write", idempotent)]
+pub struct SendReceipt {
+    /// Where to send the receipt.
+    #[tool(max_items = 5, items(format = "email", max_length = 254))]
+    pub recipients: Vec<String>,
+    /// A goodwill credit, at most 50.00.
+    #[tool(maximum = 5000)]
+    pub credit: Option<Money>,
+    /// The fee to charge, from 1.00 to 10.00.
+    #[tool(minimum = 100, maximum = 1000)]
+    pub fee: Money,
+}
+
+#[test]
+fn items_and_money_bounds_are_in_the_schema() {
+    let schema = SendReceipt::input_schema();
+    assert_eq!(
+        schema["properties"],
+        json!({
+            "recipients": {
+                "description": "Where to send the receipt. Each item: An email address such as \"ana@example.com\". At most 254 characters.",
+                "type": "array",
+                "items": {"type": "string", "format": "email", "maxLength": 254},
+                "maxItems": 5
+            },
+            "credit": {
+                "description": "A goodwill credit, at most 50.00.",
+                "anyOf": [{"$ref": "#/$defs/Money"}, {"type": "null"}],
+                "properties": {"amount_minor": {"maximum": 5000}}
+            },
+            "fee": {
+                "description": "The fee to charge, from 1.00 to 10.00.",
+                "$ref": "#/$defs/Money",
+                "properties": {"amount_minor": {"minimum": 100, "maximum": 1000}}
+            }
+        })
+    );
+}
+
+fn parse(arguments: &str) -> Result<SendReceipt, tool_contract::ArgumentError> {
+    SendReceipt::from_arguments(arguments, &Session::new())
+}
+
+#[test]
+fn each_item_is_checked_with_its_index_in_the_path() {
+    let error = parse(
+        r#"{"recipients": ["ana@example.com", "not-an-address"],
+            "fee": {"amount_minor": 100, "currency": "EUR"}}"#,
+    )
+    .unwrap_err();
+    assert_eq!(error.code(), "INVALID_ARGUMENTS");
+    assert_eq!(error.path(), "$.recipients[1]");
+}
+
+#[test]
+fn money_bounds_check_the_amount_in_minor_units() {
+    let error =
+        parse(r#"{"recipients": [], "fee": {"amount_minor": 99, "currency": "EUR"}}"#).unwrap_err();
+    assert_eq!(error.code(), "INVALID_ARGUMENTS");
+    assert_eq!(error.path(), "$.fee.amount_minor");
+    assert_eq!(error.message(), "expected a number of at least 100, got 99");
+    let error = parse(
+        r#"{"recipients": [], "credit": {"amount_minor": 5001, "currency": "EUR"},
+            "fee": {"amount_minor": 100, "currency": "EUR"}}"#,
+    )
+    .unwrap_err();
+    assert_eq!(error.path(), "$.credit.amount_minor");
+    let ok = parse(
+        r#"{"recipients": ["ana@example.com"], "credit": null,
+            "fee": {"amount_minor": 1000, "currency": "EUR"}}"#,
+    )
+    .unwrap();
+    assert_eq!(ok.fee.amount_minor, 1000);
+}
