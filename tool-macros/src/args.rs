@@ -40,7 +40,7 @@ pub struct Args<'a> {
 /// What the type is made of.
 pub enum Shape<'a> {
     /// A struct with named fields.
-    Struct(Input<'a>),
+    Struct(Box<Input<'a>>),
     /// An enum: each variant, with its fields when it has named ones.
     Enum(Vec<Variant<'a>>),
 }
@@ -66,7 +66,7 @@ impl<'a> Args<'a> {
             Data::Struct(data) => match &data.fields {
                 Fields::Named(named) => {
                     let fields = fields_of(cx, named.named.iter(), &ident, false);
-                    Shape::Struct(input(node, attrs, fields))
+                    Shape::Struct(Box::new(input(node, attrs, fields)))
                 }
                 _ => {
                     cx.error_spanned_by(

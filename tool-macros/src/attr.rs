@@ -9,19 +9,17 @@ use quote::{ToTokens, quote};
 use syn::meta::ParseNestedMeta;
 use syn::{Attribute, LitInt, LitStr, Meta, Path, Token, Type};
 
-use crate::constraint::{Constraint, ConstraintAttr, Number};
+use crate::constraint::ConstraintAttr;
+use crate::constraint_keys::CONSTRAINTS;
 use crate::ctxt::Ctxt;
 use crate::doc_comment::{Doc, doc};
 use crate::nested::{
-    Allow, AllowList, ErrorDecl, ON_FIELD, ON_STRUCT, did_you_mean, key_list, misplaced_or_unknown,
-    parse_error_decl,
+    Allow, AllowList, ErrorDecl, ON_FIELD, ON_STRUCT, misplaced_or_unknown, parse_error_decl,
 };
 use crate::slot::{Attr, Slot};
 use crate::symbol::*;
-use crate::value::{
-    flag, lit_count, lit_number, lit_str, lit_vocab, no_value, output_type, skip_value, spellings,
-};
-use crate::vocab::{Approval, DataClass, Effect, Format, Vocabulary};
+use crate::value::{flag, lit_count, lit_str, lit_vocab, no_value, output_type};
+use crate::vocab::{Approval, DataClass, Effect};
 use tool_words::parse_version;
 
 /// The keys on the struct.
@@ -178,82 +176,6 @@ pub fn tool_attrs(cx: &Ctxt, attrs: &[Attribute]) -> ToolAttrs {
     }
 }
 
-/// How the value of a constraint key is read.
-type ReadConstraint =
-    fn(&Ctxt, &ParseNestedMeta, Symbol) -> syn::Result<Option<(Constraint, TokenStream)>>;
-
-/// The constraint keys, each with how its value is read.
-const CONSTRAINTS: [(Symbol, ReadConstraint); 8] = [
-    (MIN_LENGTH, |cx, meta, key| {
-        count(cx, meta, key, Constraint::MinLength)
-    }),
-    (MAX_LENGTH, |cx, meta, key| {
-        count(cx, meta, key, Constraint::MaxLength)
-    }),
-    (PATTERN, |cx, meta, key| {
-        Ok(lit_str(cx, meta, key)?.map(|lit| {
-            let tokens = lit.to_token_stream();
-            (Constraint::Pattern(lit), tokens)
-        }))
-    }),
-    (MINIMUM, |cx, meta, key| {
-        number(cx, meta, key, Constraint::Minimum)
-    }),
-    (MAXIMUM, |cx, meta, key| {
-        number(cx, meta, key, Constraint::Maximum)
-    }),
-    (MIN_ITEMS, |cx, meta, key| {
-        count(cx, meta, key, Constraint::MinItems)
-    }),
-    (MAX_ITEMS, |cx, meta, key| {
-        count(cx, meta, key, Constraint::MaxItems)
-    }),
-    (FORMAT, format),
-];
-
-fn count(
-    cx: &Ctxt,
-    meta: &ParseNestedMeta,
-    key: Symbol,
-    make: fn(u64) -> Constraint,
-) -> syn::Result<Option<(Constraint, TokenStream)>> {
-    Ok(lit_count(cx, meta, key)?.map(|(n, lit)| (make(n), lit.to_token_stream())))
-}
-
-fn number(
-    cx: &Ctxt,
-    meta: &ParseNestedMeta,
-    key: Symbol,
-    make: fn(Number) -> Constraint,
-) -> syn::Result<Option<(Constraint, TokenStream)>> {
-    Ok(lit_number(cx, meta, key)?.map(|(n, tokens)| (make(n), tokens)))
-}
-
-/// `format = "email"`: one of the formats the runtime enforces.
-fn format(
-    cx: &Ctxt,
-    meta: &ParseNestedMeta,
-    key: Symbol,
-) -> syn::Result<Option<(Constraint, TokenStream)>> {
-    let Some(lit) = lit_str(cx, meta, key)? else {
-        return Ok(None);
-    };
-    match Format::from_spelling(&lit.value()) {
-        Some(format) => Ok(Some((Constraint::Format(format), lit.to_token_stream()))),
-        None => {
-            cx.error_spanned_by(
-                &lit,
-                format!(
-                    "unknown format `{}`; write one of {}",
-                    lit.value(),
-                    spellings::<Format>()
-                ),
-            );
-            Ok(None)
-        }
-    }
-}
-
 /// Parses a field's attributes.
 pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
     let mut description = Attr::none(cx, DESCRIPTION);
@@ -335,7 +257,7 @@ pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
             if items.is_some() {
                 cx.error_spanned_by(&meta.path, format!("duplicate tool attribute `{ITEMS}`"));
             }
-            let parsed = item_constraints(cx, meta)?;
+            let parsed = crate::items::item_constraints(cx, meta)?;
             items = Some((parsed, meta.path.to_token_stream()));
         } else if meta.path == ALLOW {
             allows.parse(cx, meta)?;
@@ -366,70 +288,6 @@ pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
         items,
         allows: allows.finish(failed),
     }
-}
-
-/// `items(format = "email", max_length = 254)`: the constraints each item
-/// of a list must meet.
-fn item_constraints(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Vec<ConstraintAttr>> {
-    let mut found: Vec<ConstraintAttr> = Vec::new();
-    if !meta.input.peek(syn::token::Paren) {
-        cx.error_spanned_by(
-            &meta.path,
-            "`items` takes the constraints of each item in parentheses, e.g. `items(format = \"email\", max_length = 254)`",
-        );
-        return skip_value(meta).map(|()| found);
-    }
-    let mut written = false;
-    meta.parse_nested_meta(|m| {
-        written = true;
-        if m.path == MIN_ITEMS || m.path == MAX_ITEMS {
-            let key = crate::value::path_to_string(&m.path);
-            cx.error_spanned_by(
-                &m.path,
-                format!("`{key}` counts the items of the list itself, not something of each item; put it on the field: `#[tool({key} = ..., items(...))]`"),
-            );
-            return skip_value(&m);
-        }
-        let position = CONSTRAINTS
-            .iter()
-            .position(|(key, _)| m.path == *key)
-            .filter(|&i| ITEM_KEYS.iter().any(|k| CONSTRAINTS[i].0.0 == k.0));
-        let Some(i) = position else {
-            let written = crate::value::path_to_string(&m.path);
-            cx.error_spanned_by(
-                &m.path,
-                format!(
-                    "unknown key `{written}` in `items(...)`{}; the keys of `items(...)` are {}",
-                    did_you_mean(&written, ITEM_KEYS),
-                    key_list(ITEM_KEYS)
-                ),
-            );
-            return skip_value(&m);
-        };
-        let (key, read) = CONSTRAINTS[i];
-        if found.iter().any(|c| c.constraint.key().0 == key.0) {
-            cx.error_spanned_by(
-                &m.path,
-                format!("duplicate tool attribute `{key}` in `items(...)`"),
-            );
-            return skip_value(&m);
-        }
-        if let Some((constraint, value_tokens)) = read(cx, &m, key)? {
-            let path = &m.path;
-            found.push(ConstraintAttr {
-                constraint,
-                tokens: quote!(#path = #value_tokens),
-            });
-        }
-        Ok(())
-    })?;
-    if !written {
-        cx.error_spanned_by(
-            &meta.path,
-            "`items()` is empty; write the constraints of each item, e.g. `items(format = \"email\", max_length = 254)`",
-        );
-    }
-    Ok(found)
 }
 
 /// Runs `parse_key` on every key of every `#[tool(...)]` attribute; returns
@@ -477,6 +335,7 @@ fn tool_attributes<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::constraint::{Constraint, Number};
     use syn::parse_quote;
 
     fn errors_of(f: impl FnOnce(&Ctxt)) -> Vec<String> {

@@ -6,6 +6,7 @@ use crate::ast::{Field, Input};
 use crate::constraint::{Constraint, ConstraintAttr};
 use crate::ctxt::Ctxt;
 use crate::foreign;
+use crate::inject;
 use crate::naming;
 use crate::pattern;
 use crate::ty::{self, Unsupported};
@@ -26,7 +27,7 @@ pub fn check(cx: &Ctxt, input: &Input) {
     check_field_types(cx, input);
     check_field_attrs(cx, input);
     check_json_names(cx, input);
-    check_injection(cx, input);
+    inject::check_injection(cx, input);
     check_items(cx, input);
     foreign::check(cx, input);
     waivers.check_unused(cx);
@@ -50,107 +51,6 @@ pub fn check_nested(cx: &Ctxt, input: &Input, check_unused: bool) {
     if check_unused {
         waivers.check_unused(cx);
     }
-}
-
-/// Std types a session cannot tell apart by meaning: injecting one asks for
-/// a newtype.
-const STD_TYPES: &[&str] = &[
-    "String",
-    "str",
-    "bool",
-    "char",
-    "f32",
-    "f64",
-    "i8",
-    "i16",
-    "i32",
-    "i64",
-    "i128",
-    "isize",
-    "u8",
-    "u16",
-    "u32",
-    "u64",
-    "u128",
-    "usize",
-    "Vec",
-    "PathBuf",
-    "Duration",
-    "SystemTime",
-    "Instant",
-    "IpAddr",
-    "Box",
-    "Arc",
-    "Rc",
-    "Cow",
-    "HashMap",
-    "BTreeMap",
-    "HashSet",
-    "BTreeSet",
-];
-
-// Rule: an injected value is found by its type alone, so its type says
-// what it is: a newtype, and one field per type.
-//   #[tool(inject)] tenant: String
-//   #[tool(inject)] tenant: Principal, #[tool(inject)] user: Principal
-fn check_injection(cx: &Ctxt, input: &Input) {
-    let injected: Vec<(&Field, &syn::Type)> = input
-        .fields
-        .iter()
-        .filter(|f| f.is_injected())
-        .map(|f| (f, ty::option_inner(f.ty).unwrap_or(f.ty)))
-        .collect();
-    for (i, (field, inner)) in injected.iter().enumerate() {
-        let shown = ty::display(inner);
-        let bare = ty::last_ident(inner).is_none_or(|id| STD_TYPES.iter().any(|s| id == s));
-        if bare {
-            cx.error_spanned_by(
-                inner,
-                format!(
-                    "`{}` injects a bare `{shown}`: the session holds one value per type, so every injected `{shown}` would get the same value; declare a newtype such as `pub struct {}({shown});`, put that in the `Session`, and write `{}: {}`",
-                    field.ident,
-                    newtype_name(&field.name),
-                    field.ident,
-                    newtype_name(&field.name)
-                ),
-            );
-            continue;
-        }
-        if let Some((first, _)) = injected[..i]
-            .iter()
-            .find(|(_, other)| ty::display(other) == shown)
-        {
-            cx.error_spanned_by(
-                inner,
-                format!(
-                    "`{}` and `{}` are both injected as `{shown}`, so both would receive the same session value; give each its own newtype (e.g. `{}` and `{}`)",
-                    first.ident,
-                    field.ident,
-                    newtype_name(&first.name),
-                    newtype_name(&field.name)
-                ),
-            );
-        }
-    }
-}
-
-/// `customer_id` -> `CustomerId`, `tenant` -> `TenantId`.
-fn newtype_name(name: &str) -> String {
-    let words = crate::words::words(name);
-    let mut out: String = words
-        .iter()
-        .map(|w| {
-            let mut chars = w.chars();
-            chars
-                .next()
-                .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
-                .unwrap_or_default()
-        })
-        .collect();
-    if words.last().is_none_or(|w| w != "id") {
-        out.push_str("Id");
-    }
-    out
 }
 
 // Rule: `items(...)` constrains the items of a list, on a field the model

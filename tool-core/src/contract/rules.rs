@@ -215,10 +215,10 @@ impl<'a> Walk<'a> {
         let Some(object) = schema.as_object() else {
             return;
         };
-        if let Some((name, def)) = self.definition(schema) {
-            if self.seen.insert((name.to_owned(), waived.to_vec())) {
-                self.visit(def, path, Some(name), waived);
-            }
+        if let Some((name, def)) = self.definition(schema)
+            && self.seen.insert((name.to_owned(), waived.to_vec()))
+        {
+            self.visit(def, path, Some(name), waived);
         }
         if let Some(properties) = object.get("properties").and_then(Value::as_object) {
             let checked = object.get(CHECKED_KEY) == Some(&Value::Bool(true));
