@@ -35,13 +35,45 @@ fn items_and_money_bounds_are_in_the_schema() {
             },
             "credit": {
                 "description": "A goodwill credit, at most 50.00.",
-                "anyOf": [{"$ref": "#/$defs/Money"}, {"type": "null"}],
-                "properties": {"amount_minor": {"maximum": 5000}}
+                "anyOf": [
+                    {
+                        "description": "An amount of money in integer minor units of an ISO 4217 currency.",
+                "type": "object",
+                "properties": {
+                    "amount_minor": {
+                        "type": "integer",
+                        "description": "The amount in the currency's minor unit, e.g. 1999 for 19.99 USD or 500 for 500 JPY.",
+                        "maximum": 5000
+                    },
+                    "currency": {
+                        "description": "ISO 4217 currency code, e.g. \"USD\".",
+                        "type": "string",
+                        "pattern": "^[A-Z]{3}$"
+                    }
+                },
+                "required": ["amount_minor", "currency"],
+                "additionalProperties": false
+                    },
+                    {"type": "null"}
+                ]
             },
             "fee": {
                 "description": "The fee to charge, from 1.00 to 10.00.",
-                "$ref": "#/$defs/Money",
-                "properties": {"amount_minor": {"minimum": 100, "maximum": 1000}}
+                "type": "object",
+                "properties": {
+                    "amount_minor": {
+                        "type": "integer",
+                        "description": "The amount in the currency's minor unit, e.g. 1999 for 19.99 USD or 500 for 500 JPY.",
+                        "minimum": 100, "maximum": 1000
+                    },
+                    "currency": {
+                        "description": "ISO 4217 currency code, e.g. \"USD\".",
+                        "type": "string",
+                        "pattern": "^[A-Z]{3}$"
+                    }
+                },
+                "required": ["amount_minor", "currency"],
+                "additionalProperties": false
             }
         })
     );
@@ -81,4 +113,17 @@ fn money_bounds_check_the_amount_in_minor_units() {
     )
     .unwrap();
     assert_eq!(ok.fee.amount_minor, 1000);
+}
+
+#[test]
+fn the_openai_strict_schema_keeps_item_and_money_bounds() {
+    // Strict mode takes no keyword beside a `$ref`: a bounded `Money` field
+    // holds its own copy of `Money`'s schema.
+    let strict = tool_contract::openai::strict_schema::<SendReceipt>().unwrap();
+    let fee = &strict["properties"]["fee"]["properties"]["amount_minor"];
+    assert_eq!(fee["type"], "integer");
+    assert_eq!(
+        strict["properties"]["recipients"]["items"]["type"],
+        "string"
+    );
 }

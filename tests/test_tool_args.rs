@@ -76,8 +76,27 @@ fn the_schema_states_every_key() {
                 },
                 "max_price": {
                     "description": "Highest price, at most 500.00.",
-                    "anyOf": [{"$ref": "#/$defs/Money"}, {"type": "null"}],
-                    "properties": {"amount_minor": {"minimum": 0, "maximum": 50000}}
+                    "anyOf": [
+                        {
+                            "description": "An amount of money in integer minor units of an ISO 4217 currency.",
+                "type": "object",
+                "properties": {
+                    "amount_minor": {
+                        "type": "integer",
+                        "description": "The amount in the currency's minor unit, e.g. 1999 for 19.99 USD or 500 for 500 JPY.",
+                        "minimum": 0, "maximum": 50000
+                    },
+                    "currency": {
+                        "description": "ISO 4217 currency code, e.g. \"USD\".",
+                        "type": "string",
+                        "pattern": "^[A-Z]{3}$"
+                    }
+                },
+                "required": ["amount_minor", "currency"],
+                "additionalProperties": false
+                        },
+                        {"type": "null"}
+                    ]
                 },
                 "keepFor": {
                     "description": "How long to keep the search, in minutes. Unit: minutes.",
@@ -116,4 +135,12 @@ fn parsing_goes_through_serde_with_the_tool_keys() {
     )
     .unwrap_err();
     assert!(unknown.to_string().contains("bogus"), "{unknown}");
+}
+
+#[test]
+fn the_openai_strict_schema_compiles_and_drops_the_mark() {
+    let strict = tool_contract::openai::strict_schema::<SearchCatalog>().unwrap();
+    let text = strict.to_string();
+    assert!(!text.contains("x-tool-checked"), "{text}");
+    assert!(text.contains("\"additionalProperties\":false"), "{text}");
 }

@@ -257,7 +257,7 @@ pub fn option(value: Option<TokenStream>) -> TokenStream {
     }
 }
 
-fn slot(index: usize) -> syn::Ident {
+pub fn slot(index: usize) -> syn::Ident {
     format_ident!("__tool_v{}", index)
 }
 
@@ -412,7 +412,7 @@ fn finish_field(index: usize, field: &Field) -> TokenStream {
 
 /// The calls that enforce a field's constraints after it is read, and
 /// those of `items(...)` on each item of a list.
-fn constraint_checks(index: usize, field: &Field) -> Vec<TokenStream> {
+pub fn constraint_checks(index: usize, field: &Field) -> Vec<TokenStream> {
     let slot = slot(index);
     let name = &field.name;
     let ty = field.ty;

@@ -20,7 +20,7 @@ use crate::args::{self, Args, Shape};
 use crate::ast::{Field, Input, Presence};
 use crate::attr::DefaultKind;
 use crate::ctxt::Ctxt;
-use crate::expand::{constraint_tokens, option};
+use crate::expand::{constraint_checks, constraint_tokens, option, slot};
 use crate::symbol::{SCHEMARS, SERDE};
 use crate::ty;
 
@@ -169,6 +169,29 @@ fn field_contracts(input: &Input) -> Vec<TokenStream> {
         .collect()
 }
 
+/// A function that is never called, holding the constraint checks a tool
+/// runs on its own fields: each constraint key is type-checked against its
+/// field as on a tool (`minimum` on a `String` is an error at the field's
+/// type). The parser enforces the constraints through the schema.
+fn kind_checks(input: &Input) -> TokenStream {
+    let ident = input.ident;
+    let idents = input.fields.iter().map(|f| f.ident);
+    let slots = (0..input.fields.len()).map(slot);
+    let checks = input
+        .fields
+        .iter()
+        .enumerate()
+        .flat_map(|(i, f)| constraint_checks(i, f));
+    quote! {
+        #[allow(unused_variables, unreachable_code)]
+        fn __tool_kinds(__tool_value: #ident) -> ::core::result::Result<(), _tool::ArgumentError> {
+            let #ident { #(#idents: #slots,)* } = __tool_value;
+            #(#checks)*
+            ::core::result::Result::Ok(())
+        }
+    }
+}
+
 fn impl_args(parsed: &Args) -> TokenStream {
     let node = parsed.original;
     let ident = &node.ident;
@@ -179,10 +202,12 @@ fn impl_args(parsed: &Args) -> TokenStream {
     let type_attrs = kept(&node.attrs);
     let twin = format_ident!("__ToolArgs");
 
+    let mut kinds = TokenStream::new();
     let (twin_body, moved, fields) = match &parsed.shape {
         Shape::Struct(input) => {
             let twin_fields = input.fields.iter().map(twin_field);
             let idents: Vec<_> = input.fields.iter().map(|f| f.ident).collect();
+            kinds = kind_checks(input);
             (
                 quote!(struct #twin { #(#twin_fields,)* }),
                 quote!(#ident { #(#idents: __tool_value.#idents,)* }),
@@ -254,6 +279,8 @@ fn impl_args(parsed: &Args) -> TokenStream {
                     ::core::result::Result::Ok(#moved)
                 }
             }
+
+            #kinds
 
             static __TOOL_FIELDS: [_tool::FieldContract; #field_count] = [#(#fields),*];
 

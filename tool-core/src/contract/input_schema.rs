@@ -58,23 +58,22 @@ fn constrain_property(
         "description",
         Value::from(field.model_description()),
     );
-    let money = refers_to_money(object, definitions);
     for constraint in field.constraints() {
         let keyword = constraint.keyword().to_owned();
-        let bounds_amount = matches!(keyword.as_str(), "minimum" | "maximum") && money;
-        if bounds_amount {
+        let bounds_amount = matches!(keyword.as_str(), "minimum" | "maximum");
+        if bounds_amount && let Some(money) = money_schema(object, definitions) {
             // `minimum`/`maximum` on `Money` bound the amount in minor
-            // units: `{"$ref": "#/$defs/Money", "properties":
-            // {"amount_minor": {"minimum": 0}}}` (both apply).
-            let amount = object
-                .entry("properties")
-                .or_insert_with(|| Value::Object(Map::new()))
-                .as_object_mut()
-                .map(|p| {
-                    p.entry("amount_minor")
-                        .or_insert_with(|| Value::Object(Map::new()))
-                });
-            if let Some(Value::Object(amount)) = amount {
+            // units. Strict providers accept no keyword beside a `$ref`, so
+            // the field gets its own copy of `Money`'s schema (in the
+            // `Money` branch of `Option<Money>`'s `anyOf`) with the bound
+            // on `amount_minor`.
+            inline_definition(money, definitions);
+            let amount = money
+                .get_mut("properties")
+                .and_then(Value::as_object_mut)
+                .and_then(|p| p.get_mut("amount_minor"))
+                .and_then(Value::as_object_mut);
+            if let Some(amount) = amount {
                 amount.insert(keyword, constraint_json(constraint));
             }
             continue;
@@ -93,25 +92,54 @@ fn constrain_property(
     }
 }
 
-/// Whether a property's schema is `Money` (or `Money` or null): a `$ref`
-/// to a definition with `amount_minor` and `currency` properties.
-fn refers_to_money(object: &Map<String, Value>, definitions: &Map<String, Value>) -> bool {
-    let is_money_ref = |schema: &Value| {
-        schema
-            .get("$ref")
-            .and_then(Value::as_str)
-            .and_then(|r| r.rsplit('/').next())
-            .and_then(|name| definitions.get(name))
-            .and_then(|def| def.get("properties"))
-            .is_some_and(|p| p.get("amount_minor").is_some() && p.get("currency").is_some())
+/// Replaces a `$ref` by a copy of the definition it names; the object's
+/// own description stays.
+fn inline_definition(object: &mut Map<String, Value>, definitions: &Map<String, Value>) {
+    let Some(reference) = object.remove("$ref") else {
+        return;
     };
-    is_money_ref(&Value::Object(object.clone()))
-        || ["anyOf", "oneOf"].iter().any(|k| {
-            object
-                .get(*k)
-                .and_then(Value::as_array)
-                .is_some_and(|branches| branches.iter().any(is_money_ref))
-        })
+    let name = reference.as_str().and_then(|r| r.rsplit('/').next());
+    if let Some(Value::Object(def)) = name.and_then(|n| definitions.get(n)) {
+        for (key, value) in def {
+            if !object.contains_key(key) {
+                object.insert(key.clone(), value.clone());
+            }
+        }
+    }
+}
+
+/// The object that refers to `Money` in a property's schema: the property
+/// itself (`{"$ref": "#/$defs/Money"}`) or its `Money` branch of
+/// `anyOf`/`oneOf` (`Option<Money>`); `Money` is a definition with
+/// `amount_minor` and `currency` properties.
+fn money_schema<'o>(
+    object: &'o mut Map<String, Value>,
+    definitions: &Map<String, Value>,
+) -> Option<&'o mut Map<String, Value>> {
+    let is_money = |schema: &Map<String, Value>| {
+        let properties = match schema.get("$ref").and_then(Value::as_str) {
+            Some(r) => r
+                .rsplit('/')
+                .next()
+                .and_then(|name| definitions.get(name))
+                .and_then(|def| def.get("properties")),
+            // Inlined already by an earlier bound.
+            None => schema.get("properties"),
+        };
+        properties.is_some_and(|p| p.get("amount_minor").is_some() && p.get("currency").is_some())
+    };
+    if is_money(object) {
+        return Some(object);
+    }
+    let key = ["anyOf", "oneOf"]
+        .into_iter()
+        .find(|k| object.get(*k).is_some_and(Value::is_array))?;
+    object
+        .get_mut(key)?
+        .as_array_mut()?
+        .iter_mut()
+        .filter_map(Value::as_object_mut)
+        .find(|branch| is_money(branch))
 }
 
 pub(crate) fn build_output_schema(schema_fn: SchemaFn) -> Value {
