@@ -158,11 +158,12 @@
 //! | --- | --- |
 //! | `description = "..."` | what goes in the field (else the doc comment) |
 //! | `rename = "..."` | the JSON property name |
-//! | `inject` | taken from the [`Session`] by type (`Option<T>`: `Some` when the session holds a `T`); absent from the schema; a model-supplied value is rejected |
+//! | `inject` | taken from the [`Session`] by type (`Option<T>`: `Some` when the session holds a `T`); absent from the schema; a model-supplied value is rejected; the type is a newtype of its own (`CustomerId(String)`, not `String`), one injected field per type |
 //! | `default`, `default = path` | null or absent gives `Default::default()` or `path()` |
 //! | `min_length`, `max_length`, `pattern`, `format` | string constraints, enforced by the parser and stated in the schema |
-//! | `minimum`, `maximum` | number constraints |
+//! | `minimum`, `maximum` | number constraints; on [`Money`], bounds on `amount_minor` (minor units) |
 //! | `min_items`, `max_items` | list constraints |
+//! | `items(min_length, max_length, pattern, format, minimum, maximum)` | constraints on each item of a list, under the schema's `items` and in the description ("Each item: ...") |
 //! | `unit = "..."` | the unit of a quantity, stated in the description |
 //! | `idempotency_key` | the field that makes repeated calls of a write tool safe |
 //! | `allow(rule = "reason")` | waive a naming rule for this field |
@@ -189,12 +190,33 @@
 //! 7. A destructive tool requires approval; a write or destructive tool
 //!    states its idempotency.
 //! 8. No `Option<Option<T>>`, maps or `serde_json::Value` as argument types.
-//! 9. Unknown, duplicate or malformed keys; tuple and unit structs, enums,
-//!    unions and generics are refused.
+//! 9. Unknown, duplicate or malformed keys (an unknown key names the closest
+//!    valid one and lists the keys valid there); tuple and unit structs,
+//!    enums, unions and generics are refused.
+//! 10. Injected fields have distinct newtypes (two fields of one type would
+//!     get the same session value).
+//! 11. serde and schemars attributes that would change what the model may
+//!     send (`rename`, `default`, `flatten`, `skip`, `with`, `length`, ...)
+//!     are refused on a tool, with the `#[tool(...)]` key to write instead.
 //!
 //! Rules 2–6 judge names, so each can be waived on one field or the whole
 //! tool with a reason, which goes into the contract:
 //! `#[tool(allow(model_identity = "support agents look up any customer"))]`.
+//! `model_identity` also covers `login`, `username`, `sudo`, `impersonate`;
+//! `boolean_pair` also two lifecycle states (`is_active` / `is_cancelled`);
+//! the currency next to `*_minor` is a field named `currency` or
+//! `<prefix>_currency` that holds a currency (not `show_currency: bool`).
+//!
+//! # Nested types
+//!
+//! [`ToolArgs`] (`#[derive(ToolArgs)]`) derives `Deserialize` and
+//! `JsonSchema` for a nested struct or enum with the field keys above
+//! (except `inject` and `idempotency_key`) and rules 1–5, 8, 9 and 11,
+//! fields named `Type.field` in messages. Plain
+//! `#[derive(Deserialize, JsonSchema)]` types are judged by rules 2, 4 and 5
+//! from their schema by [`ToolContract::check_rules`], which
+//! `Toolbox::register` runs at start-up; a waiver on the tool covers them
+//! all, a waiver on a field everything inside that field.
 #![deny(missing_docs)]
 
 pub use tool_core::{

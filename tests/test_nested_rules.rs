@@ -87,6 +87,17 @@ pub struct PlanWaivedCampaign {
     pub budget: Budget,
 }
 
+/// Book a ride with an aliased float fare on the tool's own field: the
+/// derive sees the name `Dollars`, the schema a `number`.
+#[derive(Tool)]
+#[tool(effect = "write", idempotent)]
+pub struct BookRide {
+    /// Where to go, as the user said it.
+    pub destination: String,
+    /// The fare the user accepted.
+    pub fare: Dollars,
+}
+
 fn handler_of<T: Tool<Output = String>>()
 -> impl Fn(T, tool_contract::CallContext) -> std::future::Ready<Result<String, tool_contract::ToolError>>
 + Send
@@ -213,4 +224,17 @@ fn money_itself_passes() {
     )
     .unwrap();
     assert_eq!(parsed.amount.amount_minor, 5);
+}
+
+#[test]
+fn an_alias_on_the_tools_own_field_is_judged_by_what_it_is() {
+    let error = BookRide::contract().check_rules().unwrap_err();
+    assert_eq!(error.violations().len(), 1);
+    assert_eq!(error.violations()[0].path(), "$.fare");
+    assert!(
+        error.violations()[0]
+            .message()
+            .starts_with("`BookRide.fare` is an amount of money typed `number`"),
+        "{error}"
+    );
 }

@@ -146,16 +146,25 @@ impl ToolContract {
             seen: HashSet::new(),
             violations: Vec::new(),
         };
-        let properties = root.get("properties").and_then(Value::as_object);
-        for (name, schema) in properties.into_iter().flatten() {
+        let waived_for = |name: &str| {
             let mut waived = tool_waived.clone();
             waived.extend(
                 self.waivers()
                     .iter()
-                    .filter(|w| w.field() == Some(name.as_str()))
+                    .filter(|w| w.field() == Some(name))
                     .map(|w| w.rule()),
             );
-            walk.visit(schema, &format!("$.{name}"), None, &waived);
+            waived
+        };
+        let properties = root.get("properties").and_then(Value::as_object);
+        if let Some(properties) = properties {
+            // The tool's own fields were judged at compile time by their
+            // syntax; judged again by their schema, a type alias shows what
+            // it is (`type Dollars = f64; amount: Dollars` is a `number`).
+            walk.judge(self.rust_name(), "$", properties, &waived_for);
+        }
+        for (name, schema) in properties.into_iter().flatten() {
+            walk.visit(schema, &format!("$.{name}"), None, &waived_for(name));
         }
         if walk.violations.is_empty() {
             Ok(())
@@ -232,7 +241,7 @@ impl<'a> Walk<'a> {
                             .map(str::to_owned)
                     })
                     .unwrap_or_else(|| format!("the object at {path}"));
-                self.judge(&label, path, properties, waived);
+                self.judge(&label, path, properties, &|_| waived.to_vec());
             }
             for (key, property) in properties {
                 self.visit(property, &format!("{path}.{key}"), None, waived);
@@ -288,18 +297,21 @@ impl<'a> Walk<'a> {
         }
     }
 
+    /// Judges the properties of one object; `waived` gives the rules
+    /// waived for a property.
     fn judge(
         &mut self,
         type_name: &str,
         path: &str,
         properties: &Map<String, Value>,
-        waived: &[ContractRule],
+        waived_for: &dyn Fn(&str) -> Vec<ContractRule>,
     ) {
         let has_currency = properties.iter().any(|(name, schema)| {
             currency_name(&words(name)) && matches!(self.kind(schema), Kind::Text | Kind::Enum)
         });
         let mut booleans: Vec<&str> = Vec::new();
         for (name, schema) in properties {
+            let waived = &waived_for(name);
             let who = format!("`{type_name}.{name}`");
             let at = format!("{path}.{name}");
             let name_words = words(name);
@@ -330,9 +342,12 @@ impl<'a> Walk<'a> {
                 for other in &booleans {
                     if boolean_pair(&words(other), &name_words) {
                         let first = format!("`{type_name}.{other}`");
+                        // Waived on either field of the pair.
+                        let mut either = waived.clone();
+                        either.extend(waived_for(other));
                         self.report(
                             ContractRule::BooleanPair,
-                            waived,
+                            &either,
                             at.clone(),
                             boolean_pair_message(&first, &who),
                         );
