@@ -107,13 +107,8 @@ fn the_schema_states_every_key() {
                 }
             },
             "additionalProperties": false,
-            "required": ["notify"],
-            "x-tool-checked": true
+            "required": ["notify"]
         })
-    );
-    assert_eq!(
-        schema["$defs"]["Sort"]["oneOf"][1]["x-tool-checked"],
-        json!(true)
     );
     SearchCatalog::contract().check_rules().unwrap();
 }
@@ -141,6 +136,50 @@ fn parsing_goes_through_serde_with_the_tool_keys() {
 fn the_openai_strict_schema_compiles_and_drops_the_mark() {
     let strict = tool_contract::openai::strict_schema::<SearchCatalog>().unwrap();
     let text = strict.to_string();
-    assert!(!text.contains("x-tool-checked"), "{text}");
+    assert!(!text.contains("x-tool-allow"), "{text}");
     assert!(text.contains("\"additionalProperties\":false"), "{text}");
+}
+
+/// A currency amount as an alias: the derive sees `Dollars`, the schema a
+/// `number`.
+pub type Dollars = f64;
+
+/// A campaign budget.
+#[derive(ToolArgs)]
+#[tool(allow(boolean_pair = "mirrors the ad network's two flags"))]
+pub struct Budget {
+    /// Most to spend.
+    pub amount: Dollars,
+    /// The part the customer plays in the ad, e.g. "narrator".
+    #[tool(allow(model_identity = "a part in the story, not a permission"))]
+    pub role: String,
+    /// Whether the campaign runs.
+    pub is_active: bool,
+    /// Whether the campaign was cancelled.
+    pub is_cancelled: bool,
+}
+
+/// Plan an ad campaign within a budget. Read-only.
+#[derive(Tool)]
+pub struct PlanAdCampaign {
+    /// The budget to plan within.
+    pub budget: Budget,
+}
+
+#[test]
+fn waivers_travel_in_the_schema_and_aliases_are_judged_at_start_up() {
+    let schema = PlanAdCampaign::input_schema();
+    assert_eq!(
+        schema["$defs"]["Budget"]["x-tool-allow"],
+        json!({"": ["boolean_pair"], "role": ["model_identity"]})
+    );
+    let error = PlanAdCampaign::contract().check_rules().unwrap_err();
+    let found: Vec<&str> = error.violations().iter().map(|v| v.path()).collect();
+    assert_eq!(found, vec!["$.budget.amount"]);
+    assert!(
+        error.violations()[0]
+            .message()
+            .starts_with("`Budget.amount` is an amount of money typed `number`"),
+        "{error}"
+    );
 }

@@ -243,7 +243,7 @@ fn bound(n: Number) -> TokenStream {
     }
 }
 
-fn waiver(allow: &Allow, field: Option<&str>) -> TokenStream {
+pub fn waiver(allow: &Allow, field: Option<&str>) -> TokenStream {
     let rule = allow.rule;
     let field = option(field.map(|f| quote!(#f)));
     let reason = &allow.reason;

@@ -20,7 +20,7 @@ use crate::args::{self, Args, Shape};
 use crate::ast::{Field, Input, Presence};
 use crate::attr::DefaultKind;
 use crate::ctxt::Ctxt;
-use crate::expand::{constraint_checks, constraint_tokens, option, slot};
+use crate::expand::{constraint_checks, constraint_tokens, option, slot, waiver};
 use crate::symbol::{SCHEMARS, SERDE};
 use crate::ty;
 
@@ -192,6 +192,23 @@ fn kind_checks(input: &Input) -> TokenStream {
     }
 }
 
+/// The waivers of the type (once) and of each field, for the schema.
+fn waivers(parsed: &Args) -> Vec<TokenStream> {
+    let inputs = parsed.inputs();
+    let type_level = inputs
+        .first()
+        .map(|input| input.attrs.allows().iter().map(|a| waiver(a, None)));
+    let fields = inputs.iter().flat_map(|input| {
+        input.fields.iter().flat_map(|f| {
+            f.attrs
+                .allows()
+                .iter()
+                .map(move |a| waiver(a, Some(&f.name)))
+        })
+    });
+    type_level.into_iter().flatten().chain(fields).collect()
+}
+
 fn impl_args(parsed: &Args) -> TokenStream {
     let node = parsed.original;
     let ident = &node.ident;
@@ -256,6 +273,8 @@ fn impl_args(parsed: &Args) -> TokenStream {
     };
     let name = ident.to_string();
     let field_count = fields.len();
+    let waivers = waivers(parsed);
+    let waiver_count = waivers.len();
 
     quote! {
         #[doc(hidden)]
@@ -283,6 +302,7 @@ fn impl_args(parsed: &Args) -> TokenStream {
             #kinds
 
             static __TOOL_FIELDS: [_tool::FieldContract; #field_count] = [#(#fields),*];
+            static __TOOL_WAIVERS: [_tool::Waiver; #waiver_count] = [#(#waivers),*];
 
             #[automatically_derived]
             impl _tool::schemars::JsonSchema for #ident {
@@ -296,7 +316,7 @@ fn impl_args(parsed: &Args) -> TokenStream {
 
                 fn json_schema(__tool_generator: &mut _tool::schemars::SchemaGenerator) -> _tool::schemars::Schema {
                     let mut __tool_schema = <#twin as _tool::schemars::JsonSchema>::json_schema(__tool_generator);
-                    _tool::args_schema(&mut __tool_schema, __tool_generator, &__TOOL_FIELDS);
+                    _tool::args_schema(&mut __tool_schema, __tool_generator, &__TOOL_FIELDS, &__TOOL_WAIVERS);
                     __tool_schema
                 }
             }

@@ -4,11 +4,14 @@ use serde_json::{Map, Value};
 
 use super::field::{FieldContract, Presence, constraint_json};
 use super::schema::{SchemaFn, schema_settings};
+use super::waiver::Waiver;
 
-/// The key `#[derive(ToolArgs)]` writes into the schema of the types it
-/// judged at compile time; an `x-` key, which validators ignore and the
-/// OpenAI compiler drops.
-pub(crate) const CHECKED_KEY: &str = "x-tool-checked";
+/// The key `#[derive(ToolArgs)]` writes into the objects of a type that
+/// waives contract rules: `{"": ["untyped_amount"], "role": ["model_identity"]}`
+/// (`""` for the whole type), so the contract check honours the waivers the
+/// derive honoured. An `x-` key, which validators ignore and the OpenAI
+/// compiler drops.
+pub(crate) const ALLOW_KEY: &str = "x-tool-allow";
 
 pub(crate) fn build_input_schema(fields: &[FieldContract]) -> Value {
     let mut generator = schema_settings().for_deserialize().into_generator();
@@ -158,14 +161,14 @@ fn prepend(object: &mut Map<String, Value>, key: &str, value: Value) {
 
 /// Completes the schema of a `#[derive(ToolArgs)]` type: each field's
 /// property gets what its contract says (as a tool's input schema does),
-/// and every object of the type (not the types it refers to) is marked
-/// `"x-tool-checked": true`, so the contract check does not judge again
-/// what the derive judged at compile time.
+/// and the type's own objects (the struct, or each variant) carry its
+/// waivers under `"x-tool-allow"` for the contract check.
 #[doc(hidden)]
 pub fn args_schema(
     schema: &mut schemars::Schema,
     generator: &schemars::SchemaGenerator,
     fields: &[FieldContract],
+    waivers: &[Waiver],
 ) {
     let Some(root) = schema.as_object_mut() else {
         return;
@@ -177,33 +180,45 @@ pub fn args_schema(
             }
         }
     }
-    mark_checked(root);
+    if waivers.is_empty() {
+        return;
+    }
+    let mut allow = Map::new();
+    for waiver in waivers {
+        let rules = allow
+            .entry(waiver.field().unwrap_or_default())
+            .or_insert_with(|| Value::Array(Vec::new()));
+        if let Value::Array(rules) = rules {
+            rules.push(Value::from(waiver.rule().as_str()));
+        }
+    }
+    mark_allowed(root, &Value::Object(allow));
 }
 
 /// Marks the type's own objects: the struct, or each variant of an enum
 /// (a branch of `oneOf`/`anyOf`, and the object inside an externally
 /// tagged variant's one property). Field schemas and `$ref`s are the
 /// business of their own types.
-fn mark_checked(object: &mut Map<String, Value>) {
+fn mark_allowed(object: &mut Map<String, Value>, allow: &Value) {
     if object.contains_key("$ref") {
         return;
     }
     if object.contains_key("properties") {
-        object.insert(CHECKED_KEY.to_owned(), Value::Bool(true));
+        object.insert(ALLOW_KEY.to_owned(), allow.clone());
     }
     for key in ["oneOf", "anyOf", "allOf"] {
         let Some(Value::Array(branches)) = object.get_mut(key) else {
             continue;
         };
         for branch in branches.iter_mut().filter_map(Value::as_object_mut) {
-            mark_checked(branch);
+            mark_allowed(branch, allow);
             if let Some(Value::Object(properties)) = branch.get_mut("properties")
                 && properties.len() == 1
                 && let Some(Value::Object(inner)) = properties.values_mut().next()
                 && !inner.contains_key("$ref")
                 && inner.contains_key("properties")
             {
-                inner.insert(CHECKED_KEY.to_owned(), Value::Bool(true));
+                inner.insert(ALLOW_KEY.to_owned(), allow.clone());
             }
         }
     }

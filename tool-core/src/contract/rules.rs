@@ -19,12 +19,12 @@
 //!   (`show_x`/`hide_x`, `is_active`/`is_cancelled`).
 //!
 //! A type alias is judged by what it is: `type Dollars = f64; amount:
-//! Dollars` is a `number` in the schema. An object marked
-//! `"x-tool-checked": true` (written by `#[derive(ToolArgs)]`, whose rules
-//! and waivers ran at compile time) is not judged again; the types inside it
-//! are. A rule is waived for the whole tool by `#[tool(allow(rule =
-//! "reason"))]` on the struct, or for everything inside one field by the
-//! same key on that field.
+//! Dollars` is a `number` in the schema, on a tool's own field, in a
+//! `#[derive(ToolArgs)]` type and in a plain one. A rule is waived for the
+//! whole tool by `#[tool(allow(rule = "reason"))]` on the struct, or for
+//! everything inside one field by the same key on that field; the waivers
+//! of a `#[derive(ToolArgs)]` type (on the type or a field) are in its
+//! schema under `"x-tool-allow"` and apply to its own properties.
 
 use std::collections::HashSet;
 use std::error::Error;
@@ -36,7 +36,7 @@ use tool_words::judge::{
     model_identity_message, money_name, untyped_amount_message, words,
 };
 
-use super::input_schema::CHECKED_KEY;
+use super::input_schema::ALLOW_KEY;
 use super::tool_contract::ToolContract;
 use super::waiver::ContractRule;
 
@@ -177,6 +177,19 @@ impl ToolContract {
     }
 }
 
+/// The rule spelled `name` (`untyped_amount`).
+fn rule_named(name: &str) -> Option<ContractRule> {
+    [
+        ContractRule::UntypedAmount,
+        ContractRule::UntypedQuantity,
+        ContractRule::ModelIdentity,
+        ContractRule::BooleanPair,
+        ContractRule::VagueName,
+    ]
+    .into_iter()
+    .find(|rule| rule.as_str() == name)
+}
+
 struct Walk<'a> {
     defs: &'a Map<String, Value>,
     /// (definition, waived rules) already judged: recursive types end.
@@ -230,19 +243,31 @@ impl<'a> Walk<'a> {
             self.visit(def, path, Some(name), waived);
         }
         if let Some(properties) = object.get("properties").and_then(Value::as_object) {
-            let checked = object.get(CHECKED_KEY) == Some(&Value::Bool(true));
-            if !checked {
-                let label = type_name
-                    .map(str::to_owned)
-                    .or_else(|| {
-                        object
-                            .get("title")
-                            .and_then(Value::as_str)
-                            .map(str::to_owned)
-                    })
-                    .unwrap_or_else(|| format!("the object at {path}"));
-                self.judge(&label, path, properties, &|_| waived.to_vec());
-            }
+            let label = type_name
+                .map(str::to_owned)
+                .or_else(|| {
+                    object
+                        .get("title")
+                        .and_then(Value::as_str)
+                        .map(str::to_owned)
+                })
+                .unwrap_or_else(|| format!("the object at {path}"));
+            let allow = object.get(ALLOW_KEY);
+            let waived_for = |name: &str| {
+                let mut rules = waived.to_vec();
+                for key in ["", name] {
+                    let listed = allow.and_then(|a| a.get(key)).and_then(Value::as_array);
+                    rules.extend(
+                        listed
+                            .into_iter()
+                            .flatten()
+                            .filter_map(Value::as_str)
+                            .filter_map(rule_named),
+                    );
+                }
+                rules
+            };
+            self.judge(&label, path, properties, &waived_for);
             for (key, property) in properties {
                 self.visit(property, &format!("{path}.{key}"), None, waived);
             }
