@@ -10,7 +10,7 @@
 //! delegate to the twin: `Deserialize` moves the fields over, `JsonSchema`
 //! takes the twin's schema and lets tool-core add each field's description,
 //! unit, constraints and `items(...)` constraints (the same code that writes
-//! a tool's input schema) and mark the schema as checked at compile time.
+//! a tool's input schema) and write the type's waivers under `"x-tool-allow"`.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
