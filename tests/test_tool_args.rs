@@ -133,6 +133,33 @@ fn parsing_goes_through_serde_with_the_tool_keys() {
 }
 
 #[test]
+fn nested_constraints_are_enforced_when_read() {
+    let too_long = SearchCatalog::from_arguments(
+        r#"{"filters": {"brand": "much-too-long", "notify": []}, "sort": null}"#,
+        &Session::new(),
+    )
+    .unwrap_err();
+    assert_eq!(too_long.code(), "INVALID_ARGUMENTS");
+    assert_eq!(too_long.path(), "$.filters");
+    assert_eq!(
+        too_long.to_string(),
+        "$.filters: brand: expected at most 5 characters, got 13 characters"
+    );
+    let bad_item = SearchCatalog::from_arguments(
+        r#"{"filters": {"notify": ["ana@example.com", "nope"]}, "sort": null}"#,
+        &Session::new(),
+    )
+    .unwrap_err();
+    assert!(bad_item.to_string().contains("notify[1]: "), "{bad_item}");
+    let rating = SearchCatalog::from_arguments(
+        r#"{"filters": {"min_rating": 9, "notify": []}, "sort": null}"#,
+        &Session::new(),
+    )
+    .unwrap_err();
+    assert!(rating.to_string().contains("min_rating: "), "{rating}");
+}
+
+#[test]
 fn the_openai_strict_schema_compiles_and_drops_the_mark() {
     let strict = tool_contract::openai::strict_schema::<SearchCatalog>().unwrap();
     let text = strict.to_string();

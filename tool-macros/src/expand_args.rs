@@ -169,10 +169,11 @@ fn field_contracts(input: &Input) -> Vec<TokenStream> {
         .collect()
 }
 
-/// A function that is never called, holding the constraint checks a tool
-/// runs on its own fields: each constraint key is type-checked against its
-/// field as on a tool (`minimum` on a `String` is an error at the field's
-/// type). The parser enforces the constraints through the schema.
+/// The constraint checks a tool runs on its own fields, run by
+/// `Deserialize` on the value it read: each constraint key is type-checked
+/// against its field as on a tool (`minimum` on a `String` is an error at
+/// the field's type), and a value that breaks one is a serde error naming
+/// the field, whichever parser reads the type.
 fn kind_checks(input: &Input) -> TokenStream {
     let ident = input.ident;
     let idents = input.fields.iter().map(|f| f.ident);
@@ -184,7 +185,7 @@ fn kind_checks(input: &Input) -> TokenStream {
         .flat_map(|(i, f)| constraint_checks(i, f));
     quote! {
         #[allow(unused_variables, unreachable_code)]
-        fn __tool_kinds(__tool_value: #ident) -> ::core::result::Result<(), _tool::ArgumentError> {
+        fn __tool_kinds(__tool_value: &#ident) -> ::core::result::Result<(), _tool::ArgumentError> {
             let #ident { #(#idents: #slots,)* } = __tool_value;
             #(#checks)*
             ::core::result::Result::Ok(())
@@ -220,11 +221,20 @@ fn impl_args(parsed: &Args) -> TokenStream {
     let twin = format_ident!("__ToolArgs");
 
     let mut kinds = TokenStream::new();
+    let mut check = TokenStream::new();
     let (twin_body, moved, fields) = match &parsed.shape {
         Shape::Struct(input) => {
             let twin_fields = input.fields.iter().map(twin_field);
             let idents: Vec<_> = input.fields.iter().map(|f| f.ident).collect();
             kinds = kind_checks(input);
+            check = quote! {
+                if let ::core::result::Result::Err(__tool_error) = __tool_kinds(&__tool_result) {
+                    let __tool_at = __tool_error.path().trim_start_matches("$.");
+                    return ::core::result::Result::Err(<__D::Error as _tool::serde::de::Error>::custom(
+                        ::core::format_args!("{}: {}", __tool_at, __tool_error.message()),
+                    ));
+                }
+            };
             (
                 quote!(struct #twin { #(#twin_fields,)* }),
                 quote!(#ident { #(#idents: __tool_value.#idents,)* }),
@@ -295,7 +305,9 @@ fn impl_args(parsed: &Args) -> TokenStream {
                     __D: _tool::serde::Deserializer<'de>,
                 {
                     let __tool_value = <#twin as _tool::serde::Deserialize<'de>>::deserialize(__tool_deserializer)?;
-                    ::core::result::Result::Ok(#moved)
+                    let __tool_result = #moved;
+                    #check
+                    ::core::result::Result::Ok(__tool_result)
                 }
             }
 
