@@ -21,8 +21,17 @@ pub fn item_constraints(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Vec<Co
         );
         return skip_value(meta).map(|()| found);
     }
+    let empty = {
+        let fork = meta.input.fork();
+        let content;
+        syn::parenthesized!(content in fork);
+        content.is_empty()
+    };
     let mut written = false;
-    meta.parse_nested_meta(|m| {
+    if empty {
+        meta.input.parse::<proc_macro2::TokenTree>()?;
+    } else {
+        meta.parse_nested_meta(|m| {
         written = true;
         if m.path == MIN_ITEMS || m.path == MAX_ITEMS {
             let key = crate::value::path_to_string(&m.path);
@@ -65,6 +74,7 @@ pub fn item_constraints(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Vec<Co
         }
         Ok(())
     })?;
+    }
     if !written {
         cx.error_spanned_by(
             &meta.path,
