@@ -238,3 +238,49 @@ fn an_alias_on_the_tools_own_field_is_judged_by_what_it_is() {
         "{error}"
     );
 }
+
+/// A currency as an enum of documented codes: its schema is a `oneOf` of
+/// string `const`s.
+#[derive(Deserialize, JsonSchema)]
+#[serde(crate = "tool_contract::serde")]
+#[schemars(crate = "tool_contract::schemars")]
+pub enum FeeCurrency {
+    /// Euro.
+    #[serde(rename = "EUR")]
+    Eur,
+    /// US dollar.
+    #[serde(rename = "USD")]
+    Usd,
+}
+
+/// A fee in minor units next to a currency enum.
+#[derive(Deserialize, JsonSchema)]
+#[serde(crate = "tool_contract::serde")]
+#[schemars(crate = "tool_contract::schemars")]
+pub struct Fee {
+    /// The fee in minor units.
+    pub fee_minor: i64,
+    /// The fee's currency.
+    pub fee_currency: FeeCurrency,
+}
+
+/// Quote a transfer with a fee. Read-only.
+#[derive(Tool)]
+pub struct QuoteTransfer {
+    /// The fee the customer expects.
+    pub fee: Fee,
+    /// The fee in minor units, on the tool itself.
+    pub total_minor: i64,
+    /// The currency of the total.
+    pub currency: FeeCurrency,
+}
+
+#[test]
+fn minor_units_next_to_a_currency_enum_pass_at_every_depth() {
+    let schema = QuoteTransfer::input_schema();
+    assert!(
+        schema["$defs"]["FeeCurrency"]["oneOf"].is_array(),
+        "{schema}"
+    );
+    QuoteTransfer::contract().check_rules().unwrap();
+}

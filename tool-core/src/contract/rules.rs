@@ -301,8 +301,10 @@ impl<'a> Walk<'a> {
                     .filter(|b| b.get("type").and_then(Value::as_str) != Some("null"))
                     .map(|b| self.kind(b))
                     .collect();
-                return match kinds.as_slice() {
-                    [one] => *one,
+                // One kind for every branch (`Option<T>`, or an enum of
+                // documented string values, each a `const` branch).
+                return match kinds.split_first() {
+                    Some((first, rest)) if rest.iter().all(|k| k == first) => *first,
                     _ => Kind::Other,
                 };
             }
