@@ -26,6 +26,25 @@ use crate::value::{lit_str, path_to_string, skip_value};
 /// The keys on a `#[derive(ToolArgs)]` type.
 pub const ARGS_KEYS: &[Symbol] = &[DESCRIPTION, CRATE, ALLOW];
 
+/// The keys a field of a nested struct accepts: a tool field's but
+/// `inject` and `idempotency_key`.
+const ARGS_FIELD_KEYS: &[Symbol] = &[
+    DESCRIPTION,
+    RENAME,
+    DEFAULT,
+    UNIT,
+    MIN_LENGTH,
+    MAX_LENGTH,
+    PATTERN,
+    MINIMUM,
+    MAXIMUM,
+    MIN_ITEMS,
+    MAX_ITEMS,
+    FORMAT,
+    ITEMS,
+    ALLOW,
+];
+
 /// The keys a field of an enum variant accepts: the constraint keys need a
 /// struct of their own (see [`check_variant_field`]).
 const VARIANT_FIELD_KEYS: &[Symbol] = &[DESCRIPTION, RENAME, DEFAULT, UNIT, ALLOW];
@@ -139,7 +158,18 @@ fn fields_of<'a>(
             if in_variant {
                 check_variant_field(cx, original);
             }
-            let mut field = Field::from_syn(cx, original)?;
+            let here = if in_variant {
+                Position {
+                    keys: VARIANT_FIELD_KEYS,
+                    name: "a field of an enum variant",
+                }
+            } else {
+                Position {
+                    keys: ARGS_FIELD_KEYS,
+                    name: "a field of a `#[derive(ToolArgs)]` type",
+                }
+            };
+            let mut field = Field::from_syn_at(cx, original, &here)?;
             field.owner = Some(owner.to_owned());
             Some(field)
         })

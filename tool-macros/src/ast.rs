@@ -7,6 +7,7 @@ use syn::{Data, DeriveInput, Fields, Ident, Type};
 use crate::attr::{self, FieldAttrs, ToolAttrs};
 use crate::ctxt::Ctxt;
 use crate::doc_comment::Doc;
+use crate::nested::{ON_FIELD, Position};
 use crate::slot::Slot;
 use crate::ty;
 use crate::vocab::{Approval, DataClass, Effect, Idempotency};
@@ -174,8 +175,13 @@ impl<'a> Input<'a> {
 
 impl<'a> Field<'a> {
     pub fn from_syn(cx: &Ctxt, original: &'a syn::Field) -> Option<Self> {
+        Self::from_syn_at(cx, original, &ON_FIELD)
+    }
+
+    /// The field, its keys read as valid at `here`.
+    pub fn from_syn_at(cx: &Ctxt, original: &'a syn::Field, here: &Position) -> Option<Self> {
         let ident = original.ident.as_ref()?;
-        let attrs = attr::field_attrs(cx, &original.attrs);
+        let attrs = attr::field_attrs(cx, &original.attrs, here);
         let name = match attrs.rename.given() {
             Some(lit) => lit.value(),
             None => ident.to_string().trim_start_matches("r#").to_owned(),

@@ -14,7 +14,7 @@ use crate::constraint_keys::CONSTRAINTS;
 use crate::ctxt::Ctxt;
 use crate::doc_comment::{Doc, doc};
 use crate::nested::{
-    Allow, AllowList, ErrorDecl, ON_FIELD, ON_STRUCT, misplaced_or_unknown, parse_error_decl,
+    Allow, AllowList, ErrorDecl, ON_STRUCT, Position, misplaced_or_unknown, parse_error_decl,
 };
 use crate::slot::{Attr, Slot};
 use crate::symbol::*;
@@ -176,8 +176,10 @@ pub fn tool_attrs(cx: &Ctxt, attrs: &[Attribute]) -> ToolAttrs {
     }
 }
 
-/// Parses a field's attributes.
-pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
+/// Parses a field's attributes; `here` lists the keys valid on this field
+/// for the message about an unknown key (a nested type's field takes no
+/// `inject` or `idempotency_key`).
+pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute], here: &Position) -> FieldAttrs {
     let mut description = Attr::none(cx, DESCRIPTION);
     let mut rename = Attr::none(cx, RENAME);
     let mut inject = Attr::none(cx, INJECT);
@@ -262,7 +264,7 @@ pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
         } else if meta.path == ALLOW {
             allows.parse(cx, meta)?;
         } else {
-            misplaced_or_unknown(cx, meta, &ON_FIELD, STRUCT_KEYS, "the struct")?;
+            misplaced_or_unknown(cx, meta, here, STRUCT_KEYS, "the struct")?;
         }
         Ok(())
     });
@@ -336,6 +338,7 @@ fn tool_attributes<'a>(
 mod tests {
     use super::*;
     use crate::constraint::{Constraint, Number};
+    use crate::nested::ON_FIELD;
     use syn::parse_quote;
 
     fn errors_of(f: impl FnOnce(&Ctxt)) -> Vec<String> {
@@ -403,7 +406,7 @@ mod tests {
             #[tool(max_lenght = 5, items(fromat = "email", min_items = 1))]
         )];
         let errors = errors_of(|cx| {
-            field_attrs(cx, &attrs);
+            field_attrs(cx, &attrs, &ON_FIELD);
         });
         assert_eq!(
             errors,
@@ -421,7 +424,7 @@ mod tests {
             #[tool(items(format = "email", max_length = 254))]
         )];
         let cx = Ctxt::new();
-        let parsed = field_attrs(&cx, &attrs);
+        let parsed = field_attrs(&cx, &attrs, &ON_FIELD);
         cx.check().unwrap();
         let (items, _) = parsed.items.unwrap();
         let items: Vec<String> = items.iter().map(|c| c.constraint.to_string()).collect();
@@ -434,7 +437,7 @@ mod tests {
             #[tool(minimum = -5, maximum = 2.5, min_length = 1, pattern = "^a", default = crate::x)]
         )];
         let cx = Ctxt::new();
-        let parsed = field_attrs(&cx, &attrs);
+        let parsed = field_attrs(&cx, &attrs, &ON_FIELD);
         cx.check().unwrap();
         let numbers: Vec<Number> = parsed
             .constraints
@@ -525,7 +528,7 @@ mod tests {
     fn a_flag_given_twice_or_with_a_value_stays_given() {
         let attrs: Vec<Attribute> = vec![parse_quote!(#[tool(inject = true, inject)])];
         let cx = Ctxt::new();
-        let parsed = field_attrs(&cx, &attrs);
+        let parsed = field_attrs(&cx, &attrs, &ON_FIELD);
         let errors: Vec<String> = cx
             .check()
             .unwrap_err()
@@ -548,7 +551,7 @@ mod tests {
             #[tool(max_length = 3, format = "email", min_length = 1, max_length = 4, maximum = "x", min_items = 1, format = "mail")]
         )];
         let cx = Ctxt::new();
-        let parsed = field_attrs(&cx, &attrs);
+        let parsed = field_attrs(&cx, &attrs, &ON_FIELD);
         let errors: Vec<String> = cx
             .check()
             .unwrap_err()
