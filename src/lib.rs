@@ -169,11 +169,12 @@
 //! | --- | --- |
 //! | `description = "..."` | what goes in the field (else the doc comment) |
 //! | `rename = "..."` | the JSON property name |
-//! | `inject` | taken from the [`Session`] by type (`Option<T>`: `Some` when the session holds a `T`); absent from the schema; a model-supplied value is rejected |
+//! | `inject` | taken from the [`Session`] by type (`Option<T>`: `Some` when the session holds a `T`); absent from the schema; a model-supplied value is rejected; the type is a newtype of its own (`CustomerId(String)`, not `String`), one injected field per type |
 //! | `default`, `default = path` | null or absent gives `Default::default()` or `path()` |
 //! | `min_length`, `max_length`, `pattern`, `format` | string constraints, enforced by the parser and stated in the schema |
-//! | `minimum`, `maximum` | number constraints |
+//! | `minimum`, `maximum` | number constraints; on [`Money`], bounds on `amount_minor` (minor units) |
 //! | `min_items`, `max_items` | list constraints |
+//! | `items(min_length, max_length, pattern, format, minimum, maximum)` | constraints on each item of a list, under the schema's `items` and in the description ("Each item: ...") |
 //! | `unit = "..."` | the unit of a quantity, stated in the description |
 //! | `idempotency_key` | the field that makes repeated calls of a write tool safe |
 //! | `allow(rule = "reason")` | waive a naming rule for this field |
@@ -200,12 +201,33 @@
 //! 7. A destructive tool requires approval; a write or destructive tool
 //!    states its idempotency.
 //! 8. No `Option<Option<T>>`, maps or `serde_json::Value` as argument types.
-//! 9. Unknown, duplicate or malformed keys; tuple and unit structs, enums,
-//!    unions and generics are refused.
+//! 9. Unknown, duplicate or malformed keys (an unknown key names the closest
+//!    valid one and lists the keys valid there); tuple and unit structs,
+//!    enums, unions and generics are refused.
+//! 10. Injected fields have distinct newtypes (two fields of one type would
+//!     get the same session value).
+//! 11. serde and schemars attributes that would change what the model may
+//!     send (`rename`, `default`, `flatten`, `skip`, `with`, `length`, ...)
+//!     are refused on a tool, with the `#[tool(...)]` key to write instead.
 //!
 //! Rules 2–6 judge names, so each can be waived on one field or the whole
 //! tool with a reason, which goes into the contract:
 //! `#[tool(allow(model_identity = "support agents look up any customer"))]`.
+//! `model_identity` also covers `login`, `username`, `sudo`, `impersonate`;
+//! `boolean_pair` also two lifecycle states (`is_active` / `is_cancelled`);
+//! the currency next to `*_minor` is a field named `currency` or
+//! `<prefix>_currency` that holds a currency (not `show_currency: bool`).
+//!
+//! # Nested types
+//!
+//! [`ToolArgs`] (`#[derive(ToolArgs)]`) derives `Deserialize` and
+//! `JsonSchema` for a nested struct or enum with the field keys above
+//! (except `inject` and `idempotency_key`) and rules 1–5, 8, 9 and 11,
+//! fields named `Type.field` in messages. Plain
+//! `#[derive(Deserialize, JsonSchema)]` types are judged by rules 2, 4 and 5
+//! from their schema by [`ToolContract::check_rules`], which
+//! `Toolbox::register` runs at start-up; a waiver on the tool covers them
+//! all, a waiver on a field everything inside that field.
 #![deny(missing_docs)]
 
 pub use tool_core::{
@@ -219,6 +241,9 @@ pub use tool_core::Tool;
 /// Derives [`Tool`] for a struct with named fields; see the crate docs for
 /// its attributes and rules.
 pub use tool_macros::Tool;
+/// The derive for nested argument types: `Deserialize` and `JsonSchema`
+/// with the field keys and contract rules of `#[derive(Tool)]`.
+pub use tool_macros::ToolArgs;
 
 /// The names an application writes daily, in one import:
 /// `use tool_contract::prelude::*;`.
@@ -227,7 +252,7 @@ pub mod prelude {
         ArgumentError, HandlerError, Money, Session, Tool, ToolCall, ToolContract, ToolError,
         ToolOutput,
     };
-    pub use tool_macros::Tool;
+    pub use tool_macros::{Tool, ToolArgs};
     /// `toolbox.answer_chat_completions(..)` and `toolbox.answer_responses(..)`.
     #[cfg(feature = "runtime")]
     pub use tool_openai::ToolboxExt as _;
@@ -242,9 +267,9 @@ pub mod contract {
     pub use tool_core::contract::{DEFAULT_MAX_ARGUMENT_BYTES, schema_settings};
     pub use tool_core::parse::formats;
     pub use tool_core::{
-        Approval, AsIdempotencyKey, Constraint, ContractRule, Currency, DataClass, DeclaredError,
-        Effect, ErrorCategory, FieldContract, Idempotency, NumberBound, OutputContract, Policy,
-        Presence, Recovery, Version, Waiver,
+        Approval, AsIdempotencyKey, Constraint, ContractError, ContractRule, Currency, DataClass,
+        DeclaredError, Effect, ErrorCategory, FieldContract, Idempotency, NumberBound,
+        OutputContract, Policy, Presence, Recovery, RuleViolation, Version, Waiver,
     };
 }
 
@@ -292,7 +317,7 @@ pub mod audit {
 /// OpenAI schema's descriptions.
 pub mod docs {
     pub use tool_core::words::{
-        CATALOG_FORMAT, Catalog, Keyword, MAX_ECHO_CHARS, Words, described, echo,
+        CATALOG_FORMAT, Catalog, Keyword, MAX_ECHO_CHARS, Words, described, echo, judge,
     };
 }
 

@@ -24,6 +24,11 @@ fn tools_md_is_what_the_catalog_example_prints() {
 }
 
 #[test]
+fn the_example_tools_keep_the_contract_rules_at_every_depth() {
+    catalog_example::catalog().check().unwrap();
+}
+
+#[test]
 fn the_table_of_contents_links_every_tool_in_order() {
     let markdown = catalog_example::catalog().to_markdown();
     let contents: Vec<&str> = markdown

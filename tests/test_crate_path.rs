@@ -39,3 +39,34 @@ fn derives_through_a_reexported_path() {
         SendSms::from_arguments(r#"{"to": "0151", "text": "x"}"#, &Session::new()).unwrap_err();
     assert_eq!(error.path(), "$.to");
 }
+
+/// Where a parcel goes.
+#[derive(Debug, framework::tools::ToolArgs)]
+#[tool(crate = "crate::framework::tools")]
+pub struct Destination {
+    /// Postcode, e.g. "10115".
+    #[tool(pattern = "^[0-9]{5}$")]
+    pub postcode: String,
+}
+
+/// Quote the shipping time of a parcel to one destination. Read-only.
+#[derive(Debug, framework::tools::Tool)]
+#[tool(crate = "crate::framework::tools")]
+pub struct QuoteShippingTime {
+    /// Where the parcel goes.
+    pub destination: Destination,
+}
+
+#[test]
+fn nested_types_derive_through_a_reexported_path() {
+    let quote = QuoteShippingTime::from_arguments(
+        r#"{"destination": {"postcode": "10115"}}"#,
+        &Session::new(),
+    )
+    .unwrap();
+    assert_eq!(quote.destination.postcode, "10115");
+    assert_eq!(
+        QuoteShippingTime::input_schema()["$defs"]["Destination"]["properties"]["postcode"]["pattern"],
+        "^[0-9]{5}$"
+    );
+}

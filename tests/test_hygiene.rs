@@ -34,9 +34,32 @@ mod shadowing {
         #[tool(inject)]
         pub tenant: TenantId,
     }
+
+    /// A window of days, derived with `ToolArgs` under the same shadows.
+    #[derive(Debug, tool_contract::ToolArgs)]
+    pub struct Window {
+        /// First day, e.g. "mon".
+        #[tool(min_items = 1, items(max_length = 3))]
+        pub days: ::std::vec::Vec<::std::string::String>,
+        /// How many weeks ahead, 0 to 4.
+        // No `default` here: schemars_derive 1.2.3, which `ToolArgs`
+        // delegates to, writes a bare `Some(..)` for a field's default
+        // (src/schema_exprs.rs, `quote!(Some(#default_expr))`), which this
+        // module shadows.
+        #[tool(maximum = 4)]
+        pub weeks_ahead: u8,
+    }
+
+    /// Look up the opening hours of one store for a window of days.
+    #[derive(Debug, tool_contract::Tool)]
+    #[tool(output = ::std::string::String)]
+    pub struct GetStoreWindow {
+        /// The window, e.g. {"days": ["mon"]}.
+        pub window: Window,
+    }
 }
 
-use shadowing::{GetStoreHours, TenantId};
+use shadowing::{GetStoreHours, GetStoreWindow, TenantId};
 use tool_contract::{Session, Tool};
 
 #[test]
@@ -53,4 +76,15 @@ fn derives_and_parses_in_a_module_that_shadows_the_prelude() {
         GetStoreHours::input_schema()["required"],
         serde_json::json!(["store"])
     );
+}
+
+#[test]
+fn tool_args_derive_in_a_module_that_shadows_the_prelude() {
+    let call = GetStoreWindow::from_arguments(
+        r#"{"window": {"days": ["mon"], "weeks_ahead": 0}}"#,
+        &Session::new(),
+    )
+    .unwrap();
+    assert_eq!(call.window.days, vec!["mon".to_owned()]);
+    assert_eq!(call.window.weeks_ahead, 0);
 }

@@ -1,5 +1,9 @@
 use tool_contract::Tool;
 
+/// The signed-in customer.
+#[derive(Clone)]
+pub struct CustomerId(pub String);
+
 /// List the orders of the signed-in customer, newest first, with their
 /// status and total. Read-only.
 #[derive(Tool)]
@@ -8,7 +12,7 @@ pub struct ListOrders {
     pub limit: u32,
     /// The signed-in customer's id, from the session.
     #[tool(inject, min_length = 1)]
-    pub customer_id: String,
+    pub customer_id: CustomerId,
 }
 
 fn main() {}

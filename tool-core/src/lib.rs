@@ -21,9 +21,10 @@ pub mod parse;
 pub mod words;
 
 pub use contract::{
-    Approval, AsIdempotencyKey, Constraint, ContractRule, Currency, DataClass, DeclaredError,
-    Effect, ErrorCategory, FieldContract, Idempotency, Money, NumberBound, OutputContract, Policy,
-    Presence, Recovery, Session, Tool, ToolContract, Version, Waiver,
+    Approval, AsIdempotencyKey, Constraint, ContractError, ContractRule, Currency, DataClass,
+    DeclaredError, Effect, ErrorCategory, FieldContract, Idempotency, Money, NumberBound,
+    OutputContract, Policy, Presence, Recovery, RuleViolation, Session, Tool, ToolContract,
+    Version, Waiver,
 };
 pub use outcome::{HandlerError, OutputKind, ToolCall, ToolError, ToolOutput};
 pub use parse::{ArgumentError, ArgumentErrorKind};
@@ -35,7 +36,7 @@ pub mod __private {
         Approval, AsIdempotencyKey, Constraint, ContractParts, ContractRule, DataClass,
         DeclaredError, Effect, ErrorCategory, FieldContract, Idempotency, NumberBound,
         OutputContract, Policy, Presence, Recovery, Session, Tool, ToolContract, Version, Waiver,
-        root_schema_of, schema_of,
+        args_schema, root_schema_of, schema_of,
     };
     pub use crate::parse::ArgumentError;
     pub use crate::parse::{
@@ -43,6 +44,8 @@ pub mod __private {
         min_items, min_length, minimum, pattern,
     };
     pub use crate::parse::{ParseState, inject, inject_optional, next_key, next_value, parse_map};
+    pub use schemars;
+    pub use serde;
     pub use serde::de;
     pub use serde_json::Value;
 }

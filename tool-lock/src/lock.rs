@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use crate::change::{Bump, Change};
 use crate::diff::diff;
 use crate::entry::LockedTool;
-use tool_core::{ToolContract, Version};
+use tool_core::{ContractError, ToolContract, Version};
 
 /// The environment variable that makes [`check_contracts_locked`] (and
 /// `assert_contracts_locked!`) rewrite the lock file instead of failing:
@@ -321,6 +321,9 @@ pub enum LockError {
         /// How each tool differs.
         drifts: Vec<LockDiff>,
     },
+    /// A contract breaks a rule inside a nested type
+    /// ([`ToolContract::check_rules`]); nothing was compared or written.
+    BrokenRule(ContractError),
 }
 
 impl fmt::Display for LockError {
@@ -351,6 +354,7 @@ impl fmt::Display for LockError {
             LockError::DuplicateTool { name } => {
                 write!(f, "two of the contracts checked are named `{name}`")
             }
+            LockError::BrokenRule(error) => error.fmt(f),
             LockError::LockDiff { path, mode, drifts } => {
                 match mode {
                     LockMode::Check => write!(
@@ -384,12 +388,16 @@ impl std::error::Error for LockError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             LockError::Io { source, .. } => Some(source),
+            LockError::BrokenRule(error) => Some(error),
             _ => None,
         }
     }
 }
 
 /// Checks `contracts` against the lock file at `path`.
+///
+/// Each contract is first judged by the contract rules at every depth: a
+/// nested type that breaks one is [`LockError::BrokenRule`].
 ///
 /// In [`LockMode::Check`] any difference is an error that names, per tool,
 /// what changed and the version it needs: a new tool, a tool no longer
@@ -411,6 +419,9 @@ pub fn check_contracts_locked(
     contracts: &[&ToolContract],
     mode: LockMode,
 ) -> Result<Vec<LockDiff>, LockError> {
+    for contract in contracts {
+        contract.check_rules().map_err(LockError::BrokenRule)?;
+    }
     let path = path.as_ref();
     let lock = match std::fs::read_to_string(path) {
         Ok(text) => ContractLock::parse(&text).map_err(|error| match error {

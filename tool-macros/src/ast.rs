@@ -7,12 +7,14 @@ use syn::{Data, DeriveInput, Fields, Ident, Type};
 use crate::attr::{self, FieldAttrs, ToolAttrs};
 use crate::ctxt::Ctxt;
 use crate::doc_comment::Doc;
+use crate::nested::{ON_FIELD, Position};
 use crate::slot::Slot;
 use crate::ty;
 use crate::vocab::{Approval, DataClass, Effect, Idempotency};
 use crate::words::snake_case;
 
 pub struct Input<'a> {
+    pub original: &'a DeriveInput,
     pub ident: &'a Ident,
     pub attrs: ToolAttrs,
     pub fields: Vec<Field<'a>>,
@@ -23,12 +25,16 @@ pub struct Input<'a> {
 }
 
 pub struct Field<'a> {
+    pub original: &'a syn::Field,
     pub ident: &'a Ident,
     pub ty: &'a Type,
     pub attrs: FieldAttrs,
     /// The JSON property name.
     pub name: String,
     pub presence: Presence,
+    /// The nested type (or enum variant) that holds the field, for
+    /// messages: `Filters` in "`Filters.price` is an amount of money".
+    pub owner: Option<String>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -105,6 +111,7 @@ impl<'a> Input<'a> {
             ),
         };
         Some(Input {
+            original: node,
             ident: &node.ident,
             attrs,
             fields,
@@ -167,9 +174,14 @@ impl<'a> Input<'a> {
 }
 
 impl<'a> Field<'a> {
-    fn from_syn(cx: &Ctxt, original: &'a syn::Field) -> Option<Self> {
+    pub fn from_syn(cx: &Ctxt, original: &'a syn::Field) -> Option<Self> {
+        Self::from_syn_at(cx, original, &ON_FIELD)
+    }
+
+    /// The field, its keys read as valid at `here`.
+    pub fn from_syn_at(cx: &Ctxt, original: &'a syn::Field, here: &Position) -> Option<Self> {
         let ident = original.ident.as_ref()?;
-        let attrs = attr::field_attrs(cx, &original.attrs);
+        let attrs = attr::field_attrs(cx, &original.attrs, here);
         let name = match attrs.rename.given() {
             Some(lit) => lit.value(),
             None => ident.to_string().trim_start_matches("r#").to_owned(),
@@ -182,11 +194,13 @@ impl<'a> Field<'a> {
             Presence::Required
         };
         Some(Field {
+            original,
             ident,
             ty: &original.ty,
             attrs,
             name,
             presence,
+            owner: None,
         })
     }
 

@@ -9,16 +9,17 @@ use quote::{ToTokens, quote};
 use syn::meta::ParseNestedMeta;
 use syn::{Attribute, LitInt, LitStr, Meta, Path, Token, Type};
 
-use crate::constraint::{Constraint, ConstraintAttr, Number};
+use crate::constraint::ConstraintAttr;
+use crate::constraint_keys::CONSTRAINTS;
 use crate::ctxt::Ctxt;
 use crate::doc_comment::{Doc, doc};
-use crate::nested::{Allow, AllowList, ErrorDecl, misplaced_or_unknown, parse_error_decl};
+use crate::nested::{
+    Allow, AllowList, ErrorDecl, ON_STRUCT, Position, misplaced_or_unknown, parse_error_decl,
+};
 use crate::slot::{Attr, Slot};
 use crate::symbol::*;
-use crate::value::{
-    flag, lit_count, lit_number, lit_str, lit_vocab, no_value, output_type, spellings,
-};
-use crate::vocab::{Approval, DataClass, Effect, Format, Vocabulary};
+use crate::value::{flag, lit_count, lit_str, lit_vocab, no_value, output_type};
+use crate::vocab::{Approval, DataClass, Effect};
 use tool_words::parse_version;
 
 /// The keys on the struct.
@@ -64,6 +65,8 @@ pub struct FieldAttrs {
     pub default: Slot<(DefaultKind, TokenStream)>,
     pub unit: Slot<LitStr>,
     pub idempotency_key: Slot<TokenStream>,
+    /// `items(...)`: the constraints on each item of a list, and the key.
+    pub items: Option<(Vec<ConstraintAttr>, TokenStream)>,
     pub allows: Slot<Vec<Allow>>,
 }
 
@@ -150,7 +153,7 @@ pub fn tool_attrs(cx: &Ctxt, attrs: &[Attribute]) -> ToolAttrs {
         } else if meta.path == ALLOW {
             allows.parse(cx, meta)?;
         } else {
-            misplaced_or_unknown(cx, meta, FIELD_KEYS, "a field")?;
+            misplaced_or_unknown(cx, meta, &ON_STRUCT, FIELD_KEYS, "a field")?;
         }
         Ok(())
     });
@@ -173,84 +176,10 @@ pub fn tool_attrs(cx: &Ctxt, attrs: &[Attribute]) -> ToolAttrs {
     }
 }
 
-/// How the value of a constraint key is read.
-type ReadConstraint =
-    fn(&Ctxt, &ParseNestedMeta, Symbol) -> syn::Result<Option<(Constraint, TokenStream)>>;
-
-/// The constraint keys, each with how its value is read.
-const CONSTRAINTS: [(Symbol, ReadConstraint); 8] = [
-    (MIN_LENGTH, |cx, meta, key| {
-        count(cx, meta, key, Constraint::MinLength)
-    }),
-    (MAX_LENGTH, |cx, meta, key| {
-        count(cx, meta, key, Constraint::MaxLength)
-    }),
-    (PATTERN, |cx, meta, key| {
-        Ok(lit_str(cx, meta, key)?.map(|lit| {
-            let tokens = lit.to_token_stream();
-            (Constraint::Pattern(lit), tokens)
-        }))
-    }),
-    (MINIMUM, |cx, meta, key| {
-        number(cx, meta, key, Constraint::Minimum)
-    }),
-    (MAXIMUM, |cx, meta, key| {
-        number(cx, meta, key, Constraint::Maximum)
-    }),
-    (MIN_ITEMS, |cx, meta, key| {
-        count(cx, meta, key, Constraint::MinItems)
-    }),
-    (MAX_ITEMS, |cx, meta, key| {
-        count(cx, meta, key, Constraint::MaxItems)
-    }),
-    (FORMAT, format),
-];
-
-fn count(
-    cx: &Ctxt,
-    meta: &ParseNestedMeta,
-    key: Symbol,
-    make: fn(u64) -> Constraint,
-) -> syn::Result<Option<(Constraint, TokenStream)>> {
-    Ok(lit_count(cx, meta, key)?.map(|(n, lit)| (make(n), lit.to_token_stream())))
-}
-
-fn number(
-    cx: &Ctxt,
-    meta: &ParseNestedMeta,
-    key: Symbol,
-    make: fn(Number) -> Constraint,
-) -> syn::Result<Option<(Constraint, TokenStream)>> {
-    Ok(lit_number(cx, meta, key)?.map(|(n, tokens)| (make(n), tokens)))
-}
-
-/// `format = "email"`: one of the formats the runtime enforces.
-fn format(
-    cx: &Ctxt,
-    meta: &ParseNestedMeta,
-    key: Symbol,
-) -> syn::Result<Option<(Constraint, TokenStream)>> {
-    let Some(lit) = lit_str(cx, meta, key)? else {
-        return Ok(None);
-    };
-    match Format::from_spelling(&lit.value()) {
-        Some(format) => Ok(Some((Constraint::Format(format), lit.to_token_stream()))),
-        None => {
-            cx.error_spanned_by(
-                &lit,
-                format!(
-                    "unknown format `{}`; write one of {}",
-                    lit.value(),
-                    spellings::<Format>()
-                ),
-            );
-            Ok(None)
-        }
-    }
-}
-
-/// Parses a field's attributes.
-pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
+/// Parses a field's attributes; `here` lists the keys valid on this field
+/// for the message about an unknown key (a nested type's field takes no
+/// `inject` or `idempotency_key`).
+pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute], here: &Position) -> FieldAttrs {
     let mut description = Attr::none(cx, DESCRIPTION);
     let mut rename = Attr::none(cx, RENAME);
     let mut inject = Attr::none(cx, INJECT);
@@ -261,6 +190,7 @@ pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
     let mut constraints = CONSTRAINTS.map(|(key, _)| Attr::none(cx, key));
     let mut written = 0;
     let mut allows = AllowList::default();
+    let mut items: Option<(Vec<ConstraintAttr>, TokenStream)> = None;
 
     let failed = each_key(cx, attrs, "#[tool(inject)]", |meta| {
         if meta.path == DESCRIPTION {
@@ -325,10 +255,16 @@ pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
             });
             written += 1;
             constraints[i].set(&meta.path, value);
+        } else if meta.path == ITEMS {
+            if items.is_some() {
+                cx.error_spanned_by(&meta.path, format!("duplicate tool attribute `{ITEMS}`"));
+            }
+            let parsed = crate::items::item_constraints(cx, meta)?;
+            items = Some((parsed, meta.path.to_token_stream()));
         } else if meta.path == ALLOW {
             allows.parse(cx, meta)?;
         } else {
-            misplaced_or_unknown(cx, meta, STRUCT_KEYS, "the struct")?;
+            misplaced_or_unknown(cx, meta, here, STRUCT_KEYS, "the struct")?;
         }
         Ok(())
     });
@@ -351,6 +287,7 @@ pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
         default: default.finish(failed),
         unit: unit.finish(failed),
         idempotency_key: idempotency_key.finish(failed),
+        items,
         allows: allows.finish(failed),
     }
 }
@@ -358,7 +295,7 @@ pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
 /// Runs `parse_key` on every key of every `#[tool(...)]` attribute; returns
 /// whether an attribute failed to parse, which leaves the keys after the
 /// failure unread.
-fn each_key(
+pub fn each_key(
     cx: &Ctxt,
     attrs: &[Attribute],
     example: &str,
@@ -400,6 +337,8 @@ fn tool_attributes<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::constraint::{Constraint, Number};
+    use crate::nested::ON_FIELD;
     use syn::parse_quote;
 
     fn errors_of(f: impl FnOnce(&Ctxt)) -> Vec<String> {
@@ -437,7 +376,7 @@ mod tests {
         assert_eq!(
             errors,
             vec![
-                "unknown tool attribute `bogus`",
+                "unknown tool attribute `bogus`; the keys on the struct are `description`, `name`, `version`, `effect`, `idempotent`, `approval`, `timeout_ms`, `open_world`, `data`, `output`, `errors`, `crate`, `allow`",
                 "unknown effect `delete`; write `effect = \"read\"`, `effect = \"write\"` or `effect = \"destructive\"`",
                 "malformed version `1.0`; write `MAJOR.MINOR.PATCH` with unsigned integers, e.g. `version = \"1.2.0\"`",
                 "`#[tool(inject)]` is not expected here; it belongs on a field",
@@ -447,12 +386,58 @@ mod tests {
     }
 
     #[test]
+    fn unknown_keys_name_the_closest_key_and_the_valid_ones() {
+        let attrs: Vec<Attribute> = vec![parse_quote!(
+            #[tool(efect = "write", verison = "1.0.0", errors(LATE(meanig = "late")))]
+        )];
+        let errors = errors_of(|cx| {
+            tool_attrs(cx, &attrs);
+        });
+        assert_eq!(
+            errors,
+            vec![
+                "unknown tool attribute `efect` (did you mean `effect`?); the keys on the struct are `description`, `name`, `version`, `effect`, `idempotent`, `approval`, `timeout_ms`, `open_world`, `data`, `output`, `errors`, `crate`, `allow`",
+                "unknown tool attribute `verison` (did you mean `version`?); the keys on the struct are `description`, `name`, `version`, `effect`, `idempotent`, `approval`, `timeout_ms`, `open_world`, `data`, `output`, `errors`, `crate`, `allow`",
+                "unknown key `meanig` in error code `LATE` (did you mean `meaning`?); the keys of an error code are `meaning`, `category`, `recovery`",
+                "error code `LATE` needs a meaning: `LATE(meaning = \"what it means and what to do\")`",
+            ]
+        );
+        let attrs: Vec<Attribute> = vec![parse_quote!(
+            #[tool(max_lenght = 5, items(fromat = "email", min_items = 1))]
+        )];
+        let errors = errors_of(|cx| {
+            field_attrs(cx, &attrs, &ON_FIELD);
+        });
+        assert_eq!(
+            errors,
+            vec![
+                "unknown tool attribute `max_lenght` (did you mean `max_length`?); the keys on a field are `description`, `rename`, `inject`, `default`, `unit`, `idempotency_key`, `min_length`, `max_length`, `pattern`, `minimum`, `maximum`, `min_items`, `max_items`, `format`, `items`, `allow`",
+                "unknown key `fromat` in `items(...)` (did you mean `format`?); the keys of `items(...)` are `min_length`, `max_length`, `pattern`, `minimum`, `maximum`, `format`",
+                "`min_items` counts the items of the list itself, not something of each item; put it on the field: `#[tool(min_items = ..., items(...))]`",
+            ]
+        );
+    }
+
+    #[test]
+    fn items_hold_the_constraints_of_each_item() {
+        let attrs: Vec<Attribute> = vec![parse_quote!(
+            #[tool(items(format = "email", max_length = 254))]
+        )];
+        let cx = Ctxt::new();
+        let parsed = field_attrs(&cx, &attrs, &ON_FIELD);
+        cx.check().unwrap();
+        let (items, _) = parsed.items.unwrap();
+        let items: Vec<String> = items.iter().map(|c| c.constraint.to_string()).collect();
+        assert_eq!(items, vec!["format = \"email\"", "max_length = 254"]);
+    }
+
+    #[test]
     fn field_constraints_and_numbers() {
         let attrs: Vec<Attribute> = vec![parse_quote!(
             #[tool(minimum = -5, maximum = 2.5, min_length = 1, pattern = "^a", default = crate::x)]
         )];
         let cx = Ctxt::new();
-        let parsed = field_attrs(&cx, &attrs);
+        let parsed = field_attrs(&cx, &attrs, &ON_FIELD);
         cx.check().unwrap();
         let numbers: Vec<Number> = parsed
             .constraints
@@ -543,7 +528,7 @@ mod tests {
     fn a_flag_given_twice_or_with_a_value_stays_given() {
         let attrs: Vec<Attribute> = vec![parse_quote!(#[tool(inject = true, inject)])];
         let cx = Ctxt::new();
-        let parsed = field_attrs(&cx, &attrs);
+        let parsed = field_attrs(&cx, &attrs, &ON_FIELD);
         let errors: Vec<String> = cx
             .check()
             .unwrap_err()
@@ -566,7 +551,7 @@ mod tests {
             #[tool(max_length = 3, format = "email", min_length = 1, max_length = 4, maximum = "x", min_items = 1, format = "mail")]
         )];
         let cx = Ctxt::new();
-        let parsed = field_attrs(&cx, &attrs);
+        let parsed = field_attrs(&cx, &attrs, &ON_FIELD);
         let errors: Vec<String> = cx
             .check()
             .unwrap_err()

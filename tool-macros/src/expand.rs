@@ -209,7 +209,47 @@ fn field_contract(field: &Field) -> TokenStream {
     };
     let injected = field.is_injected();
     let unit = option(field.attrs.unit.given().map(|u| quote!(#u)));
-    let constraints = field.attrs.constraints.iter().map(|c| match &c.constraint {
+    let constraints = field
+        .attrs
+        .constraints
+        .iter()
+        .map(|c| constraint_tokens(&c.constraint));
+    let item_constraints = field
+        .attrs
+        .items
+        .iter()
+        .flat_map(|(items, _)| items)
+        .map(|c| constraint_tokens(&c.constraint));
+    let idempotency_key = field.attrs.idempotency_key.is_given();
+    let schema = if injected {
+        quote!(::core::option::Option::None)
+    } else {
+        let ty = field.ty;
+        let schema_fn = quote_spanned!(at(&ty)=> _tool::schema_of::<#ty>);
+        quote!(::core::option::Option::Some(#schema_fn))
+    };
+    quote! {
+        // name, rust_name, rust_type, description, presence, injected,
+        // unit, constraints, item_constraints, idempotency_key, schema
+        _tool::FieldContract::__new(
+            #name,
+            #rust_name,
+            #rust_type,
+            #description,
+            #presence,
+            #injected,
+            #unit,
+            &[#(#constraints),*],
+            &[#(#item_constraints),*],
+            #idempotency_key,
+            #schema,
+        )
+    }
+}
+
+/// A constraint as the runtime's `Constraint`.
+pub fn constraint_tokens(constraint: &Constraint) -> TokenStream {
+    match constraint {
         Constraint::MinLength(n) => quote!(_tool::Constraint::MinLength(#n)),
         Constraint::MaxLength(n) => quote!(_tool::Constraint::MaxLength(#n)),
         Constraint::MinItems(n) => quote!(_tool::Constraint::MinItems(#n)),
@@ -224,30 +264,6 @@ fn field_contract(field: &Field) -> TokenStream {
             let bound = bound(*n);
             quote!(_tool::Constraint::Maximum(#bound))
         }
-    });
-    let idempotency_key = field.attrs.idempotency_key.is_given();
-    let schema = if injected {
-        quote!(::core::option::Option::None)
-    } else {
-        let ty = field.ty;
-        let schema_fn = quote_spanned!(at(&ty)=> _tool::schema_of::<#ty>);
-        quote!(::core::option::Option::Some(#schema_fn))
-    };
-    quote! {
-        // name, rust_name, rust_type, description, presence, injected,
-        // unit, constraints, idempotency_key, schema
-        _tool::FieldContract::__new(
-            #name,
-            #rust_name,
-            #rust_type,
-            #description,
-            #presence,
-            #injected,
-            #unit,
-            &[#(#constraints),*],
-            #idempotency_key,
-            #schema,
-        )
     }
 }
 
@@ -259,21 +275,21 @@ fn bound(n: Number) -> TokenStream {
     }
 }
 
-fn waiver(allow: &Allow, field: Option<&str>) -> TokenStream {
+pub fn waiver(allow: &Allow, field: Option<&str>) -> TokenStream {
     let rule = allow.rule;
     let field = option(field.map(|f| quote!(#f)));
     let reason = &allow.reason;
     quote!(_tool::Waiver::__new(#rule, #field, #reason))
 }
 
-fn option(value: Option<TokenStream>) -> TokenStream {
+pub fn option(value: Option<TokenStream>) -> TokenStream {
     match value {
         Some(v) => quote!(::core::option::Option::Some(#v)),
         None => quote!(::core::option::Option::None),
     }
 }
 
-fn slot(index: usize) -> syn::Ident {
+pub fn slot(index: usize) -> syn::Ident {
     format_ident!("__tool_v{}", index)
 }
 
@@ -426,50 +442,132 @@ fn finish_field(index: usize, field: &Field) -> TokenStream {
     }
 }
 
-/// The calls that enforce a field's constraints after it is read.
-fn constraint_checks(index: usize, field: &Field) -> Vec<TokenStream> {
+/// The calls that enforce a field's constraints after it is read, and
+/// those of `items(...)` on each item of a list.
+pub fn constraint_checks(index: usize, field: &Field) -> Vec<TokenStream> {
     let slot = slot(index);
     let name = &field.name;
     let ty = field.ty;
-    let span = at(ty);
-    field
+    let money = ty::is_money(ty);
+    let mut checks: Vec<TokenStream> = field
         .attrs
         .constraints
         .iter()
         .map(|c| match &c.constraint {
-            Constraint::MinLength(n) => {
-                quote_spanned!(span=> _tool::min_length::<#ty>(&#slot, #n, #name)?;)
+            Constraint::Minimum(_) | Constraint::Maximum(_) if money => {
+                money_check(&c.constraint, &slot, ty, name)
             }
-            Constraint::MaxLength(n) => {
-                quote_spanned!(span=> _tool::max_length::<#ty>(&#slot, #n, #name)?;)
-            }
-            Constraint::MinItems(n) => {
-                quote_spanned!(span=> _tool::min_items::<#ty>(&#slot, #n, #name)?;)
-            }
-            Constraint::MaxItems(n) => {
-                quote_spanned!(span=> _tool::max_items::<#ty>(&#slot, #n, #name)?;)
-            }
-            Constraint::Minimum(n) => {
-                let bound = bound(*n);
-                quote_spanned!(span=> _tool::minimum::<#ty>(&#slot, #bound, #name)?;)
-            }
-            Constraint::Maximum(n) => {
-                let bound = bound(*n);
-                quote_spanned!(span=> _tool::maximum::<#ty>(&#slot, #bound, #name)?;)
-            }
-            Constraint::Pattern(source) => pattern_check(&slot, ty, source, name),
-            Constraint::Format(format) => {
-                quote_spanned!(span=> _tool::format::<#ty>(&#slot, #format, #name)?;)
-            }
+            constraint => check_call(constraint, &quote!(&#slot), ty, &quote!(#name)),
         })
-        .collect()
+        .collect();
+    let Some((items, _)) = &field.attrs.items else {
+        return checks;
+    };
+    let Some(item_ty) = ty::list_item(ty) else {
+        return checks;
+    };
+    let item_checks = items
+        .iter()
+        .map(|c| check_call(&c.constraint, &quote!(__tool_item), item_ty, &quote!(#name)));
+    let list = match ty::option_inner(ty) {
+        Some(_) => quote!(#slot.iter().flatten()),
+        None => quote!(#slot.iter()),
+    };
+    // Each check reports at the field; the item's index is added to the path.
+    checks.push(quote! {
+        for (__tool_index, __tool_item) in #list.enumerate() {
+            (|| -> ::core::result::Result<(), _tool::ArgumentError> {
+                #(#item_checks)*
+                ::core::result::Result::Ok(())
+            })()
+            .map_err(|__tool_error| _tool::ArgumentError::invalid(
+                ::std::format!("{}[{}]", __tool_error.path(), __tool_index),
+                __tool_error.message(),
+            ))?;
+        }
+    });
+    checks
 }
 
-fn pattern_check(slot: &syn::Ident, ty: &syn::Type, source: &LitStr, name: &str) -> TokenStream {
+/// `minimum`/`maximum` on a `Money` field bound its `amount_minor`.
+fn money_check(
+    constraint: &Constraint,
+    slot: &syn::Ident,
+    ty: &syn::Type,
+    name: &str,
+) -> TokenStream {
+    let amount = syn::parse_quote!(i64);
+    let check = check_call(
+        constraint,
+        &quote!(&__tool_money.amount_minor),
+        &amount,
+        &quote!(#name),
+    );
+    let value = match ty::option_inner(ty) {
+        Some(_) => quote!(#slot),
+        None => quote!(::core::option::Option::Some(&#slot)),
+    };
+    quote! {
+        if let ::core::option::Option::Some(__tool_money) = ::core::option::Option::as_ref(&#value) {
+            (|| -> ::core::result::Result<(), _tool::ArgumentError> {
+                #check
+                ::core::result::Result::Ok(())
+            })()
+            .map_err(|__tool_error| _tool::ArgumentError::invalid(
+                ::std::format!("{}.amount_minor", __tool_error.path()),
+                __tool_error.message(),
+            ))?;
+        }
+    }
+}
+
+/// One constraint check on `value` (a reference to a `ty`), reported at
+/// `name`.
+fn check_call(
+    constraint: &Constraint,
+    value: &TokenStream,
+    ty: &syn::Type,
+    name: &TokenStream,
+) -> TokenStream {
+    let span = at(ty);
+    match constraint {
+        Constraint::MinLength(n) => {
+            quote_spanned!(span=> _tool::min_length::<#ty>(#value, #n, #name)?;)
+        }
+        Constraint::MaxLength(n) => {
+            quote_spanned!(span=> _tool::max_length::<#ty>(#value, #n, #name)?;)
+        }
+        Constraint::MinItems(n) => {
+            quote_spanned!(span=> _tool::min_items::<#ty>(#value, #n, #name)?;)
+        }
+        Constraint::MaxItems(n) => {
+            quote_spanned!(span=> _tool::max_items::<#ty>(#value, #n, #name)?;)
+        }
+        Constraint::Minimum(n) => {
+            let bound = bound(*n);
+            quote_spanned!(span=> _tool::minimum::<#ty>(#value, #bound, #name)?;)
+        }
+        Constraint::Maximum(n) => {
+            let bound = bound(*n);
+            quote_spanned!(span=> _tool::maximum::<#ty>(#value, #bound, #name)?;)
+        }
+        Constraint::Pattern(source) => pattern_check(value, ty, source, name),
+        Constraint::Format(format) => {
+            quote_spanned!(span=> _tool::format::<#ty>(#value, #format, #name)?;)
+        }
+    }
+}
+
+fn pattern_check(
+    value: &TokenStream,
+    ty: &syn::Type,
+    source: &LitStr,
+    name: &TokenStream,
+) -> TokenStream {
     quote_spanned! {at(&ty)=>
         {
             static __TOOL_PATTERN: _tool::Pattern = _tool::Pattern::new(#source);
-            _tool::pattern::<#ty>(&#slot, &__TOOL_PATTERN, #name)?;
+            _tool::pattern::<#ty>(#value, &__TOOL_PATTERN, #name)?;
         }
     }
 }

@@ -9,14 +9,20 @@
 //! checks the contract rules (collecting every error at its token), and
 //! `expand` writes the impl.
 
+mod args;
 mod ast;
 mod attr;
 mod constraint;
+mod constraint_keys;
 mod ctxt;
 mod doc_comment;
 mod doc_section;
 mod expand;
+mod expand_args;
 mod fallback;
+mod foreign;
+mod inject;
+mod items;
 mod naming;
 mod nested;
 mod pattern;
@@ -39,4 +45,15 @@ use syn::{DeriveInput, parse_macro_input};
 pub fn derive_tool(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     expand::derive(&input).into()
+}
+
+/// Derives `Deserialize` and `JsonSchema` for a nested argument type (a
+/// struct with named fields, or an enum) with the field keys and contract
+/// rules of `#[derive(Tool)]`.
+///
+/// See the `tool-contract` crate for the attributes and the rules.
+#[proc_macro_derive(ToolArgs, attributes(tool, serde, schemars))]
+pub fn derive_tool_args(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    expand_args::derive(&input).into()
 }

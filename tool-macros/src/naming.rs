@@ -9,6 +9,9 @@ use crate::ty::{self, Kind};
 use crate::vocab::Rule;
 use crate::waivers::{Waivers, waiver_hint};
 use crate::words::{self, words};
+use tool_words::judge::{
+    AmountProblem, boolean_pair_message, model_identity_message, untyped_amount_message,
+};
 use tool_words::{MAX_NAME_CHARS as MAX_CHARS, NameProblem, name_problem};
 
 // Rule: the name is a valid provider name, and a specific verb_object.
@@ -87,35 +90,28 @@ fn name_words(field: &Field) -> Vec<Vec<String>> {
 fn shown(field: &Field) -> String {
     let rust = field.ident.to_string();
     let rust = rust.trim_start_matches("r#");
+    let owner = field
+        .owner
+        .as_ref()
+        .map(|o| format!("{o}."))
+        .unwrap_or_default();
     if rust == field.name {
-        format!("`{}`", field.name)
+        format!("`{owner}{}`", field.name)
     } else {
-        format!("`{rust}` (JSON name `{}`)", field.name)
+        format!("`{owner}{rust}` (JSON name `{}`)", field.name)
     }
 }
 
-/// The money word a field name ends with, and whether it says minor units
-/// (`refund_minor`, `price_cents`).
-fn money_name(words: &[String]) -> Option<bool> {
-    let mut end = words.len();
-    let mut minor = false;
-    while end > 0 {
-        let w = words[end - 1].as_str();
-        if words::MINOR_UNIT.contains(&w) {
-            minor = true;
-        } else if !words::CURRENCY_SUFFIX.contains(&w) {
-            break;
-        }
-        end -= 1;
-    }
-    let head = words[..end].last()?;
-    words::MONEY.contains(&head.as_str()).then_some(minor)
-}
-
+/// The currency companion of a minor-unit amount: a field named
+/// `currency` or `<prefix>_currency` (see `tool_words::judge::currency_name`)
+/// that holds a currency, not a flag (`show_currency: bool` is not one).
 fn has_currency_field(input: &Input) -> bool {
     input.fields.iter().any(|f| {
-        let w = words(&f.name);
-        w.last().is_some_and(|last| last == "currency")
+        words::currency_name(&words(&f.name))
+            && !matches!(
+                ty::kind(ty::peel(f.ty)),
+                Kind::Bool | Kind::Integer | Kind::Float
+            )
     })
 }
 
@@ -123,26 +119,16 @@ fn has_currency_field(input: &Input) -> bool {
 //   refund_amount: f64        amount: String        price: i64 (cents? dollars?)
 pub fn check_untyped_amounts(cx: &Ctxt, input: &Input, waivers: &Waivers) {
     for (index, field) in input.model_fields() {
-        let Some(minor) = name_words(field).iter().find_map(|w| money_name(w)) else {
+        let Some(minor) = name_words(field).iter().find_map(|w| words::money_name(w)) else {
             continue;
         };
         let ty_text = ty::display(field.ty);
-        let name = &field.name;
-        let who = shown(field);
         let problem = match ty::kind(ty::peel(field.ty)) {
-            Kind::Float => format!(
-                "{who} is an amount of money typed `{ty_text}`: a float cannot hold cents exactly and says nothing of the currency"
-            ),
-            Kind::Text => format!(
-                "{who} is an amount of money typed `{ty_text}`: the model can write any text (\"$12\", \"12,50\") and the currency is unstated"
-            ),
+            Kind::Float => AmountProblem::Float,
+            Kind::Text => AmountProblem::Text,
             Kind::Integer if minor && has_currency_field(input) => continue,
-            Kind::Integer if minor => format!(
-                "{who} counts minor units but the struct has no `currency` field, so the currency is unstated"
-            ),
-            Kind::Integer => format!(
-                "{who} is an amount of money typed as a bare `{ty_text}`: it states neither the unit (cents or whole units?) nor the currency"
-            ),
+            Kind::Integer if minor => AmountProblem::MinorWithoutCurrency,
+            Kind::Integer => AmountProblem::BareInteger,
             Kind::Bool | Kind::Other => continue,
         };
         if waivers.waived(Rule::UntypedAmount, Some(index)) {
@@ -150,24 +136,9 @@ pub fn check_untyped_amounts(cx: &Ctxt, input: &Input, waivers: &Waivers) {
         }
         cx.error_spanned_by(
             field.ty,
-            format!(
-                "{problem}; use `Money` (integer minor units + ISO 4217 currency), or an integer `{}_minor` field next to a `currency` field{}",
-                base_name(name),
-                waiver_hint(Rule::UntypedAmount)
-            ),
+            untyped_amount_message(&shown(field), &ty_text, &field.name, problem),
         );
     }
-}
-
-fn base_name(name: &str) -> String {
-    let mut w = words(name);
-    while w
-        .last()
-        .is_some_and(|l| words::MINOR_UNIT.contains(&l.as_str()))
-    {
-        w.pop();
-    }
-    w.join("_")
 }
 
 // Rule: a number named for a duration states its unit.
@@ -209,41 +180,11 @@ pub fn check_untyped_quantities(cx: &Ctxt, input: &Input, waivers: &Waivers) {
     }
 }
 
-const IDENTITY_OWNERS: &[&str] = &[
-    "user",
-    "tenant",
-    "account",
-    "customer",
-    "org",
-    "organization",
-    "organisation",
-    "workspace",
-    "owner",
-    "caller",
-    "principal",
-    "actor",
-    "requester",
-    "subject",
-];
-
 fn is_identity(field: &Field) -> bool {
-    let by_name = name_words(field).iter().any(|w| identity_name(w));
+    let by_name = name_words(field).iter().any(|w| words::identity_name(w));
     let by_type = ty::last_ident(ty::peel(field.ty))
         .is_some_and(|i| words::IDENTITY_TYPES.contains(&i.to_string().as_str()));
     by_name || by_type
-}
-
-fn identity_name(w: &[String]) -> bool {
-    let joined = w.join("_");
-    words::IDENTITY_NAMES.contains(&joined.as_str())
-        || matches!(w, [.., owner, id] if id == "id" && IDENTITY_OWNERS.contains(&owner.as_str()))
-        || w.last().is_some_and(|l| {
-            matches!(
-                l.as_str(),
-                "role" | "roles" | "permissions" | "scopes" | "privileges"
-            )
-        })
-        || joined.starts_with("is_admin")
 }
 
 // Rule: who is acting (user, tenant, role, permissions) comes from the
@@ -256,11 +197,7 @@ pub fn check_model_identity(cx: &Ctxt, input: &Input, waivers: &Waivers) {
         }
         cx.error_spanned_by(
             field.ident,
-            format!(
-                "{} identifies who is acting or what they may do, so the model must not choose it (a prompt injection could set it); mark it `#[tool(inject)]` to take it from the trusted `Session`{}",
-                shown(field),
-                waiver_hint(Rule::ModelIdentity)
-            ),
+            model_identity_message(&shown(field), field.owner.is_some()),
         );
     }
 }
@@ -290,12 +227,7 @@ pub fn check_boolean_pairs(cx: &Ctxt, input: &Input, waivers: &Waivers) {
             }
             cx.error_spanned_by(
                 field.ident,
-                format!(
-                    "{} and {} are two booleans for one state: they can contradict each other and double the cases; use one enum field with a variant per state{}",
-                    shown(other),
-                    shown(field),
-                    waiver_hint(Rule::BooleanPair)
-                ),
+                boolean_pair_message(&shown(other), &shown(field)),
             );
         }
     }

@@ -68,11 +68,13 @@ pub fn parse_error_decl(
                     recovery = Some(value);
                 }
             } else {
+                let written = path_to_string(&m.path);
                 cx.error_spanned_by(
                     &m.path,
                     format!(
-                        "unknown key `{}` in error code `{name}`; use `meaning`, `category` or `recovery`",
-                        path_to_string(&m.path)
+                        "unknown key `{written}` in error code `{name}`{}; the keys of an error code are {}",
+                        did_you_mean(&written, ERROR_KEYS),
+                        key_list(ERROR_KEYS)
                     ),
                 );
                 skip_value(&m)?;
@@ -190,9 +192,31 @@ impl AllowList {
     }
 }
 
+/// Where a key was written: the keys valid there and what messages call it.
+pub struct Position {
+    pub keys: &'static [Symbol],
+    pub name: &'static str,
+}
+
+/// A tool struct's `#[tool(...)]`.
+pub const ON_STRUCT: Position = Position {
+    keys: ALL_STRUCT_KEYS,
+    name: "the struct",
+};
+
+/// A field's `#[tool(...)]`.
+pub const ON_FIELD: Position = Position {
+    keys: ALL_FIELD_KEYS,
+    name: "a field",
+};
+
+/// Reports a key that is not valid at `here`: in the wrong place when
+/// `elsewhere` has it, else unknown, with the closest valid key and the
+/// list of the keys valid here.
 pub fn misplaced_or_unknown(
     cx: &Ctxt,
     meta: &ParseNestedMeta,
+    here: &Position,
     elsewhere: &[Symbol],
     place: &str,
 ) -> syn::Result<()> {
@@ -203,9 +227,35 @@ pub fn misplaced_or_unknown(
             format!("`#[tool({key})]` is not expected here; it belongs on {place}"),
         );
     } else {
-        cx.error_spanned_by(&meta.path, format!("unknown tool attribute `{key}`"));
+        cx.error_spanned_by(
+            &meta.path,
+            format!(
+                "unknown tool attribute `{key}`{}; the keys on {} are {}",
+                did_you_mean(&key, here.keys),
+                here.name,
+                key_list(here.keys)
+            ),
+        );
     }
     skip_value(meta)
+}
+
+/// ` (did you mean `effect`?)` when a key of `keys` is close to `written`.
+pub fn did_you_mean(written: &str, keys: &[Symbol]) -> String {
+    keys.iter()
+        .map(|key| (edit_distance(written, key.0), key))
+        .filter(|(d, key)| *d <= 3 && *d < key.0.len())
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, key)| format!(" (did you mean `{key}`?)"))
+        .unwrap_or_default()
+}
+
+/// `` `a`, `b`, `c` ``.
+pub fn key_list(keys: &[Symbol]) -> String {
+    keys.iter()
+        .map(|key| format!("`{key}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The value of `V` whose spelling is closest to a misspelled word, if one

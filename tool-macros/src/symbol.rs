@@ -43,6 +43,11 @@ pub const FORMAT: Symbol = Symbol("format");
 pub const DEFAULT: Symbol = Symbol("default");
 pub const UNIT: Symbol = Symbol("unit");
 pub const IDEMPOTENCY_KEY: Symbol = Symbol("idempotency_key");
+pub const ITEMS: Symbol = Symbol("items");
+
+// Other derives' attributes that `#[derive(Tool)]` reads to refuse.
+pub const SERDE: Symbol = Symbol("serde");
+pub const SCHEMARS: Symbol = Symbol("schemars");
 
 /// Keys that belong on the struct, for "belongs on ..." messages.
 pub const STRUCT_KEYS: &[Symbol] = &[
@@ -65,7 +70,51 @@ pub const FIELD_KEYS: &[Symbol] = &[
     DEFAULT,
     UNIT,
     IDEMPOTENCY_KEY,
+    ITEMS,
 ];
+
+/// Every key a tool struct accepts, in the order messages list them.
+pub const ALL_STRUCT_KEYS: &[Symbol] = &[
+    DESCRIPTION,
+    NAME,
+    VERSION,
+    EFFECT,
+    IDEMPOTENT,
+    APPROVAL,
+    TIMEOUT_MS,
+    OPEN_WORLD,
+    DATA,
+    OUTPUT,
+    ERRORS,
+    CRATE,
+    ALLOW,
+];
+
+/// Every key a field accepts, in the order messages list them.
+pub const ALL_FIELD_KEYS: &[Symbol] = &[
+    DESCRIPTION,
+    RENAME,
+    INJECT,
+    DEFAULT,
+    UNIT,
+    IDEMPOTENCY_KEY,
+    MIN_LENGTH,
+    MAX_LENGTH,
+    PATTERN,
+    MINIMUM,
+    MAXIMUM,
+    MIN_ITEMS,
+    MAX_ITEMS,
+    FORMAT,
+    ITEMS,
+    ALLOW,
+];
+
+/// The keys inside `errors(CODE(...))`.
+pub const ERROR_KEYS: &[Symbol] = &[MEANING, CATEGORY, RECOVERY];
+
+/// The keys inside `items(...)`: the constraints on each item of a list.
+pub const ITEM_KEYS: &[Symbol] = &[MIN_LENGTH, MAX_LENGTH, PATTERN, MINIMUM, MAXIMUM, FORMAT];
 
 impl PartialEq<Symbol> for Ident {
     fn eq(&self, word: &Symbol) -> bool {

@@ -73,6 +73,30 @@ pub fn peel(ty: &Type) -> &Type {
     }
 }
 
+/// The item type of a list field: `T` for `Vec<T>`, `Option<Vec<T>>`,
+/// `VecDeque<T>`, `BTreeSet<T>`, `HashSet<T>`, `[T; N]` and `Box<[T]>`.
+pub fn list_item(ty: &Type) -> Option<&Type> {
+    let ty = option_inner(ty).unwrap_or(ty);
+    if let Some(boxed) = unwrap_named(ty, "Box") {
+        return match boxed {
+            Type::Slice(s) => Some(&s.elem),
+            _ => None,
+        };
+    }
+    match ty {
+        Type::Array(a) => Some(&a.elem),
+        _ => ["Vec", "VecDeque", "BTreeSet", "HashSet"]
+            .iter()
+            .find_map(|w| unwrap_named(ty, w)),
+    }
+}
+
+/// `Money` or `Option<Money>` (by the last path segment, as everywhere in
+/// this crate): `minimum`/`maximum` then bound its `amount_minor`.
+pub fn is_money(ty: &Type) -> bool {
+    last_ident(option_inner(ty).unwrap_or(ty)).is_some_and(|i| i == "Money")
+}
+
 /// What kind of value a (peeled) type holds.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Kind {

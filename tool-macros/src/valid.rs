@@ -3,8 +3,10 @@
 //! boolean pairs, vague names) can be waived with a reason.
 
 use crate::ast::{Field, Input};
-use crate::constraint::Constraint;
+use crate::constraint::{Constraint, ConstraintAttr};
 use crate::ctxt::Ctxt;
+use crate::foreign;
+use crate::inject;
 use crate::naming;
 use crate::pattern;
 use crate::ty::{self, Unsupported};
@@ -25,7 +27,60 @@ pub fn check(cx: &Ctxt, input: &Input) {
     check_field_types(cx, input);
     check_field_attrs(cx, input);
     check_json_names(cx, input);
+    inject::check_injection(cx, input);
+    check_items(cx, input);
+    foreign::check(cx, input);
     waivers.check_unused(cx);
+}
+
+/// The field rules of `check` for the fields of a nested argument type
+/// (`#[derive(ToolArgs)]`); the rules of the tool itself (name,
+/// description, policy, injection) do not apply there.
+pub fn check_nested(cx: &Ctxt, input: &Input, check_unused: bool) {
+    let waivers = Waivers::new(input);
+    check_field_descriptions(cx, input);
+    naming::check_untyped_amounts(cx, input, &waivers);
+    naming::check_untyped_quantities(cx, input, &waivers);
+    naming::check_model_identity(cx, input, &waivers);
+    naming::check_boolean_pairs(cx, input, &waivers);
+    check_field_types(cx, input);
+    check_field_attrs(cx, input);
+    check_json_names(cx, input);
+    check_items(cx, input);
+    foreign::check_nested(cx, input);
+    if check_unused {
+        waivers.check_unused(cx);
+    }
+}
+
+// Rule: `items(...)` constrains the items of a list, on a field the model
+// sends.
+//   #[tool(items(format = "email"))] to: String
+fn check_items(cx: &Ctxt, input: &Input) {
+    for field in &input.fields {
+        let Some((constraints, key)) = &field.attrs.items else {
+            continue;
+        };
+        if field.is_injected() {
+            cx.error_spanned_by(
+                key,
+                format!("`items(...)` checks what the model sends, but `{}` is injected from the session; remove it", field.name),
+            );
+            continue;
+        }
+        if ty::list_item(field.ty).is_none() {
+            cx.error_spanned_by(
+                key,
+                format!(
+                    "`items(...)` constrains each item of a list, but `{}` is `{}`; put the constraints on the field itself (`#[tool(format = ...)]`), or make it a `Vec<...>`",
+                    field.name,
+                    ty::display(field.ty)
+                ),
+            );
+            continue;
+        }
+        check_bound_pairs(cx, constraints);
+    }
 }
 
 // Rule: a tool has a description that says what it does.
@@ -262,9 +317,13 @@ fn bounds(constraint: &Constraint) -> Option<(Range, bool, f64)> {
 
 /// `min_* <= max_*` for lengths, items and numbers.
 fn check_bounds(cx: &Ctxt, field: &Field) {
+    check_bound_pairs(cx, &field.attrs.constraints);
+}
+
+fn check_bound_pairs(cx: &Ctxt, constraints: &[ConstraintAttr]) {
     for range in [Range::Length, Range::Items, Range::Number] {
         let end = |from_below: bool| {
-            field.attrs.constraints.iter().find_map(|c| {
+            constraints.iter().find_map(|c| {
                 let (r, below, bound) = bounds(&c.constraint)?;
                 (r == range && below == from_below).then_some((c, bound))
             })

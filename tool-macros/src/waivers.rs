@@ -6,9 +6,15 @@ use std::cell::Cell;
 use crate::ast::Input;
 use crate::ctxt::Ctxt;
 use crate::nested::Allow;
+use crate::ty::{self, Kind};
 use crate::vocab::{Rule, Vocabulary};
 
 pub struct Waivers<'i> {
+    /// Per field, whether its type may be a nested type of the application:
+    /// a waiver there may be for a rule the schema check judges in that
+    /// type when the contract is checked (`ToolContract::check_rules`), so
+    /// the derive cannot call it unused.
+    nested: Vec<bool>,
     tool: Vec<(&'i Allow, Cell<bool>)>,
     fields: Vec<Vec<(&'i Allow, Cell<bool>)>>,
     /// An `allow(...)` that was refused (already reported) on the tool or a
@@ -21,6 +27,11 @@ impl<'i> Waivers<'i> {
     pub fn new(input: &'i Input) -> Self {
         let mark = |allows: &'i [Allow]| allows.iter().map(|a| (a, Cell::new(false))).collect();
         Waivers {
+            nested: input
+                .fields
+                .iter()
+                .map(|f| !f.is_injected() && may_be_nested(f.ty))
+                .collect(),
             tool: mark(input.attrs.allows()),
             fields: input
                 .fields
@@ -55,13 +66,18 @@ impl<'i> Waivers<'i> {
     //   #[tool(allow(model_identity = "..."))] order_ref: String
     pub fn check_unused(&self, cx: &Ctxt) {
         // Where an `allow(...)` was refused, the rules were not run.
-        let tool = self.tool.iter().filter(|_| !self.tool_refused);
+        let any_nested = self.nested.iter().any(|n| *n);
+        let tool = self
+            .tool
+            .iter()
+            .filter(|_| !self.tool_refused && !any_nested);
         let fields = self
             .fields
             .iter()
             .zip(&self.fields_refused)
-            .filter(|(_, refused)| !**refused && !self.tool_refused)
-            .flat_map(|(allows, _)| allows);
+            .zip(&self.nested)
+            .filter(|((_, refused), nested)| !**refused && !**nested && !self.tool_refused)
+            .flat_map(|((allows, _), _)| allows);
         for (allow, used) in tool.chain(fields) {
             if !used.get() {
                 cx.error_spanned_by(
@@ -76,10 +92,14 @@ impl<'i> Waivers<'i> {
     }
 }
 
+/// Whether a field's type may hold a nested type whose properties the
+/// contract check judges: anything but std scalars, text and `Money`.
+fn may_be_nested(ty: &syn::Type) -> bool {
+    let peeled = ty::peel(ty);
+    ty::kind(peeled) == Kind::Other && !ty::is_money(peeled)
+}
+
 /// How a message about a waivable rule ends: how to waive it.
 pub fn waiver_hint(rule: Rule) -> String {
-    format!(
-        "; if the rule is wrong here, waive it with a reason: `#[tool(allow({} = \"why\"))]`",
-        rule.spelling()
-    )
+    tool_words::judge::waiver_hint(rule.spelling())
 }

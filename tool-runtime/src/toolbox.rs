@@ -18,7 +18,7 @@ use tool_core::Session;
 use tool_core::Tool;
 use tool_core::ToolCall;
 use tool_core::ToolError;
-use tool_core::{Effect, ToolContract};
+use tool_core::{ContractError, Effect, ToolContract};
 
 /// The tools an agent may call, each with its async handler, and the policy
 /// that every call goes through.
@@ -145,10 +145,17 @@ impl Toolbox {
     /// and the audit record names the undeclared code. State is shared
     /// through the session or captured by the handler.
     ///
+    /// The contract is checked first ([`ToolContract::check_rules`]): a
+    /// nested type that holds an untyped amount, an identity the model
+    /// would choose or two booleans for one state is refused here, at
+    /// start-up, not at the first call. [`try_register`](Self::try_register)
+    /// returns that error instead of panicking.
+    ///
     /// # Panics
     ///
     /// When a tool of the same name is already registered: names are what
-    /// the model calls, so they must be unique.
+    /// the model calls, so they must be unique; and when the contract breaks
+    /// a rule, with the [`ContractError`] as the message.
     pub fn register<T, H, Fut, E>(&mut self, handler: H) -> &mut Self
     where
         T: Tool + Send + 'static,
@@ -156,6 +163,27 @@ impl Toolbox {
         Fut: Future<Output = Result<T::Output, E>> + Send + 'static,
         E: Into<ToolError> + 'static,
     {
+        match self.try_register::<T, H, Fut, E>(handler) {
+            Ok(toolbox) => toolbox,
+            Err(error) => panic!("{error}"),
+        }
+    }
+
+    /// Registers tool `T` with its handler as [`register`](Self::register)
+    /// does, or returns the [`ContractError`] of a contract that breaks a
+    /// rule inside a nested type.
+    ///
+    /// # Panics
+    ///
+    /// When a tool of the same name is already registered.
+    pub fn try_register<T, H, Fut, E>(&mut self, handler: H) -> Result<&mut Self, ContractError>
+    where
+        T: Tool + Send + 'static,
+        H: Fn(T, CallContext) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<T::Output, E>> + Send + 'static,
+        E: Into<ToolError> + 'static,
+    {
+        T::contract().check_rules()?;
         let name = T::contract().name();
         assert!(
             !self.tools.contains_key(name),
@@ -163,7 +191,7 @@ impl Toolbox {
         );
         self.tools
             .insert(name, Box::new(Registered::<T, H, Fut, E>::new(handler)));
-        self
+        Ok(self)
     }
 
     /// Registers tool `T` with a blocking (synchronous) handler, which runs

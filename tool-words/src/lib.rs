@@ -22,6 +22,7 @@
 mod constraint;
 mod distance;
 mod format;
+pub mod judge;
 mod name;
 mod number;
 mod text;

@@ -16,6 +16,7 @@ pub struct FieldContract {
     injected: bool,
     unit: Option<&'static str>,
     constraints: &'static [Constraint<'static>],
+    item_constraints: &'static [Constraint<'static>],
     idempotency_key: bool,
     schema: Option<SchemaFn>,
 }
@@ -32,10 +33,12 @@ impl FieldContract {
         injected: bool,
         unit: Option<&'static str>,
         constraints: &'static [Constraint<'static>],
+        item_constraints: &'static [Constraint<'static>],
         idempotency_key: bool,
         schema: Option<SchemaFn>,
     ) -> Self {
         FieldContract {
+            item_constraints,
             name,
             rust_name,
             rust_type,
@@ -89,6 +92,12 @@ impl FieldContract {
         self.constraints
     }
 
+    /// The constraints on each item of a list field, from
+    /// `#[tool(items(...))]`; emitted under the property's `items`.
+    pub const fn item_constraints(&self) -> &'static [Constraint<'static>] {
+        self.item_constraints
+    }
+
     /// True for the field marked `#[tool(idempotency_key)]`.
     pub const fn idempotency_key(&self) -> bool {
         self.idempotency_key
@@ -121,7 +130,14 @@ impl FieldContract {
     /// The description the model reads in the input schema: the field's
     /// own, then its unit (`"How long to hold the units. Unit: minutes."`).
     pub fn model_description(&self) -> String {
-        tool_words::described(self.description, self.unit)
+        let described = tool_words::described(self.description, self.unit);
+        if self.item_constraints.is_empty() {
+            return described;
+        }
+        let items = tool_words::Words::new()
+            .field(None, self.item_constraints)
+            .text();
+        tool_words::followed_by(&described, &format!("Each item: {items}"))
     }
 }
 

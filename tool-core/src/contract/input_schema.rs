@@ -4,6 +4,14 @@ use serde_json::{Map, Value};
 
 use super::field::{FieldContract, Presence, constraint_json};
 use super::schema::{SchemaFn, schema_settings};
+use super::waiver::Waiver;
+
+/// The key `#[derive(ToolArgs)]` writes into the objects of a type that
+/// waives contract rules: `{"": ["untyped_amount"], "role": ["model_identity"]}`
+/// (`""` for the whole type), so the contract check honours the waivers the
+/// derive honoured. An `x-` key, which validators ignore and the OpenAI
+/// compiler drops.
+pub(crate) const ALLOW_KEY: &str = "x-tool-allow";
 
 pub(crate) fn build_input_schema(fields: &[FieldContract]) -> Value {
     let mut generator = schema_settings().for_deserialize().into_generator();
@@ -21,14 +29,7 @@ pub(crate) fn build_input_schema(fields: &[FieldContract]) -> Value {
         let object = property
             .as_object_mut()
             .expect("property schema is an object");
-        prepend(
-            object,
-            "description",
-            Value::from(field.model_description()),
-        );
-        for constraint in field.constraints() {
-            object.insert(constraint.keyword().to_owned(), constraint_json(constraint));
-        }
+        constrain_property(object, field, generator.definitions());
         properties.insert(field.name().to_owned(), property);
         if field.presence() == Presence::Required {
             required.push(Value::from(field.name()));
@@ -46,6 +47,104 @@ pub(crate) fn build_input_schema(fields: &[FieldContract]) -> Value {
     Value::Object(root)
 }
 
+/// Adds what a field's contract says to its property: the description
+/// (with unit and item words) first, the constraints (on `Money`,
+/// `minimum`/`maximum` bound `amount_minor`), and the `items(...)`
+/// constraints under `items`.
+fn constrain_property(
+    object: &mut Map<String, Value>,
+    field: &FieldContract,
+    definitions: &Map<String, Value>,
+) {
+    prepend(
+        object,
+        "description",
+        Value::from(field.model_description()),
+    );
+    for constraint in field.constraints() {
+        let keyword = constraint.keyword().to_owned();
+        let bounds_amount = matches!(keyword.as_str(), "minimum" | "maximum");
+        if bounds_amount && let Some(money) = money_schema(object, definitions) {
+            // `minimum`/`maximum` on `Money` bound the amount in minor
+            // units. Strict providers accept no keyword beside a `$ref`, so
+            // the field gets its own copy of `Money`'s schema (in the
+            // `Money` branch of `Option<Money>`'s `anyOf`) with the bound
+            // on `amount_minor`.
+            inline_definition(money, definitions);
+            let amount = money
+                .get_mut("properties")
+                .and_then(Value::as_object_mut)
+                .and_then(|p| p.get_mut("amount_minor"))
+                .and_then(Value::as_object_mut);
+            if let Some(amount) = amount {
+                amount.insert(keyword, constraint_json(constraint));
+            }
+            continue;
+        }
+        object.insert(keyword, constraint_json(constraint));
+    }
+    if !field.item_constraints().is_empty() {
+        let items = object
+            .entry("items")
+            .or_insert_with(|| Value::Object(Map::new()));
+        if let Some(items) = items.as_object_mut() {
+            for constraint in field.item_constraints() {
+                items.insert(constraint.keyword().to_owned(), constraint_json(constraint));
+            }
+        }
+    }
+}
+
+/// Replaces a `$ref` by a copy of the definition it names; the object's
+/// own description stays.
+fn inline_definition(object: &mut Map<String, Value>, definitions: &Map<String, Value>) {
+    let Some(reference) = object.remove("$ref") else {
+        return;
+    };
+    let name = reference.as_str().and_then(|r| r.rsplit('/').next());
+    if let Some(Value::Object(def)) = name.and_then(|n| definitions.get(n)) {
+        for (key, value) in def {
+            if !object.contains_key(key) {
+                object.insert(key.clone(), value.clone());
+            }
+        }
+    }
+}
+
+/// The object that refers to `Money` in a property's schema: the property
+/// itself (`{"$ref": "#/$defs/Money"}`) or its `Money` branch of
+/// `anyOf`/`oneOf` (`Option<Money>`); `Money` is a definition with
+/// `amount_minor` and `currency` properties.
+fn money_schema<'o>(
+    object: &'o mut Map<String, Value>,
+    definitions: &Map<String, Value>,
+) -> Option<&'o mut Map<String, Value>> {
+    let is_money = |schema: &Map<String, Value>| {
+        let properties = match schema.get("$ref").and_then(Value::as_str) {
+            Some(r) => r
+                .rsplit('/')
+                .next()
+                .and_then(|name| definitions.get(name))
+                .and_then(|def| def.get("properties")),
+            // Inlined already by an earlier bound.
+            None => schema.get("properties"),
+        };
+        properties.is_some_and(|p| p.get("amount_minor").is_some() && p.get("currency").is_some())
+    };
+    if is_money(object) {
+        return Some(object);
+    }
+    let key = ["anyOf", "oneOf"]
+        .into_iter()
+        .find(|k| object.get(*k).is_some_and(Value::is_array))?;
+    object
+        .get_mut(key)?
+        .as_array_mut()?
+        .iter_mut()
+        .filter_map(Value::as_object_mut)
+        .find(|branch| is_money(branch))
+}
+
 pub(crate) fn build_output_schema(schema_fn: SchemaFn) -> Value {
     let mut generator = schema_settings().for_serialize().into_generator();
     schema_fn(&mut generator).to_value()
@@ -58,4 +157,69 @@ fn prepend(object: &mut Map<String, Value>, key: &str, value: Value) {
     let rest = std::mem::take(object);
     object.insert(key.to_owned(), value);
     object.extend(rest);
+}
+
+/// Completes the schema of a `#[derive(ToolArgs)]` type: each field's
+/// property gets what its contract says (as a tool's input schema does),
+/// and the type's own objects (the struct, or each variant) carry its
+/// waivers under `"x-tool-allow"` for the contract check.
+#[doc(hidden)]
+pub fn args_schema(
+    schema: &mut schemars::Schema,
+    generator: &schemars::SchemaGenerator,
+    fields: &[FieldContract],
+    waivers: &[Waiver],
+) {
+    let Some(root) = schema.as_object_mut() else {
+        return;
+    };
+    if let Some(Value::Object(properties)) = root.get_mut("properties") {
+        for field in fields {
+            if let Some(Value::Object(property)) = properties.get_mut(field.name()) {
+                constrain_property(property, field, generator.definitions());
+            }
+        }
+    }
+    if waivers.is_empty() {
+        return;
+    }
+    let mut allow = Map::new();
+    for waiver in waivers {
+        let rules = allow
+            .entry(waiver.field().unwrap_or_default())
+            .or_insert_with(|| Value::Array(Vec::new()));
+        if let Value::Array(rules) = rules {
+            rules.push(Value::from(waiver.rule().as_str()));
+        }
+    }
+    mark_allowed(root, &Value::Object(allow));
+}
+
+/// Marks the type's own objects: the struct, or each variant of an enum
+/// (a branch of `oneOf`/`anyOf`, and the object inside an externally
+/// tagged variant's one property). Field schemas and `$ref`s are the
+/// business of their own types.
+fn mark_allowed(object: &mut Map<String, Value>, allow: &Value) {
+    if object.contains_key("$ref") {
+        return;
+    }
+    if object.contains_key("properties") {
+        object.insert(ALLOW_KEY.to_owned(), allow.clone());
+    }
+    for key in ["oneOf", "anyOf", "allOf"] {
+        let Some(Value::Array(branches)) = object.get_mut(key) else {
+            continue;
+        };
+        for branch in branches.iter_mut().filter_map(Value::as_object_mut) {
+            mark_allowed(branch, allow);
+            if let Some(Value::Object(properties)) = branch.get_mut("properties")
+                && properties.len() == 1
+                && let Some(Value::Object(inner)) = properties.values_mut().next()
+                && !inner.contains_key("$ref")
+                && inner.contains_key("properties")
+            {
+                inner.insert(ALLOW_KEY.to_owned(), allow.clone());
+            }
+        }
+    }
 }

@@ -8,6 +8,7 @@ pub mod fingerprint;
 mod input_schema;
 mod money;
 mod policy;
+pub mod rules;
 mod schema;
 mod session;
 mod tool;
@@ -19,8 +20,10 @@ pub use errors::{DeclaredError, ErrorCategory, OutputContract, Recovery};
 pub use field::{
     Constraint, FieldContract, NumberBound, Presence, bound_from_json, bound_json, constraint_json,
 };
+pub use input_schema::args_schema;
 pub use money::{Currency, Money};
 pub use policy::{Approval, DataClass, Effect, Idempotency, Policy};
+pub use rules::{ContractError, RuleViolation};
 pub use schema::{SchemaFn, root_schema_of, schema_of, schema_settings};
 pub use session::{DEFAULT_MAX_ARGUMENT_BYTES, Session};
 pub use tool::{AsIdempotencyKey, Tool};

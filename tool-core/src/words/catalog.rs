@@ -11,7 +11,7 @@ use tool_words::code;
 use super::markdown::{cell, render};
 use crate::contract::Tool;
 use crate::contract::fingerprint::{policy_json, sorted};
-use crate::contract::{FieldContract, ToolContract, constraint_json};
+use crate::contract::{ContractError, FieldContract, ToolContract, constraint_json};
 
 /// The value of `"format"` in a catalog's JSON document.
 pub const CATALOG_FORMAT: &str = "tool-contract-catalog/1";
@@ -77,6 +77,14 @@ impl Catalog {
     /// The contracts in the order they were added.
     pub fn contracts(&self) -> &[&'static ToolContract] {
         &self.contracts
+    }
+
+    /// Judges every contract by the contract rules at every depth
+    /// ([`ToolContract::check_rules`]): the first tool whose nested types
+    /// break a rule, with all its violations. Run it where the catalog is
+    /// built (a test, a docs step) so such a tool fails there.
+    pub fn check(&self) -> Result<(), ContractError> {
+        self.contracts.iter().try_for_each(|c| c.check_rules())
     }
 
     /// Whether the catalog has no tools.
