@@ -490,24 +490,41 @@ pub(crate) fn escape(name: &str) -> String {
 }
 
 /// The target of a schema that is only a `$ref` (besides dropped
-/// annotations), possibly through single-entry `allOf`s.
+/// annotations), possibly through single-entry `allOf`s and through unions
+/// whose branches, `false` ones aside, are all that same `$ref` (the
+/// compiler unwraps those into the `$ref`, so they are aliases too: an
+/// output is then a fixed point).
 fn bare_ref(schema: &Value, depth: usize) -> Option<&str> {
     let Value::Object(map) = schema else {
         return None;
     };
-    if depth > MAX_INPUT_DEPTH
-        || !map
-            .keys()
-            .all(|k| is_dropped(k, false) || k == "$ref" || k == "allOf")
-    {
+    let structural = |k: &str| matches!(k, "$ref" | "allOf" | "anyOf" | "oneOf");
+    if depth > MAX_INPUT_DEPTH || !map.keys().all(|k| is_dropped(k, false) || structural(k)) {
+        return None;
+    }
+    if map.keys().filter(|k| structural(k)).count() != 1 {
         return None;
     }
     match (map.get("$ref"), map.get("allOf")) {
-        (Some(reference), None) => reference.as_str(),
+        (Some(reference), _) => reference.as_str(),
         (None, Some(Value::Array(entries))) if entries.len() == 1 => {
             bare_ref(&entries[0], depth + 1)
         }
-        _ => None,
+        (None, Some(_)) => None,
+        (None, None) => {
+            let Some(Value::Array(branches)) = map.get("anyOf").or_else(|| map.get("oneOf")) else {
+                return None;
+            };
+            let mut target = None;
+            for branch in branches.iter().filter(|b| **b != Value::Bool(false)) {
+                let reference = bare_ref(branch, depth + 1)?;
+                if target.is_some_and(|t| t != reference) {
+                    return None;
+                }
+                target = Some(reference);
+            }
+            target
+        }
     }
 }
 
