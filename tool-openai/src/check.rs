@@ -10,8 +10,8 @@ use crate::error::{Pointer, StrictRule, StrictViolation};
 use crate::keywords::{SUPPORTED, SUPPORTED_FORMATS, TYPES, type_has};
 use crate::refs::def_name;
 use crate::sound::{
-    PatternVerdict, check_bounds, check_string_keywords, check_values, invalid_pattern,
-    judge_pattern,
+    PatternVerdict, check_bounds, check_number_range, check_string_keywords, check_values,
+    invalid_pattern, judge_pattern,
 };
 
 /// At most this many object properties in the whole schema.
@@ -418,7 +418,10 @@ impl<'a> Checker<'a> {
     fn check_sound(&mut self, map: &Map<String, Value>, types: &Value, path: &Pointer) {
         let known_type = if types.is_null() { None } else { Some(types) };
         let checks = [
-            check_bounds(map, path),
+            // Bounds that cross each other are one violation, not two.
+            check_bounds(map, path).and_then(|()| {
+                known_type.map_or(Ok(()), |types| check_number_range(map, types, path))
+            }),
             check_values(map, known_type, path),
             known_type.map_or(Ok(()), |types| check_string_keywords(map, types, path)),
         ];

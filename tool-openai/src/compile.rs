@@ -18,8 +18,8 @@ use crate::keywords::{
 use crate::merge::{merge, merge_all_of, over_budget};
 use crate::refs::{Definitions, MAX_INPUT_DEPTH, Target, make_nullable};
 use crate::sound::{
-    PatternVerdict, check_bounds, check_string_keywords, check_values, invalid_pattern,
-    judge_pattern,
+    PatternVerdict, check_bounds, check_number_range, check_string_keywords, check_values,
+    invalid_pattern, judge_pattern,
 };
 
 /// Compiles a JSON Schema into one that OpenAI's strict mode accepts, or
@@ -545,6 +545,7 @@ impl Compiler<'_> {
             .unwrap_or_default();
         check_values(map, Some(&types), path)?;
         check_string_keywords(map, &types, path)?;
+        check_number_range(map, &types, path)?;
         let enum_values = check_enum(map, path)?;
         let is_object = type_has(&types, "object") || map.contains_key("properties");
         let property_names: Vec<&String> = match map.get("properties") {
