@@ -16,7 +16,7 @@ use crate::keywords::{
     refuse_unsupported, string, type_bit, type_bits, type_has,
 };
 use crate::merge::{merge, merge_all_of, over_budget};
-use crate::refs::{Definitions, MAX_INPUT_DEPTH, Target, make_nullable};
+use crate::refs::{Definitions, MAX_INPUT_DEPTH, Target, collapse_aliases, make_nullable};
 use crate::sound::{
     PatternVerdict, check_bounds, check_number_range, check_string_keywords, check_values,
     invalid_pattern, judge_pattern,
@@ -214,7 +214,8 @@ impl Compiler<'_> {
         refuse_named(&map, &path, true)?;
         check_bounds(&map, &path)?;
         let mut out = self.typed(&map, &path, 0, true)?;
-        let definitions = self.definitions()?;
+        let mut definitions = self.definitions()?;
+        collapse_aliases(&mut out, &mut definitions);
         // Unknown root keywords may only hold the targets of `$ref`s.
         for key in map.keys() {
             if is_unknown(key, true)

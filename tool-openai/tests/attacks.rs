@@ -283,3 +283,43 @@ fn integer_and_float_bounds_compare_exactly() {
         assert_eq!(before.is_valid(&value), after.is_valid(&value), "{value}");
     }
 }
+
+/// A union whose branches name one definition in two spellings (through an
+/// alias, or percent-encoded) compiles to a bare `$ref`: an alias the
+/// output's other `$ref`s still named, which a second compile collapsed
+/// (not a fixed point). Every `$ref` now names the end of its alias chain.
+#[test]
+fn references_to_output_aliases_collapse() {
+    for spelling in [
+        json!({"$ref": "#/$defs/A2"}),
+        json!({"$ref": "#/%24defs/A"}),
+    ] {
+        let input = json!({
+            "type": "object",
+            "properties": {"p": {"$ref": "#/$defs/B"}, "q": {"type": "array", "items": {"$ref": "#/$defs/B"}}},
+            "required": ["p", "q"],
+            "$defs": {
+                "A": {"type": "string"},
+                "A2": {"$ref": "#/$defs/A"},
+                "B": {"anyOf": [{"$ref": "#/$defs/A"}, spelling]}
+            }
+        });
+        assert_eq!(
+            compile(&input),
+            json!({
+                "type": "object",
+                "properties": {
+                    "p": {"$ref": "#/$defs/A"},
+                    "q": {"type": "array", "items": {"$ref": "#/$defs/A"}}
+                },
+                "required": ["p", "q"],
+                "additionalProperties": false,
+                "$defs": {
+                    "A": {"type": "string"},
+                    "A2": {"$ref": "#/$defs/A"},
+                    "B": {"$ref": "#/$defs/A"}
+                }
+            })
+        );
+    }
+}
