@@ -18,8 +18,8 @@ use crate::keywords::{
 use crate::merge::{merge, merge_all_of, over_budget};
 use crate::refs::{Definitions, MAX_INPUT_DEPTH, Target, collapse_aliases, make_nullable};
 use crate::sound::{
-    PatternVerdict, check_bounds, check_number_range, check_string_keywords, check_values,
-    invalid_pattern, judge_pattern,
+    PatternVerdict, check_bounds, check_number_range, check_number_range_of, check_string_keywords,
+    check_values, invalid_pattern, judge_pattern,
 };
 
 /// Compiles a JSON Schema into one that OpenAI's strict mode accepts, or
@@ -302,6 +302,17 @@ impl Compiler<'_> {
         let map = merge_all_of(map, path, &self.definitions)?;
         refuse_unsupported(&map, path, false)?;
         check_bounds(&map, path)?;
+        // Bounds beside a `$ref` or a union only become words in the
+        // description; bounds that leave the type no value are refused
+        // here as they are beside a `type`.
+        if !map.contains_key("type")
+            && ["$ref", "anyOf", "oneOf"]
+                .iter()
+                .any(|k| map.contains_key(*k))
+            && let Some(bits) = self.types_of_map(&map, 0)
+        {
+            check_number_range_of(&map, bits, path)?;
+        }
         if map.contains_key("$ref") {
             self.reference(&map, path)
         } else if map.contains_key("anyOf") || map.contains_key("oneOf") {
@@ -492,7 +503,11 @@ impl Compiler<'_> {
     /// cannot be told from its top level (and that of a definition it
     /// names), which keeps a `type` beside `anyOf` refused.
     fn types_of(&self, schema: &Value, depth: usize) -> Option<u8> {
-        let map = schema.as_object()?;
+        self.types_of_map(schema.as_object()?, depth)
+    }
+
+    /// [`Compiler::types_of`] of a schema's keywords.
+    fn types_of_map(&self, map: &Map<String, Value>, depth: usize) -> Option<u8> {
         if depth > 2 {
             return None;
         }

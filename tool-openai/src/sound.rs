@@ -243,7 +243,17 @@ pub(crate) fn check_number_range(
     types: &Value,
     path: &Pointer,
 ) -> Result<(), StrictSchemaError> {
-    let bits = type_bits(types);
+    check_number_range_of(map, type_bits(types), path)
+}
+
+/// [`check_number_range`] for the types a schema admits as
+/// [`type_bits`](crate::keywords::type_bits) (those of the definition a
+/// `$ref` names, or of a union's branches).
+pub(crate) fn check_number_range_of(
+    map: &Map<String, Value>,
+    bits: u8,
+    path: &Pointer,
+) -> Result<(), StrictSchemaError> {
     let integer_only = bits == type_bit("integer");
     let number_only =
         bits == type_bit("number") || bits == type_bit("number") | type_bit("integer");

@@ -323,3 +323,45 @@ fn references_to_output_aliases_collapse() {
         );
     }
 }
+
+/// Bounds beside a `$ref` or a union move into the description, so an
+/// integer definition with `minimum` 1.2 and `maximum` 1.8 beside its
+/// `$ref` left the compiler accepting every integer where the input
+/// accepts none.
+#[test]
+fn bounds_beside_refs_and_unions_that_leave_no_value_are_refused() {
+    let no_integer = "the bounds of this schema leave no integer between them, so no value is \
+                      accepted; widen the bounds or change `type` or `multipleOf`";
+    let mut beside_ref =
+        with_property(json!({"$ref": "#/$defs/I", "minimum": 1.2, "maximum": 1.8}));
+    beside_ref["$defs"] = json!({"I": {"type": "integer"}});
+    refused(
+        &beside_ref,
+        "#/properties/p/minimum",
+        StrictRule::Unsatisfiable,
+        no_integer,
+    );
+    refused(
+        &with_property(json!({
+            "anyOf": [{"type": "integer"}, {"type": "integer", "multipleOf": 2}],
+            "exclusiveMinimum": 1,
+            "exclusiveMaximum": 2
+        })),
+        "#/properties/p/exclusiveMinimum",
+        StrictRule::Unsatisfiable,
+        no_integer,
+    );
+    // A union that admits another type keeps a value.
+    let compiled = compile(&with_property(json!({
+        "anyOf": [{"type": "integer"}, {"type": "string"}],
+        "minimum": 1.2,
+        "maximum": 1.8
+    })));
+    assert_eq!(
+        compiled["properties"]["p"],
+        json!({
+            "description": "From 1.2 to 1.8.",
+            "anyOf": [{"type": "integer"}, {"type": "string"}]
+        })
+    );
+}
