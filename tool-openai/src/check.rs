@@ -1,7 +1,7 @@
 //! The strict-mode checker: every rule and limit OpenAI states, asserted on a
 //! finished schema.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
@@ -10,8 +10,8 @@ use crate::error::{Pointer, StrictRule, StrictViolation};
 use crate::keywords::{SUPPORTED, SUPPORTED_FORMATS, TYPES, type_has};
 use crate::refs::def_name;
 use crate::sound::{
-    PatternVerdict, check_bounds, check_string_keywords, check_values, invalid_pattern,
-    judge_pattern,
+    PatternVerdict, check_bounds, check_number_range, check_string_keywords, check_values,
+    invalid_pattern, judge_pattern,
 };
 
 /// At most this many object properties in the whole schema.
@@ -84,6 +84,77 @@ impl<'a> Checker<'a> {
         self.violations.push(path.error(rule, message));
     }
 
+    /// Reports each definition that never reaches a schema of its own:
+    /// every way through its `$ref`s and `anyOf` branches leads back into
+    /// definitions of the same kind (`A: {"$ref": "#/$defs/A"}`, `A:
+    /// {"anyOf": [{"$ref": "#/$defs/B"}]}, B: {"$ref": "#/$defs/A"}`), so
+    /// no value matches it. Linear: each definition's top level is read
+    /// once, then groundedness spreads backwards along the references.
+    fn check_grounded(&mut self, defs: &Map<String, Value>, root: &Pointer) {
+        let names: Vec<&String> = defs.keys().collect();
+        let index: HashMap<&str, usize> = names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.as_str(), i))
+            .collect();
+        let mut grounded = vec![false; names.len()];
+        let mut users: Vec<Vec<usize>> = vec![Vec::new(); names.len()];
+        let mut ready: Vec<usize> = Vec::new();
+        for (i, def) in defs.values().enumerate() {
+            // The top level of a definition, unions flattened: grounded
+            // when some branch is a schema with keywords of its own (or
+            // `#`, the root object), else the definitions it names.
+            let mut stack = vec![def];
+            let mut own = false;
+            while let Some(schema) = stack.pop() {
+                let Value::Object(map) = schema else {
+                    own |= schema != &Value::Bool(false);
+                    continue;
+                };
+                if let Some(reference) = map.get("$ref") {
+                    match reference.as_str() {
+                        Some("#") => own = true,
+                        Some(r) => match def_name(r).and_then(|n| index.get(n.as_str())) {
+                            Some(target) => users[*target].push(i),
+                            // Unresolved: reported by `check_ref`.
+                            None => own = true,
+                        },
+                        None => own = true,
+                    }
+                } else if let Some(Value::Array(branches)) = map.get("anyOf") {
+                    stack.extend(branches);
+                } else {
+                    own = true;
+                }
+            }
+            if own {
+                grounded[i] = true;
+                ready.push(i);
+            }
+        }
+        while let Some(done) = ready.pop() {
+            for user in std::mem::take(&mut users[done]) {
+                if !grounded[user] {
+                    grounded[user] = true;
+                    ready.push(user);
+                }
+            }
+        }
+        for (i, name) in names.iter().enumerate() {
+            if !grounded[i] {
+                self.report(
+                    &root.key("$defs").key(name),
+                    StrictRule::Unsatisfiable,
+                    format!(
+                        "definition `{name}` only refers to itself through `$ref`s and `anyOf`s and \
+                         never reaches a schema, so no value matches it; give one of these \
+                         definitions a type"
+                    ),
+                );
+            }
+        }
+    }
+
     fn check_root(&mut self, schema: &'a Value) {
         let root = Pointer::root();
         let Value::Object(map) = schema else {
@@ -131,6 +202,7 @@ impl<'a> Checker<'a> {
                 self.characters += name.chars().count();
                 self.check(def, &root.key("$defs").key(name), 1, false);
             }
+            self.check_grounded(defs, &root);
         }
         self.check_totals(&root);
     }
@@ -346,7 +418,10 @@ impl<'a> Checker<'a> {
     fn check_sound(&mut self, map: &Map<String, Value>, types: &Value, path: &Pointer) {
         let known_type = if types.is_null() { None } else { Some(types) };
         let checks = [
-            check_bounds(map, path),
+            // Bounds that cross each other are one violation, not two.
+            check_bounds(map, path).and_then(|()| {
+                known_type.map_or(Ok(()), |types| check_number_range(map, types, path))
+            }),
             check_values(map, known_type, path),
             known_type.map_or(Ok(()), |types| check_string_keywords(map, types, path)),
         ];

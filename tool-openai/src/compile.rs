@@ -16,10 +16,10 @@ use crate::keywords::{
     refuse_unsupported, string, type_bit, type_bits, type_has,
 };
 use crate::merge::{merge, merge_all_of, over_budget};
-use crate::refs::{Definitions, MAX_INPUT_DEPTH, Target, make_nullable};
+use crate::refs::{Definitions, MAX_INPUT_DEPTH, Target, collapse_aliases, make_nullable};
 use crate::sound::{
-    PatternVerdict, check_bounds, check_string_keywords, check_values, invalid_pattern,
-    judge_pattern,
+    PatternVerdict, check_bounds, check_number_range, check_number_range_of, check_string_keywords,
+    check_values, invalid_pattern, judge_pattern,
 };
 
 /// Compiles a JSON Schema into one that OpenAI's strict mode accepts, or
@@ -214,7 +214,8 @@ impl Compiler<'_> {
         refuse_named(&map, &path, true)?;
         check_bounds(&map, &path)?;
         let mut out = self.typed(&map, &path, 0, true)?;
-        let definitions = self.definitions()?;
+        let mut definitions = self.definitions()?;
+        collapse_aliases(&mut out, &mut definitions);
         // Unknown root keywords may only hold the targets of `$ref`s.
         for key in map.keys() {
             if is_unknown(key, true)
@@ -301,6 +302,17 @@ impl Compiler<'_> {
         let map = merge_all_of(map, path, &self.definitions)?;
         refuse_unsupported(&map, path, false)?;
         check_bounds(&map, path)?;
+        // Bounds beside a `$ref` or a union only become words in the
+        // description; bounds that leave the type no value are refused
+        // here as they are beside a `type`.
+        if !map.contains_key("type")
+            && ["$ref", "anyOf", "oneOf"]
+                .iter()
+                .any(|k| map.contains_key(*k))
+            && let Some(bits) = self.types_of_map(&map, 0)
+        {
+            check_number_range_of(&map, bits, path)?;
+        }
         if map.contains_key("$ref") {
             self.reference(&map, path)
         } else if map.contains_key("anyOf") || map.contains_key("oneOf") {
@@ -491,7 +503,11 @@ impl Compiler<'_> {
     /// cannot be told from its top level (and that of a definition it
     /// names), which keeps a `type` beside `anyOf` refused.
     fn types_of(&self, schema: &Value, depth: usize) -> Option<u8> {
-        let map = schema.as_object()?;
+        self.types_of_map(schema.as_object()?, depth)
+    }
+
+    /// [`Compiler::types_of`] of a schema's keywords.
+    fn types_of_map(&self, map: &Map<String, Value>, depth: usize) -> Option<u8> {
         if depth > 2 {
             return None;
         }
@@ -545,6 +561,7 @@ impl Compiler<'_> {
             .unwrap_or_default();
         check_values(map, Some(&types), path)?;
         check_string_keywords(map, &types, path)?;
+        check_number_range(map, &types, path)?;
         let enum_values = check_enum(map, path)?;
         let is_object = type_has(&types, "object") || map.contains_key("properties");
         let property_names: Vec<&String> = match map.get("properties") {

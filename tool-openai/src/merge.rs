@@ -2,6 +2,7 @@
 //! one schema when they agree, or an error at the keyword where they do not.
 
 use std::borrow::Cow;
+use std::cmp::Ordering;
 use std::rc::Rc;
 
 use serde_json::{Map, Value};
@@ -9,6 +10,7 @@ use serde_json::{Map, Value};
 use crate::error::{Pointer, StrictRule, StrictSchemaError};
 use crate::keywords::{TYPES, is_dropped, type_has};
 use crate::refs::{Definitions, Flattened, MAX_INPUT_DEPTH, Target};
+use crate::sound::compare;
 
 /// Merges `allOf` into its parent: a single entry's keywords take the place
 /// of `allOf` (a `$ref` stays a `$ref`); several entries, each `$ref` among
@@ -390,7 +392,7 @@ fn join_keyword(
             Value::Number(a),
             Value::Number(b),
         ) => {
-            if a.as_f64() >= b.as_f64() {
+            if compare(a, b) != Some(Ordering::Less) {
                 ours.clone()
             } else {
                 theirs.clone()
@@ -401,7 +403,7 @@ fn join_keyword(
             Value::Number(a),
             Value::Number(b),
         ) => {
-            if a.as_f64() <= b.as_f64() {
+            if compare(a, b) != Some(Ordering::Greater) {
                 ours.clone()
             } else {
                 theirs.clone()

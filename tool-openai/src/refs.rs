@@ -490,24 +490,41 @@ pub(crate) fn escape(name: &str) -> String {
 }
 
 /// The target of a schema that is only a `$ref` (besides dropped
-/// annotations), possibly through single-entry `allOf`s.
+/// annotations), possibly through single-entry `allOf`s and through unions
+/// whose branches, `false` ones aside, are all that same `$ref` (the
+/// compiler unwraps those into the `$ref`, so they are aliases too: an
+/// output is then a fixed point).
 fn bare_ref(schema: &Value, depth: usize) -> Option<&str> {
     let Value::Object(map) = schema else {
         return None;
     };
-    if depth > MAX_INPUT_DEPTH
-        || !map
-            .keys()
-            .all(|k| is_dropped(k, false) || k == "$ref" || k == "allOf")
-    {
+    let structural = |k: &str| matches!(k, "$ref" | "allOf" | "anyOf" | "oneOf");
+    if depth > MAX_INPUT_DEPTH || !map.keys().all(|k| is_dropped(k, false) || structural(k)) {
+        return None;
+    }
+    if map.keys().filter(|k| structural(k)).count() != 1 {
         return None;
     }
     match (map.get("$ref"), map.get("allOf")) {
-        (Some(reference), None) => reference.as_str(),
+        (Some(reference), _) => reference.as_str(),
         (None, Some(Value::Array(entries))) if entries.len() == 1 => {
             bare_ref(&entries[0], depth + 1)
         }
-        _ => None,
+        (None, Some(_)) => None,
+        (None, None) => {
+            let Some(Value::Array(branches)) = map.get("anyOf").or_else(|| map.get("oneOf")) else {
+                return None;
+            };
+            let mut target = None;
+            for branch in branches.iter().filter(|b| **b != Value::Bool(false)) {
+                let reference = bare_ref(branch, depth + 1)?;
+                if target.is_some_and(|t| t != reference) {
+                    return None;
+                }
+                target = Some(reference);
+            }
+            target
+        }
     }
 }
 
@@ -554,5 +571,87 @@ pub(crate) fn make_nullable(schema: &mut Value) {
                 _ => (k, v),
             })
             .collect();
+    }
+}
+
+/// Points every `$ref` of a compiled schema that names an output alias (a
+/// definition that is only `{"$ref": "#/$defs/OTHER"}`) at the end of the
+/// alias chain, however the alias came about (a union whose branches all
+/// compiled to one `$ref`, aliases spelled differently): compiling the
+/// output again would collapse them, so without this the output is not a
+/// fixed point. Chains that loop are left for the checker to refuse.
+/// Iterative and linear in the size of the output.
+pub(crate) fn collapse_aliases(root: &mut Value, definitions: &mut Map<String, Value>) {
+    let alias_of = |value: &Value| -> Option<String> {
+        let map = value.as_object()?;
+        if map.len() != 1 {
+            return None;
+        }
+        def_name(map.get("$ref")?.as_str()?)
+    };
+    let direct: HashMap<String, String> = definitions
+        .iter()
+        .filter_map(|(name, value)| {
+            let target = alias_of(value)?;
+            definitions
+                .contains_key(&target)
+                .then(|| (name.clone(), target))
+        })
+        .collect();
+    if direct.is_empty() {
+        return;
+    }
+    let mut end: HashMap<&str, String> = HashMap::new();
+    for start in direct.keys() {
+        let mut chain: Vec<&str> = Vec::new();
+        let mut current = start.as_str();
+        let found = loop {
+            if let Some(known) = end.get(current) {
+                break Some(known.clone());
+            }
+            if chain.contains(&current) {
+                break None;
+            }
+            chain.push(current);
+            match direct.get(current) {
+                Some(next) => current = next.as_str(),
+                None => break Some(current.to_owned()),
+            }
+        };
+        if let Some(found) = found {
+            for name in chain {
+                end.insert(name, found.clone());
+            }
+        }
+    }
+    // Compiled schemas hold schemas only under `properties`, `items` and
+    // `anyOf` (definitions are passed one by one).
+    let rewrite = |schema: &mut Value| {
+        let mut stack: Vec<&mut Value> = vec![schema];
+        while let Some(Value::Object(map)) = stack.pop() {
+            for (key, inner) in map.iter_mut() {
+                match (key.as_str(), inner) {
+                    ("$ref", reference) => {
+                        let target = reference
+                            .as_str()
+                            .and_then(def_name)
+                            .and_then(|name| end.get(name.as_str()));
+                        if let Some(target) = target {
+                            *reference = Value::String(def_ref(target));
+                        }
+                    }
+                    ("properties", Value::Object(properties)) => {
+                        stack.extend(properties.values_mut());
+                    }
+                    ("anyOf", Value::Array(branches)) => stack.extend(branches.iter_mut()),
+                    ("items", items) => stack.push(items),
+                    _ => {}
+                }
+            }
+        }
+    };
+    rewrite(root);
+    for value in definitions.values_mut() {
+        rewrite(value);
     }
 }

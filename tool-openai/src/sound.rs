@@ -7,7 +7,7 @@ use std::cmp::Ordering;
 use serde_json::{Map, Number, Value};
 
 use crate::error::{Pointer, StrictRule, StrictSchemaError};
-use crate::keywords::{SUPPORTED_FORMATS, type_has};
+use crate::keywords::{SUPPORTED_FORMATS, type_bit, type_bits, type_has};
 
 /// What strict mode can do with a `pattern`.
 #[derive(Debug, PartialEq, Eq)]
@@ -137,17 +137,37 @@ pub(crate) fn invalid_pattern(path: &Pointer, why: &str) -> StrictSchemaError {
     )
 }
 
-/// Orders two JSON numbers exactly when both are integers.
-fn compare(a: &Number, b: &Number) -> Option<Ordering> {
-    let integer = |n: &Number| {
-        n.as_i64()
-            .map(i128::from)
-            .or_else(|| n.as_u64().map(i128::from))
-    };
+/// Orders two JSON numbers exactly: integers as integers, an integer and a
+/// float without rounding the integer to the float's precision
+/// (`9007199254740993` is above `9007199254740992.0`).
+pub(crate) fn compare(a: &Number, b: &Number) -> Option<Ordering> {
     match (integer(a), integer(b)) {
         (Some(a), Some(b)) => Some(a.cmp(&b)),
-        _ => a.as_f64()?.partial_cmp(&b.as_f64()?),
+        (Some(a), None) => compare_integer_float(a, b.as_f64()?),
+        (None, Some(b)) => compare_integer_float(b, a.as_f64()?).map(Ordering::reverse),
+        (None, None) => a.as_f64()?.partial_cmp(&b.as_f64()?),
     }
+}
+
+/// A JSON number that is an integer (as serde_json reads it), exactly.
+fn integer(n: &Number) -> Option<i128> {
+    n.as_i64()
+        .map(i128::from)
+        .or_else(|| n.as_u64().map(i128::from))
+}
+
+/// Orders an integer and a float exactly.
+fn compare_integer_float(a: i128, b: f64) -> Option<Ordering> {
+    if b.is_nan() {
+        return None;
+    }
+    let floor = b.floor();
+    // Saturating: beyond the range of i128 no JSON integer reaches it.
+    let whole = floor as i128;
+    Some(match a.cmp(&whole) {
+        Ordering::Equal if b > floor => Ordering::Less,
+        order => order,
+    })
 }
 
 /// Refuses bounds no value can meet: a lower bound above the upper one
@@ -208,6 +228,177 @@ pub(crate) fn check_bounds(
                 ),
             ));
         }
+    }
+    Ok(())
+}
+
+/// Refuses integer bounds that leave no integer (`"type": "integer"` with
+/// `minimum` 1.2 and `maximum` 1.8, or `exclusiveMinimum` 1 and
+/// `exclusiveMaximum` 2), and bounds that leave no multiple of an integer
+/// `multipleOf` (10 between 1 and 9), when the type admits nothing but
+/// numbers. Each bound is rounded exactly; a non-integer step is only
+/// checked as far as integers go.
+pub(crate) fn check_number_range(
+    map: &Map<String, Value>,
+    types: &Value,
+    path: &Pointer,
+) -> Result<(), StrictSchemaError> {
+    check_number_range_of(map, type_bits(types), path)
+}
+
+/// [`check_number_range`] for the types a schema admits as
+/// [`type_bits`](crate::keywords::type_bits) (those of the definition a
+/// `$ref` names, or of a union's branches).
+pub(crate) fn check_number_range_of(
+    map: &Map<String, Value>,
+    bits: u8,
+    path: &Pointer,
+) -> Result<(), StrictSchemaError> {
+    let integer_only = bits == type_bit("integer");
+    let number_only =
+        bits == type_bit("number") || bits == type_bit("number") | type_bit("integer");
+    if !integer_only && !number_only {
+        return Ok(());
+    }
+    let step = match map.get("multipleOf") {
+        Some(Value::Number(step)) => integer(step).filter(|s| *s > 0),
+        _ => None,
+    };
+    let step = match (step, integer_only) {
+        (Some(step), _) => step,
+        (None, true) => 1,
+        (None, false) => return Ok(()),
+    };
+    let bound = |key: &str| match map.get(key) {
+        Some(Value::Number(n)) => Some(n),
+        _ => None,
+    };
+    // The least and greatest integers the bounds admit, with the keyword
+    // that set each.
+    let mut low: Option<(i128, &str)> = None;
+    for (key, exclusive) in [("minimum", false), ("exclusiveMinimum", true)] {
+        if let Some(n) = bound(key).and_then(|n| rounded(n, true, exclusive)) {
+            low = Some(match low {
+                Some((l, k)) if l >= n => (l, k),
+                _ => (n, key),
+            });
+        }
+    }
+    let mut high: Option<i128> = None;
+    for (key, exclusive) in [("maximum", false), ("exclusiveMaximum", true)] {
+        if let Some(n) = bound(key).and_then(|n| rounded(n, false, exclusive)) {
+            high = Some(high.map_or(n, |h| h.min(n)));
+        }
+    }
+    let (Some((low, key)), Some(high)) = (low, high) else {
+        return Ok(());
+    };
+    let quotient = low.div_euclid(step);
+    let Some(first) = quotient.checked_mul(step).and_then(|q| {
+        if q == low {
+            Some(q)
+        } else {
+            q.checked_add(step)
+        }
+    }) else {
+        return Ok(());
+    };
+    if first <= high {
+        return Ok(());
+    }
+    let what = if step == 1 {
+        "no integer".to_owned()
+    } else {
+        format!("no multiple of {step}")
+    };
+    Err(path.key(key).error(
+        StrictRule::Unsatisfiable,
+        format!(
+            "the bounds of this schema leave {what} between them, so no value is accepted; \
+             widen the bounds or change `type` or `multipleOf`"
+        ),
+    ))
+}
+
+/// The least integer at or above (`up`) or the greatest at or below a
+/// bound, one further when the bound is exclusive; exact for integers,
+/// saturating for floats beyond any JSON integer.
+fn rounded(n: &Number, up: bool, exclusive: bool) -> Option<i128> {
+    let (value, exact) = match integer(n) {
+        Some(i) => (i, true),
+        None => {
+            let f = n.as_f64()?;
+            let r = if up { f.ceil() } else { f.floor() };
+            (r as i128, r == f)
+        }
+    };
+    Some(match (exclusive && exact, up) {
+        (true, true) => value.saturating_add(1),
+        (true, false) => value.saturating_sub(1),
+        (false, _) => value,
+    })
+}
+
+/// Refuses an `enum` or `const` value that the bounds beside it rule out
+/// (a number outside `minimum`/`maximum` or not a multiple of an integer
+/// `multipleOf`, a string shorter than `minLength` or longer than
+/// `maxLength`): that value could never be sent.
+fn check_value_bounds(
+    map: &Map<String, Value>,
+    value: &Value,
+    at: &dyn Fn() -> Pointer,
+) -> Result<(), StrictSchemaError> {
+    let refuse = |key: &str| {
+        Err(at().error(
+            StrictRule::Unsatisfiable,
+            format!(
+                "{} is outside the `{key}` beside it, so this value can never be sent; change \
+                 the value or `{key}`",
+                shown(value)
+            ),
+        ))
+    };
+    match value {
+        Value::Number(v) => {
+            for (key, allowed) in [
+                ("minimum", &[Ordering::Greater, Ordering::Equal][..]),
+                ("exclusiveMinimum", &[Ordering::Greater][..]),
+                ("maximum", &[Ordering::Less, Ordering::Equal][..]),
+                ("exclusiveMaximum", &[Ordering::Less][..]),
+            ] {
+                if let Some(Value::Number(bound)) = map.get(key)
+                    && let Some(order) = compare(v, bound)
+                    && !allowed.contains(&order)
+                {
+                    return refuse(key);
+                }
+            }
+            if let Some(Value::Number(step)) = map.get("multipleOf")
+                && let (Some(step), Some(v)) = (integer(step), integer(v))
+                && step > 0
+                && v % step != 0
+            {
+                return refuse("multipleOf");
+            }
+        }
+        Value::String(text) => {
+            let length = text.chars().count() as u64;
+            if map
+                .get("minLength")
+                .and_then(Value::as_u64)
+                .is_some_and(|m| length < m)
+            {
+                return refuse("minLength");
+            }
+            if map
+                .get("maxLength")
+                .and_then(Value::as_u64)
+                .is_some_and(|m| length > m)
+            {
+                return refuse("maxLength");
+            }
+        }
+        _ => {}
     }
     Ok(())
 }
@@ -275,6 +466,7 @@ pub(crate) fn check_values(
                 ),
             ));
         }
+        check_value_bounds(map, value, &at)?;
     }
     Ok(())
 }
