@@ -276,10 +276,10 @@ fn hostile_documents_are_refused_with_code_path_and_message() {
             "expected an integer from 0 to 4294967295, got the number 1.5",
         ),
         (
-            "float form of an integer",
-            set("labels", "1.0"),
+            "float form of a fraction",
+            set("labels", "2.50"),
             "$.labels",
-            "expected an integer from 0 to 4294967295, got the number 1.0",
+            "expected an integer from 0 to 4294967295, got the number 2.5",
         ),
         (
             "1000-digit number",
@@ -576,10 +576,10 @@ fn hostile_documents_are_refused_with_code_path_and_message() {
             "invalid JSON: expected `,` or `}` (at line 1, column 13)",
         ),
         (
-            "exponent form of an integer",
-            set("labels", "1e0"),
+            "exponent form of a fraction",
+            set("labels", "15e-1"),
             "$.labels",
-            "expected an integer from 0 to 4294967295, got the number 1.0",
+            "expected an integer from 0 to 4294967295, got the number 1.5",
         ),
         (
             "100k-character enum value",
@@ -664,6 +664,16 @@ fn hostile_documents_are_refused_with_code_path_and_message() {
         }
     }
     assert!(failures.is_empty(), "{failures:#?}");
+}
+
+/// JSON Schema counts a whole number written as a float (`1.0`, `1e0`, `-0`)
+/// as an integer, and so does the parser: the schema says `integer`.
+#[test]
+fn whole_numbers_written_as_floats_are_integers() {
+    for labels in ["1.0", "1e0", "10E-1", "0.1e1"] {
+        let shipment = parse(&set("labels", labels)).unwrap();
+        assert_eq!(shipment.labels, 1, "{labels}");
+    }
 }
 
 /// Collect parcels at a time the customer chose.

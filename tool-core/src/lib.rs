@@ -23,10 +23,10 @@ pub mod words;
 pub use contract::{
     Approval, AsIdempotencyKey, Constraint, ContractRule, Currency, DataClass, DeclaredError,
     Effect, ErrorCategory, FieldContract, Idempotency, Money, NumberBound, OutputContract, Policy,
-    Presence, Recovery, Session, Tool, ToolContract, Version, Waiver,
+    Presence, Recovery, Session, SignedMoney, Tool, ToolContract, Version, Waiver,
 };
 pub use outcome::{OutputKind, ToolCall, ToolError, ToolOutput};
-pub use parse::{ArgumentError, ArgumentErrorKind};
+pub use parse::{ArgumentError, ArgumentErrorKind, SchemaError};
 
 /// What the code that `#[derive(Tool)]` generates refers to. Not a public API.
 #[doc(hidden)]

@@ -19,7 +19,7 @@ pub use errors::{DeclaredError, ErrorCategory, OutputContract, Recovery};
 pub use field::{
     Constraint, FieldContract, NumberBound, Presence, bound_from_json, bound_json, constraint_json,
 };
-pub use money::{Currency, Money};
+pub use money::{Currency, Money, SignedMoney};
 pub use policy::{Approval, DataClass, Effect, Idempotency, Policy};
 pub use schema::{SchemaFn, root_schema_of, schema_of, schema_settings};
 pub use session::{DEFAULT_MAX_ARGUMENT_BYTES, Session};

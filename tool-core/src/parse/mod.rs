@@ -5,9 +5,10 @@
 mod constraint;
 mod error;
 pub mod formats;
+mod guided;
 mod map;
 mod path;
-mod strict;
+pub(crate) mod schema;
 
 #[doc(hidden)]
 pub use constraint::{
@@ -15,4 +16,5 @@ pub use constraint::{
     min_items, min_length, minimum, pattern,
 };
 pub use error::{ArgumentError, ArgumentErrorKind};
+pub use schema::SchemaError;
 pub use map::{ParseState, inject, inject_optional, next_key, next_value, parse_map};
