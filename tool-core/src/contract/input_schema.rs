@@ -29,6 +29,9 @@ pub(crate) fn build_input_schema(fields: &[FieldContract]) -> Value {
         for constraint in field.constraints() {
             object.insert(constraint.keyword().to_owned(), constraint_json(constraint));
         }
+        if field.presence() == Presence::Defaulted {
+            allow_null(object);
+        }
         properties.insert(field.name().to_owned(), property);
         if field.presence() == Presence::Required {
             required.push(Value::from(field.name()));
@@ -43,7 +46,90 @@ pub(crate) fn build_input_schema(fields: &[FieldContract]) -> Value {
     if !definitions.is_empty() {
         root.insert("$defs".into(), Value::Object(definitions));
     }
-    Value::Object(root)
+    let mut root = Value::Object(root);
+    close_objects(&mut root, 0);
+    root
+}
+
+/// A defaulted field takes `null` for "use the default", as the parser
+/// does: `"type": "string"` becomes `["string", "null"]`, an `enum` gains
+/// `null`, and any other schema becomes `anyOf: [schema, {"type": "null"}]`.
+/// The field's constraints hold for the value the model gives.
+fn allow_null(object: &mut Map<String, Value>) {
+    let null = Value::from("null");
+    match object.get_mut("type") {
+        Some(Value::String(one)) if one != "null" => {
+            let one = std::mem::take(one);
+            object.insert("type".into(), Value::Array(vec![Value::from(one), null.clone()]));
+        }
+        Some(Value::Array(many)) => {
+            if !many.contains(&null) {
+                many.push(null.clone());
+            }
+        }
+        Some(_) => {}
+        None => {
+            let description = object.remove("description");
+            let inner = std::mem::take(object);
+            if let Some(description) = description {
+                object.insert("description".into(), description);
+            }
+            object.insert(
+                "anyOf".into(),
+                Value::Array(vec![
+                    Value::Object(inner),
+                    serde_json::json!({"type": "null"}),
+                ]),
+            );
+            return;
+        }
+    }
+    if let Some(Value::Array(allowed)) = object.get_mut("enum")
+        && !allowed.contains(&Value::Null)
+    {
+        allowed.push(Value::Null);
+    }
+}
+
+/// Closes every object schema that lists its properties and says nothing
+/// about others (`additionalProperties: false`), at every depth: serde
+/// ignores unknown keys of a plain `#[derive(Deserialize)]` struct, but a
+/// key the model invents is a mistake to report (`$.filters.bogus`), and the
+/// schema says so, so that schema and parser agree. Maps keep their
+/// `additionalProperties` schema.
+fn close_objects(schema: &mut Value, depth: usize) {
+    // Schemas are trees built by schemars; the bound only guards the stack.
+    if depth > 256 {
+        return;
+    }
+    match schema {
+        Value::Object(object) => {
+            if object.contains_key("properties") && !object.contains_key("additionalProperties") {
+                object.insert("additionalProperties".into(), Value::Bool(false));
+            }
+            for (key, child) in object.iter_mut() {
+                match (key.as_str(), child) {
+                    // Maps from names to schemas.
+                    ("properties" | "$defs" | "definitions", Value::Object(named)) => {
+                        for schema in named.values_mut() {
+                            close_objects(schema, depth + 1);
+                        }
+                    }
+                    // Lists of schemas.
+                    ("anyOf" | "oneOf" | "allOf" | "prefixItems", Value::Array(list)) => {
+                        for schema in list {
+                            close_objects(schema, depth + 1);
+                        }
+                    }
+                    // One schema.
+                    ("items" | "additionalProperties", child) => close_objects(child, depth + 1),
+                    // Values (`enum`, `const`, `default`, `examples`) and annotations.
+                    _ => {}
+                }
+            }
+        }
+        _ => {}
+    }
 }
 
 pub(crate) fn build_output_schema(schema_fn: SchemaFn) -> Value {

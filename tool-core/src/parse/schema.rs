@@ -404,8 +404,9 @@ impl CompiledSchema {
                             format!("expected at most {} items, got {}", i, items.len()),
                         ));
                     }
-                    self.validate(child, item, path)?;
+                    let result = self.validate(child, item, path);
                     path.truncate(len);
+                    result?;
                 }
             }
             Value::Object(map) => self.validate_object(node, map, path)?,
@@ -451,8 +452,9 @@ impl CompiledSchema {
             };
             let len = path.len();
             super::path::push_key(path, key);
-            self.validate(child, value, path)?;
+            let result = self.validate(child, value, path);
             path.truncate(len);
+            result?;
         }
         for &i in &node.required {
             let name = &node.properties[i].0;
@@ -483,7 +485,7 @@ impl CompiledSchema {
         exactly_one: bool,
     ) -> Result<(), ArgumentError> {
         let mut matched = 0;
-        let mut best: Option<ArgumentError> = None;
+        let mut best: Option<((bool, usize), ArgumentError)> = None;
         for &branch in branches {
             match self.validate(branch, value, path) {
                 Ok(()) => {
@@ -493,10 +495,12 @@ impl CompiledSchema {
                     }
                 }
                 Err(e) => {
-                    // The branch that got furthest into the value is the one
-                    // the model most likely meant.
-                    if best.as_ref().is_none_or(|b| e.path().len() > b.path().len()) {
-                        best = Some(e);
+                    // The branch whose tag the value carries, else the one
+                    // that got furthest into the value, is the one the model
+                    // most likely meant.
+                    let rank = (!self.tag_differs(branch, value), e.path().len());
+                    if best.as_ref().is_none_or(|(r, _)| rank > *r) {
+                        best = Some((rank, e));
                     }
                 }
             }
@@ -504,7 +508,7 @@ impl CompiledSchema {
         match matched {
             1 => Ok(()),
             0 => Err(match best {
-                Some(e) if e.path().len() > path.len() => e,
+                Some((_, e)) if e.path().len() > path.len() => e,
                 _ => at(
                     path,
                     format!(
@@ -522,6 +526,24 @@ impl CompiledSchema {
                 ),
             )),
         }
+    }
+}
+
+impl CompiledSchema {
+    /// Whether `value` is an object whose tag (a property the branch fixes
+    /// with `const` or a one-value `enum`) says it is another branch.
+    fn tag_differs(&self, branch: NodeId, value: &Value) -> bool {
+        let (node, Value::Object(map)) = (&self.nodes[branch], value) else {
+            return false;
+        };
+        node.properties.iter().any(|(name, id)| {
+            match (&self.nodes[*id].enumeration, map.get(name)) {
+                (Some(allowed), Some(given)) if allowed.len() == 1 => {
+                    !json_equal(&allowed[0], given)
+                }
+                _ => false,
+            }
+        })
     }
 }
 
