@@ -322,10 +322,18 @@ struct BookTable {
 fn a_default_with_a_constraint_gives_the_default_for_null_or_absent() {
     // Decision: the constraint holds for a value the model gives; `null` or
     // an absent key means "use the default", which is not judged.
-    let schema = BookTable::input_schema();
+    // The strict schema says so (every field is required there, a
+    // defaulted one nullable); the input schema leaves the field out of
+    // `required`. Null for a defaulted field is the one value the parser
+    // takes beyond the input schema (see tests/prop_schema_agree.rs).
+    let strict = tool_contract::openai::strict_schema::<BookTable>().unwrap();
     assert_eq!(
-        schema.pointer("/properties/booking_name/type"),
+        strict.pointer("/properties/booking_name/type"),
         Some(&json!(["string", "null"]))
+    );
+    assert_eq!(
+        BookTable::input_schema().pointer("/required"),
+        Some(&json!(["seats", "offset"]))
     );
     for call in [
         r#"{"booking_name": null, "seats": 2, "offset": 0}"#,

@@ -29,9 +29,6 @@ pub(crate) fn build_input_schema(fields: &[FieldContract]) -> Value {
         for constraint in field.constraints() {
             object.insert(constraint.keyword().to_owned(), constraint_json(constraint));
         }
-        if field.presence() == Presence::Defaulted {
-            allow_null(object);
-        }
         properties.insert(field.name().to_owned(), property);
         if field.presence() == Presence::Required {
             required.push(Value::from(field.name()));
@@ -49,46 +46,6 @@ pub(crate) fn build_input_schema(fields: &[FieldContract]) -> Value {
     let mut root = Value::Object(root);
     close_objects(&mut root, 0);
     root
-}
-
-/// A defaulted field takes `null` for "use the default", as the parser
-/// does: `"type": "string"` becomes `["string", "null"]`, an `enum` gains
-/// `null`, and any other schema becomes `anyOf: [schema, {"type": "null"}]`.
-/// The field's constraints hold for the value the model gives.
-fn allow_null(object: &mut Map<String, Value>) {
-    let null = Value::from("null");
-    match object.get_mut("type") {
-        Some(Value::String(one)) if one != "null" => {
-            let one = std::mem::take(one);
-            object.insert("type".into(), Value::Array(vec![Value::from(one), null.clone()]));
-        }
-        Some(Value::Array(many)) => {
-            if !many.contains(&null) {
-                many.push(null.clone());
-            }
-        }
-        Some(_) => {}
-        None => {
-            let description = object.remove("description");
-            let inner = std::mem::take(object);
-            if let Some(description) = description {
-                object.insert("description".into(), description);
-            }
-            object.insert(
-                "anyOf".into(),
-                Value::Array(vec![
-                    Value::Object(inner),
-                    serde_json::json!({"type": "null"}),
-                ]),
-            );
-            return;
-        }
-    }
-    if let Some(Value::Array(allowed)) = object.get_mut("enum")
-        && !allowed.contains(&Value::Null)
-    {
-        allowed.push(Value::Null);
-    }
 }
 
 /// Closes every object schema that lists its properties and says nothing
