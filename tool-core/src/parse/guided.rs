@@ -177,6 +177,8 @@ impl<'a, 'de, D: Deserializer<'de>> Guided<'a, D> {
         if let Err(error) = g.cx.schema.validate(g.node, &value, &mut path) {
             return Err(g.cx.fail(error));
         }
+        let mut value = value;
+        whole_floats_as_integers(&mut value, 0);
         read(value).map_err(|e| {
             let message = match humanize::data_error(&e.to_string()) {
                 Humanized::Message(m) | Humanized::MissingField { message: m, .. } => m,
@@ -186,6 +188,40 @@ impl<'a, 'de, D: Deserializer<'de>> Guided<'a, D> {
     }
 }
 
+
+/// JSON Schema counts `2.0` and `-0` as integers; serde reads a float into
+/// an integer type only when it is written as one. A buffered value has been
+/// checked against its schema, so its whole floats become the integers they
+/// are (below 2^53, where a float holds an integer exactly); a float field
+/// takes an integer as well.
+fn whole_floats_as_integers(value: &mut Value, depth: usize) {
+    match value {
+        Value::Number(n) if n.is_f64() => {
+            if let Some(f) = n.as_f64()
+                && f.fract() == 0.0
+                && f.abs() < 9_007_199_254_740_992.0
+            {
+                *value = if f >= 0.0 {
+                    Value::from(f as u64)
+                } else {
+                    Value::from(f as i64)
+                };
+            }
+        }
+        // serde_json's recursion limit bounds the depth of a parsed value.
+        Value::Array(items) if depth < 256 => {
+            for item in items {
+                whole_floats_as_integers(item, depth + 1);
+            }
+        }
+        Value::Object(map) if depth < 256 => {
+            for item in map.values_mut() {
+                whole_floats_as_integers(item, depth + 1);
+            }
+        }
+        _ => {}
+    }
+}
 
 macro_rules! forward {
     ($($method:ident),*) => {$(
