@@ -82,7 +82,10 @@ fn the_generator_reaches_valid_and_invalid_documents() {
             }
         }
     }
-    assert!(valid >= 40 && invalid >= 40, "valid {valid}, invalid {invalid}");
+    assert!(
+        valid >= 40 && invalid >= 40,
+        "valid {valid}, invalid {invalid}"
+    );
 }
 
 /// The documented exception: `null` for a defaulted field is the default.
@@ -94,16 +97,14 @@ fn null_for_a_defaulted_field_is_the_one_exception() {
         .unwrap();
     assert!(!validator.is_valid(&document));
     assert!(schema_accepts(&document));
-    let parsed =
-        SearchAndPay::from_arguments(&document.to_string(), &Session::new()).unwrap();
+    let parsed = SearchAndPay::from_arguments(&document.to_string(), &Session::new()).unwrap();
     assert_eq!(parsed.page, 0);
 }
 
 /// Sets keep serde's duplicates out: the schema says `uniqueItems`.
 #[test]
 fn duplicate_items_of_a_set_are_refused_as_the_schema_says() {
-    let document =
-        json!({"query": "shoes", "pairs": [], "filters": {"country": "UK", "kinds": ["book", "book"]}});
+    let document = json!({"query": "shoes", "pairs": [], "filters": {"country": "UK", "kinds": ["book", "book"]}});
     assert!(!schema_accepts(&document));
     assert_eq!(
         parser_accepts(&document),

@@ -51,11 +51,17 @@ fn search(arguments: &str) -> Result<SearchProducts, (String, String, String)> {
     })
 }
 
-fn refused(code: &str, path: &str, message: &str) -> Result<SearchProducts, (String, String, String)> {
+fn refused(
+    code: &str,
+    path: &str,
+    message: &str,
+) -> Result<SearchProducts, (String, String, String)> {
     Err((code.to_owned(), path.to_owned(), message.to_owned()))
 }
 
-fn err<T: std::fmt::Debug>(result: Result<T, tool_contract::ArgumentError>) -> (String, String, String) {
+fn err<T: std::fmt::Debug>(
+    result: Result<T, tool_contract::ArgumentError>,
+) -> (String, String, String) {
     let e = result.unwrap_err();
     (
         e.code().to_owned(),
@@ -151,7 +157,12 @@ fn nested_constraints_from_schemars_attributes_are_enforced() {
             tags: vec![Tag("ok".into())],
         })
     );
-    assert_eq!(search(r#"{"query": "tv", "filters": null}"#).unwrap().filters, None);
+    assert_eq!(
+        search(r#"{"query": "tv", "filters": null}"#)
+            .unwrap()
+            .filters,
+        None
+    );
 }
 
 /// Two cards, in order.
@@ -236,19 +247,35 @@ fn structs_in_every_enum_representation_are_read_from_objects_only() {
     let none = "matches none of the 2 allowed shapes described in the schema";
     assert_eq!(
         err(pay(r#"{"untagged": ["B", "A"]}"#)),
-        triple("INVALID_ARGUMENTS", "$.untagged", &format!("an array {none}"))
+        triple(
+            "INVALID_ARGUMENTS",
+            "$.untagged",
+            &format!("an array {none}")
+        )
     );
     assert_eq!(
         err(pay(r#"{"internal": ["transfer", "B", "A"]}"#)),
-        triple("INVALID_ARGUMENTS", "$.internal", &format!("an array {none}"))
+        triple(
+            "INVALID_ARGUMENTS",
+            "$.internal",
+            &format!("an array {none}")
+        )
     );
     assert_eq!(
         err(pay(r#"{"adjacent": {"t": "transfer", "c": ["B", "A"]}}"#)),
-        triple("INVALID_ARGUMENTS", "$.adjacent.c", "expected an object, got an array")
+        triple(
+            "INVALID_ARGUMENTS",
+            "$.adjacent.c",
+            "expected an object, got an array"
+        )
     );
     assert_eq!(
         err(pay(r#"{"external": {"transfer": ["B", "A"]}}"#)),
-        triple("INVALID_ARGUMENTS", "$.external.transfer", "expected an object, got an array")
+        triple(
+            "INVALID_ARGUMENTS",
+            "$.external.transfer",
+            "expected an object, got an array"
+        )
     );
     let ok = pay(
         r#"{"untagged": {"from_card": "B", "to_card": "A"}, "internal": {"kind": "transfer", "from_card": "B", "to_card": "A"}, "adjacent": {"t": "transfer", "c": {"from_card": "B", "to_card": "A"}}, "external": {"transfer": {"from_card": "B", "to_card": "A"}}}"#,
@@ -286,10 +313,16 @@ fn structs_in_every_enum_representation_are_read_from_objects_only() {
 fn enum_variants_are_closed_and_constrained() {
     assert_eq!(
         err(pay(r#"{"internal": {"kind": "cash", "cents": 101}}"#)),
-        triple("INVALID_ARGUMENTS", "$.internal.cents", "expected a number of at most 100, got 101")
+        triple(
+            "INVALID_ARGUMENTS",
+            "$.internal.cents",
+            "expected a number of at most 100, got 101"
+        )
     );
     assert_eq!(
-        err(pay(r#"{"internal": {"kind": "cash", "cents": 1, "tip": 5}}"#)),
+        err(pay(
+            r#"{"internal": {"kind": "cash", "cents": 1, "tip": 5}}"#
+        )),
         triple(
             "INVALID_ARGUMENTS",
             "$.internal.tip",
@@ -305,7 +338,9 @@ fn enum_variants_are_closed_and_constrained() {
         )
     );
     assert_eq!(
-        err(pay(r#"{"untagged": {"from_card": "B", "to_card": "A", "extra": 1}}"#)),
+        err(pay(
+            r#"{"untagged": {"from_card": "B", "to_card": "A", "extra": 1}}"#
+        )),
         triple(
             "INVALID_ARGUMENTS",
             "$.untagged.extra",
@@ -377,11 +412,14 @@ fn integer_bounds_are_exact_and_minus_zero_is_an_integer() {
             "expected a number of at most 9007199254740992, got 9007199254740993"
         )
     );
-    let ok =
-        BookTable::from_arguments(r#"{"seats": 9007199254740992, "offset": -0}"#, &Session::new())
-            .unwrap();
+    let ok = BookTable::from_arguments(
+        r#"{"seats": 9007199254740992, "offset": -0}"#,
+        &Session::new(),
+    )
+    .unwrap();
     assert_eq!((ok.seats, ok.offset), (9_007_199_254_740_992, 0));
-    let ok = BookTable::from_arguments(r#"{"seats": -0, "offset": -0.0}"#, &Session::new()).unwrap();
+    let ok =
+        BookTable::from_arguments(r#"{"seats": -0, "offset": -0.0}"#, &Session::new()).unwrap();
     assert_eq!((ok.seats, ok.offset), (0, 0));
 }
 
@@ -398,7 +436,9 @@ struct RefundOrder {
 fn money_is_non_negative_with_an_iso_4217_currency() {
     let refund = |call: &str| RefundOrder::from_arguments(call, &Session::new());
     assert_eq!(
-        err(refund(r#"{"amount": {"amount_minor": -5, "currency": "EUR"}}"#)),
+        err(refund(
+            r#"{"amount": {"amount_minor": -5, "currency": "EUR"}}"#
+        )),
         triple(
             "INVALID_ARGUMENTS",
             "$.amount.amount_minor",
@@ -406,7 +446,9 @@ fn money_is_non_negative_with_an_iso_4217_currency() {
         )
     );
     assert_eq!(
-        err(refund(r#"{"amount": {"amount_minor": 5, "currency": "XYZ"}}"#)),
+        err(refund(
+            r#"{"amount": {"amount_minor": 5, "currency": "XYZ"}}"#
+        )),
         triple(
             "INVALID_ARGUMENTS",
             "$.amount.currency",
@@ -418,7 +460,10 @@ fn money_is_non_negative_with_an_iso_4217_currency() {
     )
     .unwrap();
     assert_eq!(ok.amount, Money::new(0, Currency::EUR));
-    assert_eq!(ok.balance, Some(SignedMoney(Money::new(-500, Currency::USD))));
+    assert_eq!(
+        ok.balance,
+        Some(SignedMoney(Money::new(-500, Currency::USD)))
+    );
     assert_eq!(
         RefundOrder::input_schema().pointer("/$defs/Money/properties/amount_minor/minimum"),
         Some(&json!(0))
@@ -459,7 +504,10 @@ fn a_schema_the_parser_cannot_enforce_is_refused_when_checked() {
         "keyword `not` at `/$defs/NotNull`: the parser cannot enforce this keyword, so the schema would promise more than the parser checks; express the rule with a supported keyword or a type of its own"
     );
     assert_eq!(
-        err(StoreValue::from_arguments(r#"{"value": 1}"#, &Session::new())),
+        err(StoreValue::from_arguments(
+            r#"{"value": 1}"#,
+            &Session::new()
+        )),
         triple(
             "INVALID_CONTRACT",
             "$",
@@ -500,10 +548,14 @@ fn recursive_types_are_checked_at_every_depth_and_deep_nesting_is_refused() {
             "expected at most 3 characters, got 4 characters"
         )
     );
-    let ok = plant(r#"{"tree": {"label": "a", "children": [{"label": "b", "children": []}]}}"#)
-        .unwrap();
+    let ok =
+        plant(r#"{"tree": {"label": "a", "children": [{"label": "b", "children": []}]}}"#).unwrap();
     assert_eq!(
-        (ok.tree.label.as_str(), ok.tree.children[0].label.as_str(), ok.tree.children[0].children.len()),
+        (
+            ok.tree.label.as_str(),
+            ok.tree.children[0].label.as_str(),
+            ok.tree.children[0].children.len()
+        ),
         ("a", "b", 0)
     );
     let deep = format!(

@@ -195,14 +195,56 @@ impl Rng {
 }
 
 const STRINGS: &[&str] = &[
-    "", "a", "ab", "abc", "abcd", "abcde", "abcdef", "abcdefghi", "Ab", "UK", "DE", "ukk",
-    "a@b.example", "not-an-email", "2026-11-29", "2026-13-01", "ééééé", "ééééé🦀", "x y",
-    "book", "film", "cash", "transfer", "note",
+    "",
+    "a",
+    "ab",
+    "abc",
+    "abcd",
+    "abcde",
+    "abcdef",
+    "abcdefghi",
+    "Ab",
+    "UK",
+    "DE",
+    "ukk",
+    "a@b.example",
+    "not-an-email",
+    "2026-11-29",
+    "2026-13-01",
+    "ééééé",
+    "ééééé🦀",
+    "x y",
+    "book",
+    "film",
+    "cash",
+    "transfer",
+    "note",
 ];
 
 const NUMBERS: &[&str] = &[
-    "0", "-0", "1", "2", "5", "6", "50", "51", "99", "100", "101", "255", "256", "-1", "0.5",
-    "0.4", "1.5", "2.0", "10", "10.5", "1e1", "4294967295", "4294967296",
+    "0",
+    "-0",
+    "1",
+    "2",
+    "5",
+    "6",
+    "50",
+    "51",
+    "99",
+    "100",
+    "101",
+    "255",
+    "256",
+    "-1",
+    "0.5",
+    "0.4",
+    "1.5",
+    "2.0",
+    "10",
+    "10.5",
+    "1e1",
+    "4294967295",
+    "4294967296",
 ];
 
 /// A value drawn from `schema`, mutated at each node with probability
@@ -264,7 +306,10 @@ pub fn generate(schema: &Value, root: &Value, rng: &mut Rng, mutate: u64, depth:
                     let present = required.contains(&name.as_str()) || rng.chance(60);
                     let dropped = mutate > 0 && rng.chance(mutate / 2);
                     if present && !dropped {
-                        out.insert(name.clone(), generate(property, root, rng, mutate, depth + 1));
+                        out.insert(
+                            name.clone(),
+                            generate(property, root, rng, mutate, depth + 1),
+                        );
                     }
                 }
             }
@@ -313,4 +358,3 @@ pub fn parser_accepts(document: &Value) -> Result<(), String> {
         .map(|_| ())
         .map_err(|e| e.to_string())
 }
-

@@ -300,7 +300,10 @@ mod tests {
     #[test]
     fn currencies_are_checked_against_the_iso_4217_list() {
         for code in ["EUR", "USD", "JPY", "XCG", "ZWG", "CHF", "XAU"] {
-            assert_eq!(Currency::iso(code).map(|c| c.to_string()), Some(code.to_owned()));
+            assert_eq!(
+                Currency::iso(code).map(|c| c.to_string()),
+                Some(code.to_owned())
+            );
         }
         for code in ["XYZ", "ABC", "XTS", "XXX", "ANG", "eur"] {
             assert_eq!(Currency::iso(code), None, "{code}");

@@ -28,11 +28,11 @@ use std::cell::Cell;
 use std::fmt;
 use std::marker::PhantomData;
 
-use serde::de::{
-    self, DeserializeSeed, Deserializer, EnumAccess, IgnoredAny, MapAccess, SeqAccess,
-    Unexpected, VariantAccess, Visitor,
-};
 use serde::Deserialize as _;
+use serde::de::{
+    self, DeserializeSeed, Deserializer, EnumAccess, IgnoredAny, MapAccess, SeqAccess, Unexpected,
+    VariantAccess, Visitor,
+};
 use serde_json::Value;
 
 use super::error::ArgumentError;
@@ -188,7 +188,6 @@ impl<'a, 'de, D: Deserializer<'de>> Guided<'a, D> {
     }
 }
 
-
 /// JSON Schema counts `2.0` and `-0` as integers; serde reads a float into
 /// an integer type only when it is written as one. A buffered value has been
 /// checked against its schema, so its whole floats become the integers they
@@ -277,7 +276,8 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Guided<'_, D> {
             return self.buffered(|v| v.deserialize_unit_struct(name, visitor));
         }
         let g = self.1;
-        self.0.deserialize_unit_struct(name, Visit(visitor, g, false))
+        self.0
+            .deserialize_unit_struct(name, Visit(visitor, g, false))
     }
 
     #[inline]
@@ -290,7 +290,8 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Guided<'_, D> {
             return self.buffered(|v| v.deserialize_newtype_struct(name, visitor));
         }
         let g = self.1;
-        self.0.deserialize_newtype_struct(name, Visit(visitor, g, false))
+        self.0
+            .deserialize_newtype_struct(name, Visit(visitor, g, false))
     }
 
     #[inline]
@@ -654,7 +655,10 @@ impl<'a, 'de, A: MapAccess<'de>> MapAccess<'de> for Map<'a, A> {
                     let allowed: Vec<&str> =
                         node.properties.iter().map(|(n, _)| n.as_str()).collect();
                     let path = self.g.path.child(Seg::Key(&name));
-                    let g = G { path: &path, ..self.g };
+                    let g = G {
+                        path: &path,
+                        ..self.g
+                    };
                     return Err(g.fail(humanize::unknown_field_message(&name, &allowed)));
                 }
             },
@@ -704,13 +708,23 @@ impl<'a, 'de, A: MapAccess<'de>> MapAccess<'de> for Map<'a, A> {
 
 impl<'de, A: MapAccess<'de>> Map<'_, A> {
     /// At the end of the object: required keys and the number of keys.
+    #[inline]
     fn finish(&self) -> Result<(), A::Error> {
         let node = self.g.node();
+        if node.required_mask & !self.seen == 0
+            && node.min_properties.is_none()
+            && node.max_properties.is_none()
+        {
+            return Ok(());
+        }
         for &i in &node.required {
             if i < 64 && self.seen & (1 << i) == 0 {
                 let name = &node.properties[i].0;
                 let path = self.g.path.child(Seg::Key(name));
-                let g = G { path: &path, ..self.g };
+                let g = G {
+                    path: &path,
+                    ..self.g
+                };
                 return Err(g.fail(format!("missing required field \"{name}\"")));
             }
         }
@@ -1022,7 +1036,16 @@ impl<'a, 'de, A: EnumAccess<'de>> EnumAccess<'de> for Enum<'a, A> {
     ) -> Result<(S::Value, Self::Variant), A::Error> {
         let g = self.1;
         let (value, variant) = self.0.variant_seed(Seed(seed, g))?;
-        Ok((value, Variant(variant, G { node: ANY_NODE, ..g })))
+        Ok((
+            value,
+            Variant(
+                variant,
+                G {
+                    node: ANY_NODE,
+                    ..g
+                },
+            ),
+        ))
     }
 }
 

@@ -14,8 +14,8 @@ use serde::de::{self, DeserializeSeed, MapAccess, Visitor};
 use serde_json::error::Category;
 
 use super::error::{ArgumentError, ArgumentErrorKind};
-use super::path::{self, field_path, locate, offset_of};
 use super::guided::{Cx, G, GuidedSeed, Path, Seg};
+use super::path::{self, field_path, locate, offset_of};
 use super::schema::{CompiledSchema, SchemaError};
 use crate::contract::Session;
 use crate::contract::{FieldContract, ToolContract};

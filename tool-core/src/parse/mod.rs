@@ -16,5 +16,5 @@ pub use constraint::{
     min_items, min_length, minimum, pattern,
 };
 pub use error::{ArgumentError, ArgumentErrorKind};
-pub use schema::SchemaError;
 pub use map::{ParseState, inject, inject_optional, next_key, next_value, parse_map};
+pub use schema::SchemaError;

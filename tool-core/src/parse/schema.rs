@@ -130,6 +130,83 @@ fn float_vs_int(f: f64, i: i128) -> Option<Ordering> {
     }
 }
 
+/// A compiled `pattern`: the common anchored character-class patterns
+/// (`^[A-Z]{3}$`, `^[a-z]+$`, `^[0-9]{2,5}$`) are matched directly, the
+/// rest by the regular expression.
+#[derive(Clone, Debug)]
+pub(crate) enum Matcher {
+    Class {
+        ranges: Vec<(char, char)>,
+        min: usize,
+        max: usize,
+    },
+    Regex(Regex),
+}
+
+impl Matcher {
+    fn new(source: &str, regex: Regex) -> Matcher {
+        Matcher::class(source).unwrap_or(Matcher::Regex(regex))
+    }
+
+    /// `^[ranges]{m,n}$`, `^[ranges]+$`, `^[ranges]*$` with plain
+    /// characters and `a-z` ranges only (no escapes, no negation).
+    fn class(source: &str) -> Option<Matcher> {
+        let body = source.strip_prefix("^[")?.strip_suffix('$')?;
+        let (class, quantifier) = body.split_once(']')?;
+        if class.is_empty() || class.starts_with('^') || class.contains(['\\', '[', ']']) {
+            return None;
+        }
+        let chars: Vec<char> = class.chars().collect();
+        let mut ranges = Vec::new();
+        let mut i = 0;
+        while i < chars.len() {
+            if i + 2 < chars.len() && chars[i + 1] == '-' {
+                if chars[i] > chars[i + 2] {
+                    return None;
+                }
+                ranges.push((chars[i], chars[i + 2]));
+                i += 3;
+            } else {
+                ranges.push((chars[i], chars[i]));
+                i += 1;
+            }
+        }
+        let (min, max) = match quantifier {
+            "+" => (1, usize::MAX),
+            "*" => (0, usize::MAX),
+            "" => (1, 1),
+            q => {
+                let inner = q.strip_prefix('{')?.strip_suffix('}')?;
+                match inner.split_once(',') {
+                    Some((a, "")) => (a.parse().ok()?, usize::MAX),
+                    Some((a, b)) => (a.parse().ok()?, b.parse().ok()?),
+                    None => {
+                        let n = inner.parse().ok()?;
+                        (n, n)
+                    }
+                }
+            }
+        };
+        Some(Matcher::Class { ranges, min, max })
+    }
+
+    pub(crate) fn is_match(&self, s: &str) -> bool {
+        match self {
+            Matcher::Regex(re) => re.is_match(s),
+            Matcher::Class { ranges, min, max } => {
+                let mut n = 0;
+                for c in s.chars() {
+                    if !ranges.iter().any(|(lo, hi)| (*lo..=*hi).contains(&c)) {
+                        return false;
+                    }
+                    n += 1;
+                }
+                (*min..=*max).contains(&n)
+            }
+        }
+    }
+}
+
 /// What an object says about keys it does not list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Additional {
@@ -145,7 +222,7 @@ pub(crate) struct Node {
     pub enumeration: Option<Vec<Value>>,
     pub min_length: Option<u64>,
     pub max_length: Option<u64>,
-    pub pattern: Option<(String, Regex)>,
+    pub pattern: Option<(String, Matcher)>,
     pub format: Option<&'static str>,
     pub minimum: Option<Num>,
     pub maximum: Option<Num>,
@@ -170,6 +247,8 @@ pub(crate) struct Node {
     pub streamable: bool,
     /// Whether the node has string, number, or enum checks to run.
     pub has_scalar_checks: bool,
+    /// The required properties among the first 64, one bit each.
+    pub required_mask: u64,
 }
 
 impl Default for Node {
@@ -201,6 +280,7 @@ impl Default for Node {
             all_of: Vec::new(),
             streamable: true,
             has_scalar_checks: false,
+            required_mask: 0,
         }
     }
 }
@@ -312,6 +392,11 @@ impl CompiledSchema {
                     .enumeration
                     .as_ref()
                     .is_none_or(|e| e.iter().all(|v| !v.is_object() && !v.is_array()));
+            node.required_mask = node
+                .required
+                .iter()
+                .filter(|&&i| i < 64)
+                .fold(0, |mask, &i| mask | 1 << i);
             node.has_scalar_checks = node.enumeration.is_some()
                 || node.min_length.is_some()
                 || node.max_length.is_some()
@@ -575,8 +660,8 @@ pub(crate) fn check_string(node: &Node, s: &str) -> Result<(), String> {
             ));
         }
     }
-    if let Some((source, re)) = &node.pattern
-        && !re.is_match(s)
+    if let Some((source, matcher)) = &node.pattern
+        && !matcher.is_match(s)
     {
         return Err(format!(
             "expected a string matching the pattern {source:?}, got {}",
@@ -751,7 +836,13 @@ impl Compiler<'_> {
             Value::Bool(true) => return Ok(ANY_NODE),
             Value::Bool(false) => return Ok(NEVER_NODE),
             Value::Object(object) => object,
-            _ => return Err(SchemaError::new("", pointer, "a schema must be an object or a boolean")),
+            _ => {
+                return Err(SchemaError::new(
+                    "",
+                    pointer,
+                    "a schema must be an object or a boolean",
+                ));
+            }
         };
         if let Some(reference) = object.get("$ref") {
             let asserts = object
@@ -823,28 +914,48 @@ impl Compiler<'_> {
             match key.as_str() {
                 "type" => node.types = types(value).ok_or_else(|| here("unknown type name"))?,
                 "enum" => {
-                    node.enumeration =
-                        Some(value.as_array().ok_or_else(|| here("must be an array"))?.clone())
+                    node.enumeration = Some(
+                        value
+                            .as_array()
+                            .ok_or_else(|| here("must be an array"))?
+                            .clone(),
+                    )
                 }
                 "const" => node.enumeration = Some(vec![value.clone()]),
-                "minLength" => node.min_length = Some(count(value).ok_or_else(|| here("must be a count"))?),
-                "maxLength" => node.max_length = Some(count(value).ok_or_else(|| here("must be a count"))?),
-                "minItems" => node.min_items = Some(count(value).ok_or_else(|| here("must be a count"))?),
-                "maxItems" => node.max_items = Some(count(value).ok_or_else(|| here("must be a count"))?),
+                "minLength" => {
+                    node.min_length = Some(count(value).ok_or_else(|| here("must be a count"))?)
+                }
+                "maxLength" => {
+                    node.max_length = Some(count(value).ok_or_else(|| here("must be a count"))?)
+                }
+                "minItems" => {
+                    node.min_items = Some(count(value).ok_or_else(|| here("must be a count"))?)
+                }
+                "maxItems" => {
+                    node.max_items = Some(count(value).ok_or_else(|| here("must be a count"))?)
+                }
                 "minProperties" => {
                     node.min_properties = Some(count(value).ok_or_else(|| here("must be a count"))?)
                 }
                 "maxProperties" => {
                     node.max_properties = Some(count(value).ok_or_else(|| here("must be a count"))?)
                 }
-                "uniqueItems" => node.unique_items = value.as_bool().ok_or_else(|| here("must be a boolean"))?,
-                "minimum" => node.minimum = Some(number(value).ok_or_else(|| here("must be a number"))?),
-                "maximum" => node.maximum = Some(number(value).ok_or_else(|| here("must be a number"))?),
+                "uniqueItems" => {
+                    node.unique_items = value.as_bool().ok_or_else(|| here("must be a boolean"))?
+                }
+                "minimum" => {
+                    node.minimum = Some(number(value).ok_or_else(|| here("must be a number"))?)
+                }
+                "maximum" => {
+                    node.maximum = Some(number(value).ok_or_else(|| here("must be a number"))?)
+                }
                 "exclusiveMinimum" => {
-                    node.exclusive_minimum = Some(number(value).ok_or_else(|| here("must be a number"))?)
+                    node.exclusive_minimum =
+                        Some(number(value).ok_or_else(|| here("must be a number"))?)
                 }
                 "exclusiveMaximum" => {
-                    node.exclusive_maximum = Some(number(value).ok_or_else(|| here("must be a number"))?)
+                    node.exclusive_maximum =
+                        Some(number(value).ok_or_else(|| here("must be a number"))?)
                 }
                 "multipleOf" => {
                     let m = number(value).ok_or_else(|| here("must be a number"))?;
@@ -856,9 +967,11 @@ impl Compiler<'_> {
                 "pattern" => {
                     let source = value.as_str().ok_or_else(|| here("must be a string"))?;
                     let re = Regex::new(source).map_err(|e| {
-                        here(&format!("{source:?} is not a valid regular expression: {e}"))
+                        here(&format!(
+                            "{source:?} is not a valid regular expression: {e}"
+                        ))
                     })?;
-                    node.pattern = Some((source.to_owned(), re));
+                    node.pattern = Some((source.to_owned(), Matcher::new(source, re)));
                 }
                 "format" => format = Some(value.as_str().ok_or_else(|| here("must be a string"))?),
                 "items" => node.items = self.compile(value, &format!("{pointer}/items"))?,
@@ -878,14 +991,18 @@ impl Compiler<'_> {
                 }
                 "required" => {} // read below, once the properties are known
                 "additionalProperties" => {
-                    node.additional = match self.compile(value, &format!("{pointer}/additionalProperties"))? {
-                        ANY_NODE => Additional::Any,
-                        NEVER_NODE => Additional::Deny,
-                        id => Additional::Schema(id),
-                    }
+                    node.additional =
+                        match self.compile(value, &format!("{pointer}/additionalProperties"))? {
+                            ANY_NODE => Additional::Any,
+                            NEVER_NODE => Additional::Deny,
+                            id => Additional::Schema(id),
+                        }
                 }
                 "anyOf" | "oneOf" | "allOf" => {
-                    let list = value.as_array().filter(|l| !l.is_empty()).ok_or_else(|| here("must be a non-empty array"))?;
+                    let list = value
+                        .as_array()
+                        .filter(|l| !l.is_empty())
+                        .ok_or_else(|| here("must be a non-empty array"))?;
                     let mut ids = Vec::new();
                     for (i, item) in list.iter().enumerate() {
                         ids.push(self.compile(item, &format!("{pointer}/{key}/{i}"))?);
@@ -906,7 +1023,10 @@ impl Compiler<'_> {
         }
         if let Some(required) = object.get("required") {
             let here = |reason: &str| SchemaError::new("required", pointer, reason);
-            for name in required.as_array().ok_or_else(|| here("must be an array"))? {
+            for name in required
+                .as_array()
+                .ok_or_else(|| here("must be an array"))?
+            {
                 let name = name.as_str().ok_or_else(|| here("must list strings"))?;
                 match node.properties.iter().position(|(n, _)| n == name) {
                     Some(i) => node.required.push(i),
@@ -920,7 +1040,13 @@ impl Compiler<'_> {
         }
         if let Some(format) = format {
             if formats::SUPPORTED.contains(&format) {
-                node.format = Some(formats::SUPPORTED.iter().find(|f| **f == format).copied().unwrap_or(""));
+                node.format = Some(
+                    formats::SUPPORTED
+                        .iter()
+                        .find(|f| **f == format)
+                        .copied()
+                        .unwrap_or(""),
+                );
             } else if !NUMBER_FORMATS.contains(&format) || node.types & STR != 0 {
                 return Err(SchemaError::new(
                     "format",
@@ -933,12 +1059,57 @@ impl Compiler<'_> {
             }
         }
         if !own {
-            let branches = if node.one_of.is_empty() { &node.any_of } else { &node.one_of };
+            let branches = if node.one_of.is_empty() {
+                &node.any_of
+            } else {
+                &node.one_of
+            };
             if let Some(other) = self.nullable(branches) {
                 return Ok(other);
             }
+            if let Some(values) = self.scalar_choices(branches) {
+                // schemars' documented unit enum: `oneOf` of `const`s is an
+                // `enum`, checked while streaming.
+                return Ok(values);
+            }
         }
         Ok(node)
+    }
+
+    /// Branches that each allow exactly one distinct scalar value, as one
+    /// node with an `enum` of them (the same for `anyOf` and `oneOf`).
+    fn scalar_choices(&self, branches: &[NodeId]) -> Option<Node> {
+        let mut values: Vec<Value> = Vec::new();
+        let mut types = 0;
+        for &id in branches {
+            let n = &self.nodes[id];
+            if self.building.contains(&id) {
+                return None;
+            }
+            let [one] = n.enumeration.as_deref()? else {
+                return None;
+            };
+            let alone = Node {
+                enumeration: None,
+                types: ANY,
+                ..n.clone()
+            };
+            if alone.has_any_keyword()
+                || one.is_object()
+                || one.is_array()
+                || values.iter().any(|v| json_equal(v, one))
+                || kind_of(one) & n.types == 0 && !(kind_of(one) == INT && n.types & NUM != 0)
+            {
+                return None;
+            }
+            types |= kind_of(one);
+            values.push(one.clone());
+        }
+        Some(Node {
+            types: if types & INT != 0 { types | NUM } else { types },
+            enumeration: Some(values),
+            ..Node::default()
+        })
     }
 
     /// `anyOf: [X, {"type": "null"}]` (schemars' `Option<X>`) as X with null
@@ -1028,9 +1199,11 @@ fn types(value: &Value) -> Option<u8> {
 
 fn count(value: &Value) -> Option<u64> {
     match value {
-        Value::Number(n) => n
-            .as_u64()
-            .or_else(|| n.as_f64().filter(|f| *f >= 0.0 && f.fract() == 0.0).map(|f| f as u64)),
+        Value::Number(n) => n.as_u64().or_else(|| {
+            n.as_f64()
+                .filter(|f| *f >= 0.0 && f.fract() == 0.0)
+                .map(|f| f as u64)
+        }),
         _ => None,
     }
 }
@@ -1056,6 +1229,42 @@ mod tests {
     }
 
     #[test]
+    fn simple_patterns_match_like_the_regular_expression() {
+        for source in [
+            "^[A-Z]{3}$",
+            "^[a-z]+$",
+            "^[0-9A-F-]{2,4}$",
+            "^[x]*$",
+            "^[a-c]{2,}$",
+        ] {
+            let matcher = Matcher::new(source, Regex::new(source).unwrap());
+            assert!(matches!(matcher, Matcher::Class { .. }), "{source}");
+            let re = Regex::new(source).unwrap();
+            for s in [
+                "", "A", "EUR", "eur", "EURO", "ab", "abc", "0F-", "12345", "xx", "é", "A-B",
+            ] {
+                assert_eq!(matcher.is_match(s), re.is_match(s), "{source} on {s:?}");
+            }
+        }
+        for source in ["^[^a]$", "[a-z]+", "^[a-z]+", r"^[\d]+$", "^(a|b)$"] {
+            let matcher = Matcher::new(source, Regex::new(source).unwrap());
+            assert!(matches!(matcher, Matcher::Regex(_)), "{source}");
+        }
+    }
+
+    #[test]
+    fn a_one_of_of_constants_is_an_enum_checked_while_streaming() {
+        let schema = json!({"oneOf": [
+            {"type": "string", "const": "low", "description": "Slow."},
+            {"type": "string", "const": "high"}
+        ]});
+        let compiled = CompiledSchema::compile(&schema).unwrap();
+        let node = compiled.node(compiled.root);
+        assert!(node.streamable);
+        assert_eq!(node.enumeration, Some(vec![json!("low"), json!("high")]));
+    }
+
+    #[test]
     fn unenforceable_keywords_are_refused_with_their_pointer() {
         let schema = json!({"type": "object", "properties": {"a": {"not": {"type": "null"}}}});
         let error = CompiledSchema::compile(&schema).unwrap_err();
@@ -1063,7 +1272,10 @@ mod tests {
         assert_eq!(error.pointer(), "/properties/a");
         let schema = json!({"$defs": {"F": {"type": "object", "patternProperties": {}}}, "$ref": "#/$defs/F"});
         let error = CompiledSchema::compile(&schema).unwrap_err();
-        assert_eq!((error.keyword(), error.pointer()), ("patternProperties", "/$defs/F"));
+        assert_eq!(
+            (error.keyword(), error.pointer()),
+            ("patternProperties", "/$defs/F")
+        );
         let schema = json!({"type": "string", "format": "iri"});
         let error = CompiledSchema::compile(&schema).unwrap_err();
         assert_eq!(error.keyword(), "format");
@@ -1080,13 +1292,21 @@ mod tests {
         let compiled = CompiledSchema::compile(&schema).unwrap();
         let check = |v: Value| {
             let mut path = "$".to_owned();
-            compiled.validate(compiled.root, &v, &mut path).map_err(|e| e.to_string())
+            compiled
+                .validate(compiled.root, &v, &mut path)
+                .map_err(|e| e.to_string())
         };
         assert_eq!(check(json!({"f": null})), Ok(()));
-        assert_eq!(check(json!({"f": {"b": "abc"}})), Err("$.f.b: expected at most 2 characters, got 3 characters".to_owned()));
+        assert_eq!(
+            check(json!({"f": {"b": "abc"}})),
+            Err("$.f.b: expected at most 2 characters, got 3 characters".to_owned())
+        );
         assert_eq!(
             check(json!({"f": {"x": 1}})),
-            Err("$.f.x: unknown field \"x\"; expected one of \"b\" (did you mean \"b\"?)".to_owned())
+            Err(
+                "$.f.x: unknown field \"x\"; expected one of \"b\" (did you mean \"b\"?)"
+                    .to_owned()
+            )
         );
     }
 }
