@@ -284,7 +284,7 @@ pub fn generate(schema: &Value, root: &Value, rng: &mut Rng, mutate: u64, depth:
         "null" => Value::Null,
         "boolean" => Value::Bool(rng.chance(50)),
         "string" => Value::from(*rng.pick(STRINGS)),
-        "integer" | "number" => serde_json::from_str::<Value>(*rng.pick(NUMBERS)).unwrap(),
+        "integer" | "number" => number(rng),
         "array" => {
             let items = object.get("items").cloned().unwrap_or(json!({}));
             let n = rng.below(4);
@@ -321,13 +321,19 @@ pub fn generate(schema: &Value, root: &Value, rng: &mut Rng, mutate: u64, depth:
     }
 }
 
+/// A number from the pool, as JSON reads it.
+fn number(rng: &mut Rng) -> Value {
+    let text: &&str = rng.pick(NUMBERS);
+    serde_json::from_str(text).unwrap()
+}
+
 /// Any value at all.
 fn wild(rng: &mut Rng) -> Value {
     match rng.below(6) {
         0 => Value::Null,
         1 => Value::Bool(true),
         2 => Value::from(*rng.pick(STRINGS)),
-        3 => serde_json::from_str::<Value>(*rng.pick(NUMBERS)).unwrap(),
+        3 => number(rng),
         4 => json!(["B", "A"]),
         _ => json!({"from_card": "B", "to_card": "A"}),
     }

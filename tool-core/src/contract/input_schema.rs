@@ -59,33 +59,31 @@ fn close_objects(schema: &mut Value, depth: usize) {
     if depth > 256 {
         return;
     }
-    match schema {
-        Value::Object(object) => {
-            if object.contains_key("properties") && !object.contains_key("additionalProperties") {
-                object.insert("additionalProperties".into(), Value::Bool(false));
-            }
-            for (key, child) in object.iter_mut() {
-                match (key.as_str(), child) {
-                    // Maps from names to schemas.
-                    ("properties" | "$defs" | "definitions", Value::Object(named)) => {
-                        for schema in named.values_mut() {
-                            close_objects(schema, depth + 1);
-                        }
-                    }
-                    // Lists of schemas.
-                    ("anyOf" | "oneOf" | "allOf" | "prefixItems", Value::Array(list)) => {
-                        for schema in list {
-                            close_objects(schema, depth + 1);
-                        }
-                    }
-                    // One schema.
-                    ("items" | "additionalProperties", child) => close_objects(child, depth + 1),
-                    // Values (`enum`, `const`, `default`, `examples`) and annotations.
-                    _ => {}
+    let Value::Object(object) = schema else {
+        return;
+    };
+    if object.contains_key("properties") && !object.contains_key("additionalProperties") {
+        object.insert("additionalProperties".into(), Value::Bool(false));
+    }
+    for (key, child) in object.iter_mut() {
+        match (key.as_str(), child) {
+            // Maps from names to schemas.
+            ("properties" | "$defs" | "definitions", Value::Object(named)) => {
+                for schema in named.values_mut() {
+                    close_objects(schema, depth + 1);
                 }
             }
+            // Lists of schemas.
+            ("anyOf" | "oneOf" | "allOf" | "prefixItems", Value::Array(list)) => {
+                for schema in list {
+                    close_objects(schema, depth + 1);
+                }
+            }
+            // One schema.
+            ("items" | "additionalProperties", child) => close_objects(child, depth + 1),
+            // Values (`enum`, `const`, `default`, `examples`) and annotations.
+            _ => {}
         }
-        _ => {}
     }
 }
 
