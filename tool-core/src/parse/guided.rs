@@ -127,6 +127,7 @@ pub(crate) struct G<'a> {
 }
 
 impl<'a> G<'a> {
+    #[inline(always)]
     fn node(&self) -> &'a Node {
         self.cx.schema.node(self.node)
     }
@@ -366,12 +367,19 @@ struct Visit<'a, V>(V, G<'a>, bool);
 impl<'a> G<'a> {
     /// Checks a number against the node, after serde has accepted it (so a
     /// value out of the Rust type's range keeps serde's message).
-    #[inline]
+    /// The gate, inlined at every visit: most nodes have nothing to check.
+    #[inline(always)]
     fn number<E: de::Error>(&self, v: Num) -> Result<(), E> {
-        let node = self.node();
-        if !node.has_scalar_checks {
-            return Ok(());
+        if self.node().has_scalar_checks {
+            self.number_checks(v)
+        } else {
+            Ok(())
         }
+    }
+
+    #[inline(never)]
+    fn number_checks<E: de::Error>(&self, v: Num) -> Result<(), E> {
+        let node = self.node();
         if let Some(allowed) = &node.enumeration {
             let value = match v {
                 Num::U(u) => Value::from(u),
@@ -386,12 +394,19 @@ impl<'a> G<'a> {
     }
 
     /// Checks a string against the node, after serde has accepted it.
-    #[inline]
+    /// The gate, inlined at every visit: most nodes have nothing to check.
+    #[inline(always)]
     fn string<E: de::Error>(&self, s: &str) -> Result<(), E> {
-        let node = self.node();
-        if !node.has_scalar_checks {
-            return Ok(());
+        if self.node().has_scalar_checks {
+            self.string_checks(s)
+        } else {
+            Ok(())
         }
+    }
+
+    #[inline(never)]
+    fn string_checks<E: de::Error>(&self, s: &str) -> Result<(), E> {
+        let node = self.node();
         if let Some(allowed) = &node.enumeration
             && !allowed.iter().any(|a| a.as_str() == Some(s))
         {

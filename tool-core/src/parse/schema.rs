@@ -415,6 +415,7 @@ impl CompiledSchema {
         })
     }
 
+    #[inline(always)]
     pub(crate) fn node(&self, id: NodeId) -> &Node {
         &self.nodes[id]
     }
@@ -1038,6 +1039,24 @@ impl Compiler<'_> {
                 }
             }
         }
+        if let Some(format) = format
+            && let Some((min, max)) = integer_range(format)
+        {
+            // schemars states the Rust type's range beside its format; serde
+            // enforces that range itself, so those bounds need no check.
+            if node
+                .minimum
+                .is_some_and(|m| m.compare(min) != Some(Ordering::Greater))
+            {
+                node.minimum = None;
+            }
+            if node
+                .maximum
+                .is_some_and(|m| m.compare(max) != Some(Ordering::Less))
+            {
+                node.maximum = None;
+            }
+        }
         if let Some(format) = format {
             if formats::SUPPORTED.contains(&format) {
                 node.format = Some(
@@ -1171,6 +1190,21 @@ impl Node {
             || !self.one_of.is_empty()
             || !self.all_of.is_empty()
     }
+}
+
+/// The range of the Rust integer type schemars names by `format`.
+fn integer_range(format: &str) -> Option<(Num, Num)> {
+    Some(match format {
+        "uint8" => (Num::U(0), Num::U(u8::MAX.into())),
+        "uint16" => (Num::U(0), Num::U(u16::MAX.into())),
+        "uint32" => (Num::U(0), Num::U(u32::MAX.into())),
+        "uint64" | "uint" => (Num::U(0), Num::U(u64::MAX)),
+        "int8" => (Num::I(i8::MIN.into()), Num::I(i8::MAX.into())),
+        "int16" => (Num::I(i16::MIN.into()), Num::I(i16::MAX.into())),
+        "int32" => (Num::I(i32::MIN.into()), Num::I(i32::MAX.into())),
+        "int64" | "int" => (Num::I(i64::MIN), Num::I(i64::MAX)),
+        _ => return None,
+    })
 }
 
 fn escape(name: &str) -> String {
