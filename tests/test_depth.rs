@@ -558,6 +558,19 @@ fn recursive_types_are_checked_at_every_depth_and_deep_nesting_is_refused() {
         ),
         ("a", "b", 0)
     );
+    // 60 levels of tree: the error's path is capped at 64 steps.
+    let mut tree = r#"{"label": "long", "children": []}"#.to_owned();
+    for _ in 0..59 {
+        tree = format!(r#"{{"label": "a", "children": [{tree}]}}"#);
+    }
+    assert_eq!(
+        err(plant(&format!(r#"{{"tree": {tree}}}"#))),
+        triple(
+            "INVALID_ARGUMENTS",
+            &format!("$.tree{}.children.…", ".children[0]".repeat(31)),
+            "expected at most 3 characters, got 4 characters"
+        )
+    );
     let deep = format!(
         "{{\"tree\": {}{}}}",
         r#"{"label": "a", "children": ["#.repeat(5000),
