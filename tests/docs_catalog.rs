@@ -42,7 +42,7 @@ fn the_table_of_contents_links_every_tool_in_order() {
         [
             "| [get_inventory](#get_inventory) | 1.0.0 | `read` | `none` | Look up how many units of an item are in stock. |",
             "| [reserve_inventory](#reserve_inventory) | 1.0.0 | `write` | `required` | Reserve units of an item for the customer's order until checkout. |",
-            "| [create_refund_draft](#create_refund_draft) | 2.0.0 | `write` | `none` | Create a refund draft for an order that the signed-in customer may refund. |",
+            "| [create_refund_draft](#create_refund_draft) | 3.0.0 | `write` | `none` | Create a refund draft for an order that the signed-in customer may refund. |",
         ]
     );
     let headings: Vec<&str> = markdown.lines().filter(|l| l.starts_with("## ")).collect();

@@ -105,7 +105,7 @@ fn every_call_is_recorded_with_provider_api_model_and_contract_version() {
             {"provider": "openai", "api": "chat_completions", "model": "gpt-4.1-2025-04-14",
              "call_id": "call_Xk2n8QzR4tVb7Lm1", "tool": "get_inventory", "contract_version": "1.0.0"},
             {"provider": "openai", "api": "chat_completions", "model": "gpt-4.1-2025-04-14",
-             "call_id": "call_P9sD3fGh6JkL0qWe", "tool": "create_refund_draft", "contract_version": "2.0.0"},
+             "call_id": "call_P9sD3fGh6JkL0qWe", "tool": "create_refund_draft", "contract_version": "3.0.0"},
             {"provider": "openai", "api": "chat_completions", "model": "gpt-4.1-2025-04-14",
              "call_id": "call_Tz5yU8iO1pAs4DfG", "tool": "get_inventory", "contract_version": "1.0.0"},
             {"provider": "openai", "api": "chat_completions", "model": "gpt-4.1-2025-04-14",

@@ -211,7 +211,7 @@ async fn a_chat_completions_turn_runs_through_the_toolbox() {
             "schema_version": "tool-audit-v1",
             "call_id": "call_P9sD3fGh6JkL0qWe",
             "tool": "create_refund_draft",
-            "contract_version": "2.0.0",
+            "contract_version": "3.0.0",
             "subjects": [{"kind": "tenant", "id": "acme"}, {"kind": "customer", "id": "cus_42"}],
             "started_at": NOW,
             "duration_ms": 0,
@@ -230,7 +230,7 @@ async fn a_chat_completions_turn_runs_through_the_toolbox() {
     assert_eq!(
         serde_json::to_value(round.records()).unwrap()[1],
         json!({"provider": "openai", "api": "chat_completions", "model": "gpt-4.1-2025-04-14",
-               "call_id": "call_P9sD3fGh6JkL0qWe", "tool": "create_refund_draft", "contract_version": "2.0.0"})
+               "call_id": "call_P9sD3fGh6JkL0qWe", "tool": "create_refund_draft", "contract_version": "3.0.0"})
     );
     assert_eq!(round.approval_requests().count(), 0);
 }
@@ -345,7 +345,7 @@ async fn a_responses_turn_skips_other_items_and_answers_each_call() {
             {"provider": "openai", "api": "responses", "model": "o4-mini-2025-04-16",
              "call_id": "call_Pa1bC2dE3fG4hI5j", "tool": "get_inventory", "contract_version": "1.0.0"},
             {"provider": "openai", "api": "responses", "model": "o4-mini-2025-04-16",
-             "call_id": "call_Pa2kL3mN4oP5qR6s", "tool": "create_refund_draft", "contract_version": "2.0.0"},
+             "call_id": "call_Pa2kL3mN4oP5qR6s", "tool": "create_refund_draft", "contract_version": "3.0.0"},
             {"provider": "openai", "api": "responses", "model": "o4-mini-2025-04-16",
              "call_id": "call_Pa3tU4vW5xY6zA7b", "tool": "get_inventory", "contract_version": "1.0.0"}
         ])

@@ -122,18 +122,14 @@ fn text_of_at_most(max: usize) -> impl Strategy<Value = String> {
     text().prop_map(move |s| s.chars().take(max).collect())
 }
 
+/// `Money` is never negative as an argument, and its currency is on the
+/// ISO 4217 list.
 fn money() -> impl Strategy<Value = Money> {
-    let amount = prop_oneof![
-        Just(i64::MIN),
-        Just(i64::MAX),
-        Just(0),
-        Just(-1),
-        any::<i64>(),
-    ];
+    let amount = prop_oneof![Just(i64::MAX), Just(0), Just(1), 0..=i64::MAX];
     let currency = prop_oneof![
         Just(Currency::USD),
         Just(Currency::JPY),
-        "[A-Z]{3}".prop_map(|code| Currency::from_code(&code).unwrap()),
+        "[A-Z]{3}".prop_filter_map("not an ISO 4217 code", |code| Currency::iso(&code)),
     ];
     (amount, currency).prop_map(|(amount, currency)| Money::new(amount, currency))
 }
@@ -320,7 +316,7 @@ fn the_edge_values_are_written_as_json_allows() {
         parcels: vec![Parcel {
             sku: String::new(),
             weight_grams: u32::MAX,
-            value: Money::new(i64::MIN, Currency::JPY),
+            value: Money::new(0, Currency::JPY),
         }],
         insured_value: Some(Money::new(i64::MAX, Currency::USD)),
         note: None,
@@ -345,7 +341,7 @@ fn the_edge_values_are_written_as_json_allows() {
         r#""priority_offset":-1000,"labels":[],"#,
         r#""insured_value":{"amount_minor":9223372036854775807,"currency":"USD"},"#,
         r#""parcels":[{"sku":"","weight_grams":4294967295,"#,
-        r#""value":{"amount_minor":-9223372036854775808,"currency":"JPY"}}],"#,
+        r#""value":{"amount_minor":0,"currency":"JPY"}}],"#,
         "\"address\":{\"street\":\"\u{2028}\",\"city\":\"東京\"},",
         r#""speed":"same_day","reference":"quote \" backslash \\ nul \u0000 🦀"}"#
     );

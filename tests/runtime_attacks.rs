@@ -236,10 +236,10 @@ fn a_pattern_s_class_is_ecma_whitespace() {
 }
 
 #[tokio::test]
-async fn a_lone_surrogate_in_an_ignored_value_asks_for_approval_instead_of_stopping_the_run() {
-    // serde skips an unknown member of a nested struct without decoding its
-    // string, so the parser accepts a lone surrogate escape there; the
-    // model's input must not turn an approval into a fatal error.
+async fn a_lone_surrogate_in_an_unknown_nested_member_is_refused_not_fatal() {
+    // Nested objects are closed, so the unknown member is refused at its
+    // path before its string is decoded; the model's input never turns an
+    // approval into a fatal error.
     let mut toolbox = Toolbox::new();
     toolbox.register(|call: SendParcel, _: CallContext| async move {
         Ok::<_, ToolError>(format!("Sent {}", call.parcel))
@@ -252,22 +252,14 @@ async fn a_lone_surrogate_in_an_ignored_value_asks_for_approval_instead_of_stopp
         .call(&ToolCall::new("c1", "send_parcel", arguments), &session)
         .await;
     assert_eq!(result.output.kind(), OutputKind::RespondToModel);
-    assert_eq!(result.output.error().unwrap().code, "APPROVAL_REQUIRED");
     assert_eq!(result.audit.internal_detail, None);
-    let request = result.approval_request.unwrap();
-    // The string that has no value is kept as the model wrote it.
+    assert!(result.approval_request.is_none());
     assert_eq!(
-        request.arguments.as_str(),
-        r#"{"parcel":"P-1","retry":{"attempts":2,"note":"a\ud800\uD83D\uDE00\n"}}"#
+        result.output.model_text().as_deref(),
+        Some(
+            "Error [INVALID_ARGUMENTS]: $.retry.note: unknown field \"note\"; expected one of \"attempts\""
+        )
     );
-    assert_eq!(request.arguments_sha256, request.arguments.sha256());
-    assert_eq!(result.audit.arguments_sha256, request.arguments.sha256());
-    approvals.grant(request.approve("appr-1"));
-    let again = toolbox
-        .call(&ToolCall::new("c2", "send_parcel", arguments), &session)
-        .await;
-    assert_eq!(again.output.model_text().as_deref(), Some("Sent P-1"));
-    assert_eq!(again.audit.approval_id.as_deref(), Some("appr-1"));
 }
 
 #[tokio::test]

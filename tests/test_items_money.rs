@@ -42,11 +42,12 @@ fn items_and_money_bounds_are_in_the_schema() {
                 "properties": {
                     "amount_minor": {
                         "type": "integer",
-                        "description": "The amount in the currency's minor unit, e.g. 1999 for 19.99 USD or 500 for 500 JPY.",
+                        "description": "The amount in the currency's minor unit, e.g. 1999 for 19.99 USD or 500 for 500 JPY; never negative.",
+                        "minimum": 0,
                         "maximum": 5000
                     },
                     "currency": {
-                        "description": "ISO 4217 currency code, e.g. \"USD\".",
+                        "description": "ISO 4217 currency code, e.g. \"USD\"; the parser checks it against the ISO 4217 list.",
                         "type": "string",
                         "pattern": "^[A-Z]{3}$"
                     }
@@ -63,11 +64,11 @@ fn items_and_money_bounds_are_in_the_schema() {
                 "properties": {
                     "amount_minor": {
                         "type": "integer",
-                        "description": "The amount in the currency's minor unit, e.g. 1999 for 19.99 USD or 500 for 500 JPY.",
+                        "description": "The amount in the currency's minor unit, e.g. 1999 for 19.99 USD or 500 for 500 JPY; never negative.",
                         "minimum": 100, "maximum": 1000
                     },
                     "currency": {
-                        "description": "ISO 4217 currency code, e.g. \"USD\".",
+                        "description": "ISO 4217 currency code, e.g. \"USD\"; the parser checks it against the ISO 4217 list.",
                         "type": "string",
                         "pattern": "^[A-Z]{3}$"
                     }

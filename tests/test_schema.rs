@@ -55,10 +55,11 @@ fn rich_tool_input_schema() {
                     "properties": {
                         "amount_minor": {
                             "type": "integer",
-                            "description": "The amount in the currency's minor unit, e.g. 1999 for 19.99 USD or 500 for 500 JPY."
+                            "minimum": 0,
+                            "description": "The amount in the currency's minor unit, e.g. 1999 for 19.99 USD or 500 for 500 JPY; never negative."
                         },
                         "currency": {
-                            "description": "ISO 4217 currency code, e.g. \"USD\".",
+                            "description": "ISO 4217 currency code, e.g. \"USD\"; the parser checks it against the ISO 4217 list.",
                             "type": "string",
                             "pattern": "^[A-Z]{3}$"
                         }
@@ -146,7 +147,7 @@ fn contract_carries_name_version_and_policy() {
     let contract = CreateRefundDraft::contract();
     assert_eq!(contract.name(), "create_refund_draft");
     assert_eq!(contract.rust_name(), "CreateRefundDraft");
-    assert_eq!(contract.version(), Version::new(2, 0, 0));
+    assert_eq!(contract.version(), Version::new(3, 0, 0));
     assert_eq!(
         contract.description(),
         "Create a refund draft for an order that the signed-in customer may refund.\n\nUse it when the customer asks for their money back. It does not submit the refund (a person reviews drafts). Returns the draft id and the amount."

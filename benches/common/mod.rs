@@ -4,7 +4,7 @@
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use tool_contract::{Money, Tool};
+use tool_contract::{Money, SignedMoney, Tool};
 
 /// How fast the order ships.
 #[derive(Debug, PartialEq, Deserialize, JsonSchema)]
@@ -59,7 +59,7 @@ pub struct PlaceOrder {
     /// What the customer expects to pay in total.
     pub total: Money,
     /// A voucher's reduction; null for none.
-    pub discount: Option<Money>,
+    pub discount: Option<SignedMoney>,
     /// Where to send the confirmation; null to skip it.
     pub contact_email: Option<String>,
     /// A message printed on the packing slip; null for none.
@@ -92,7 +92,7 @@ pub struct PlaceOrderChecked {
     /// What the customer expects to pay in total.
     pub total: Money,
     /// A voucher's reduction; null for none.
-    pub discount: Option<Money>,
+    pub discount: Option<SignedMoney>,
     /// Where to send the confirmation; null to skip it.
     #[tool(format = "email")]
     pub contact_email: Option<String>,
@@ -109,6 +109,90 @@ pub struct PlaceOrderChecked {
     pub delivery_date: Option<String>,
 }
 
+/// A postal address with the constraints a real tool states.
+#[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+pub struct CheckedAddress {
+    /// Street and number.
+    #[schemars(length(min = 1, max = 100))]
+    pub street: String,
+    /// City name.
+    #[schemars(length(min = 1, max = 60))]
+    pub city: String,
+    /// Postal code as written in the country.
+    #[schemars(length(min = 3, max = 10))]
+    pub postal_code: String,
+    /// ISO 3166-1 alpha-2 country code.
+    #[schemars(regex(pattern = r"^[A-Z]{2}$"))]
+    pub country: String,
+}
+
+/// One line of an order, with the constraints a real tool states.
+#[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+pub struct CheckedLineItem {
+    /// Stock keeping unit.
+    #[schemars(length(min = 1, max = 32))]
+    pub sku: String,
+    /// Units wanted.
+    #[schemars(range(min = 1, max = 1000))]
+    pub quantity: u32,
+    /// Price of one unit.
+    pub unit_price: Money,
+}
+
+/// Place an order for the signed-in customer from items in the catalog.
+///
+/// The same fields as [`PlaceOrderChecked`], with nested types that carry
+/// their own constraints (schemars attributes) and closed objects, all
+/// enforced at every depth.
+#[derive(Debug, Tool)]
+#[tool(effect = "write", idempotent, name = "place_order")]
+pub struct PlaceOrderNested {
+    /// The customer's own reference for the order, e.g. "A-1234".
+    #[tool(min_length = 3, max_length = 16)]
+    pub order_ref: String,
+    /// How fast the order must ship.
+    pub priority: Priority,
+    /// Where to deliver the order.
+    pub shipping_address: CheckedAddress,
+    /// What to order, one line per item.
+    #[tool(min_items = 1, max_items = 50)]
+    pub items: Vec<CheckedLineItem>,
+    /// What the customer expects to pay in total.
+    pub total: Money,
+    /// A voucher's reduction; null for none.
+    pub discount: Option<SignedMoney>,
+    /// Where to send the confirmation; null to skip it.
+    #[tool(max_length = 254)]
+    pub contact_email: Option<String>,
+    /// A message printed on the packing slip; null for none.
+    #[tool(max_length = 500)]
+    pub gift_note: Option<String>,
+    /// Labels the customer gave the order.
+    #[tool(max_items = 10)]
+    pub tags: Vec<String>,
+    /// Whether to ship by express courier.
+    pub express: bool,
+    /// The day the customer wants the delivery; null for any day.
+    #[tool(max_length = 10)]
+    pub delivery_date: Option<String>,
+}
+
+/// [`PlaceOrderNested`] as a plain serde struct over the same nested types.
+#[derive(Debug, Deserialize)]
+pub struct PlaceOrderNestedTwin {
+    pub order_ref: String,
+    pub priority: Priority,
+    pub shipping_address: CheckedAddress,
+    pub items: Vec<CheckedLineItem>,
+    pub total: Money,
+    pub discount: Option<SignedMoney>,
+    pub contact_email: Option<String>,
+    pub gift_note: Option<String>,
+    pub tags: Vec<String>,
+    pub express: bool,
+    pub delivery_date: Option<String>,
+}
+
 /// [`PlaceOrder`] as a plain serde struct: what an application without
 /// tool-contract would parse.
 #[derive(Debug, Deserialize)]
@@ -118,7 +202,7 @@ pub struct PlaceOrderTwin {
     pub shipping_address: Address,
     pub items: Vec<LineItem>,
     pub total: Money,
-    pub discount: Option<Money>,
+    pub discount: Option<SignedMoney>,
     pub contact_email: Option<String>,
     pub gift_note: Option<String>,
     pub tags: Vec<String>,

@@ -50,7 +50,7 @@ pub struct RefundDraft {
 /// the refund (a person reviews drafts). Returns the draft id and the amount.
 #[derive(Debug, Tool)]
 #[tool(
-    version = "2.0.0",
+    version = "3.0.0",
     effect = "write",
     idempotent,
     output = RefundDraft,

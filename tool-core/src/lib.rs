@@ -23,11 +23,11 @@ pub mod words;
 pub use contract::{
     Approval, AsIdempotencyKey, Constraint, ContractError, ContractRule, Currency, DataClass,
     DeclaredError, Effect, ErrorCategory, FieldContract, Idempotency, Money, NumberBound,
-    OutputContract, Policy, Presence, Recovery, RuleViolation, Session, Tool, ToolContract,
-    Version, Waiver,
+    OutputContract, Policy, Presence, Recovery, RuleViolation, Session, SignedMoney, Tool,
+    ToolContract, Version, Waiver,
 };
 pub use outcome::{HandlerError, OutputKind, ToolCall, ToolError, ToolOutput};
-pub use parse::{ArgumentError, ArgumentErrorKind};
+pub use parse::{ArgumentError, ArgumentErrorKind, SchemaError};
 
 /// What the code that `#[derive(Tool)]` generates refers to. Not a public API.
 #[doc(hidden)]

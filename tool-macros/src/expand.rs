@@ -349,10 +349,14 @@ fn from_arguments(input: &Input) -> TokenStream {
         .iter()
         .enumerate()
         .map(|(i, f)| finish_field(i, f));
+    // A defaulted field's constraints hold for the value the model gives;
+    // the parser checks it against the schema as it is read, so null or
+    // absent gives the default without judging the default.
     let checks = input
         .fields
         .iter()
         .enumerate()
+        .filter(|(_, f)| f.presence != Presence::Defaulted)
         .flat_map(|(i, f)| constraint_checks(i, f));
     let idents = input.fields.iter().map(|f| f.ident);
     let values = (0..input.fields.len()).map(slot);

@@ -44,7 +44,48 @@ pub(crate) fn build_input_schema(fields: &[FieldContract]) -> Value {
     if !definitions.is_empty() {
         root.insert("$defs".into(), Value::Object(definitions));
     }
-    Value::Object(root)
+    let mut root = Value::Object(root);
+    close_objects(&mut root, 0);
+    root
+}
+
+/// Closes every object schema that lists its properties and says nothing
+/// about others (`additionalProperties: false`), at every depth: serde
+/// ignores unknown keys of a plain `#[derive(Deserialize)]` struct, but a
+/// key the model invents is a mistake to report (`$.filters.bogus`), and the
+/// schema says so, so that schema and parser agree. Maps keep their
+/// `additionalProperties` schema.
+fn close_objects(schema: &mut Value, depth: usize) {
+    // Schemas are trees built by schemars; the bound only guards the stack.
+    if depth > 256 {
+        return;
+    }
+    let Value::Object(object) = schema else {
+        return;
+    };
+    if object.contains_key("properties") && !object.contains_key("additionalProperties") {
+        object.insert("additionalProperties".into(), Value::Bool(false));
+    }
+    for (key, child) in object.iter_mut() {
+        match (key.as_str(), child) {
+            // Maps from names to schemas.
+            ("properties" | "$defs" | "definitions", Value::Object(named)) => {
+                for schema in named.values_mut() {
+                    close_objects(schema, depth + 1);
+                }
+            }
+            // Lists of schemas.
+            ("anyOf" | "oneOf" | "allOf" | "prefixItems", Value::Array(list)) => {
+                for schema in list {
+                    close_objects(schema, depth + 1);
+                }
+            }
+            // One schema.
+            ("items" | "additionalProperties", child) => close_objects(child, depth + 1),
+            // Values (`enum`, `const`, `default`, `examples`) and annotations.
+            _ => {}
+        }
+    }
 }
 
 /// Adds what a field's contract says to its property: the description

@@ -21,7 +21,7 @@ pub use field::{
     Constraint, FieldContract, NumberBound, Presence, bound_from_json, bound_json, constraint_json,
 };
 pub use input_schema::args_schema;
-pub use money::{Currency, Money};
+pub use money::{Currency, Money, SignedMoney};
 pub use policy::{Approval, DataClass, Effect, Idempotency, Policy};
 pub use rules::{ContractError, RuleViolation};
 pub use schema::{SchemaFn, root_schema_of, schema_of, schema_settings};

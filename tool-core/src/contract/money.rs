@@ -12,6 +12,12 @@ use serde::{Deserialize, Serialize};
 ///
 /// Its JSON is `{"amount_minor": 1999, "currency": "USD"}` (USD 19.99).
 ///
+/// As a tool argument, `Money` is **never negative**: its schema says
+/// `"minimum": 0` for `amount_minor` and the parser enforces it, so a model
+/// cannot turn a payment into a refund by a sign. A field whose amount may be
+/// negative (a balance, an adjustment) says so with [`SignedMoney`]. The
+/// currency must be a code of the ISO 4217 list (see [`Currency`]).
+///
 /// ```
 /// use tool_contract::{Currency, Money};
 ///
@@ -77,7 +83,56 @@ impl JsonSchema for Money {
             "properties": {
                 "amount_minor": {
                     "type": "integer",
-                    "description": "The amount in the currency's minor unit, e.g. 1999 for 19.99 USD or 500 for 500 JPY."
+                    "minimum": 0,
+                    "description": "The amount in the currency's minor unit, e.g. 1999 for 19.99 USD or 500 for 500 JPY; never negative."
+                },
+                "currency": currency
+            },
+            "required": ["amount_minor", "currency"],
+            "additionalProperties": false
+        })
+    }
+}
+
+/// An amount of money that may be negative (a balance, an adjustment): the
+/// same JSON as [`Money`], `{"amount_minor": -500, "currency": "EUR"}`, with
+/// no lower bound in its schema.
+///
+/// ```
+/// use tool_contract::{Currency, Money, SignedMoney};
+///
+/// let balance: SignedMoney = serde_json::from_str(r#"{"amount_minor": -500, "currency": "EUR"}"#).unwrap();
+/// assert_eq!(balance.0, Money::new(-500, Currency::EUR));
+/// assert_eq!(balance.to_string(), "-5.00 EUR");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct SignedMoney(pub Money);
+
+impl fmt::Display for SignedMoney {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl JsonSchema for SignedMoney {
+    fn schema_name() -> Cow<'static, str> {
+        "SignedMoney".into()
+    }
+
+    fn schema_id() -> Cow<'static, str> {
+        "tool_core::SignedMoney".into()
+    }
+
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        let currency = generator.subschema_for::<Currency>();
+        json_schema!({
+            "type": "object",
+            "description": "An amount of money in integer minor units of an ISO 4217 currency; may be negative.",
+            "properties": {
+                "amount_minor": {
+                    "type": "integer",
+                    "description": "The amount in the currency's minor unit, e.g. -1999 for -19.99 USD."
                 },
                 "currency": currency
             },
@@ -115,6 +170,15 @@ impl Currency {
         } else {
             None
         }
+    }
+
+    /// The currency with this code if it is on the ISO 4217 list (as the
+    /// `iso_currency` crate keeps it), other than the codes for testing
+    /// (`XTS`) and for "no currency" (`XXX`).
+    pub fn iso(code: &str) -> Option<Currency> {
+        let currency = Currency::from_code(code)?;
+        let listed = iso_currency::Currency::from_code(code).is_some();
+        (listed && !matches!(code, "XTS" | "XXX")).then_some(currency)
     }
 
     /// The code, e.g. `"USD"`.
@@ -162,8 +226,14 @@ impl<'de> Deserialize<'de> for Currency {
                 f.write_str("an ISO 4217 currency code of three uppercase letters, such as \"USD\"")
             }
             fn visit_str<E: serde::de::Error>(self, code: &str) -> Result<Currency, E> {
-                Currency::from_code(code)
-                    .ok_or_else(|| E::invalid_value(serde::de::Unexpected::Str(code), &self))
+                if Currency::from_code(code).is_none() {
+                    return Err(E::invalid_value(serde::de::Unexpected::Str(code), &self));
+                }
+                Currency::iso(code).ok_or_else(|| {
+                    E::custom(format_args!(
+                        "\"{code}\" is not an ISO 4217 currency code; use e.g. \"EUR\", \"USD\""
+                    ))
+                })
             }
         }
         deserializer.deserialize_str(CodeVisitor)
@@ -187,7 +257,7 @@ impl JsonSchema for Currency {
         json_schema!({
             "type": "string",
             "pattern": "^[A-Z]{3}$",
-            "description": "ISO 4217 currency code, e.g. \"USD\"."
+            "description": "ISO 4217 currency code, e.g. \"USD\"; the parser checks it against the ISO 4217 list."
         })
     }
 }
@@ -228,6 +298,25 @@ mod tests {
     }
 
     #[test]
+    fn currencies_are_checked_against_the_iso_4217_list() {
+        for code in ["EUR", "USD", "JPY", "XCG", "ZWG", "CHF", "XAU"] {
+            assert_eq!(
+                Currency::iso(code).map(|c| c.to_string()),
+                Some(code.to_owned())
+            );
+        }
+        for code in ["XYZ", "ABC", "XTS", "XXX", "ANG", "eur"] {
+            assert_eq!(Currency::iso(code), None, "{code}");
+        }
+        let err =
+            serde_json::from_str::<Money>(r#"{"amount_minor": 1, "currency": "XYZ"}"#).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "\"XYZ\" is not an ISO 4217 currency code; use e.g. \"EUR\", \"USD\" at line 1 column 37"
+        );
+    }
+
+    #[test]
     fn schema_is_closed_with_integer_amount() {
         let schema = schemars::SchemaGenerator::default().into_root_schema_for::<Money>();
         assert_eq!(
@@ -235,12 +324,13 @@ mod tests {
             &serde_json::json!({
                 "amount_minor": {
                     "type": "integer",
-                    "description": "The amount in the currency's minor unit, e.g. 1999 for 19.99 USD or 500 for 500 JPY."
+                    "minimum": 0,
+                    "description": "The amount in the currency's minor unit, e.g. 1999 for 19.99 USD or 500 for 500 JPY; never negative."
                 },
                 "currency": {
                     "type": "string",
                     "pattern": "^[A-Z]{3}$",
-                    "description": "ISO 4217 currency code, e.g. \"USD\"."
+                    "description": "ISO 4217 currency code, e.g. \"USD\"; the parser checks it against the ISO 4217 list."
                 }
             })
         );

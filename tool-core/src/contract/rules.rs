@@ -39,6 +39,7 @@ use tool_words::judge::{
 use super::input_schema::ALLOW_KEY;
 use super::tool_contract::ToolContract;
 use super::waiver::ContractRule;
+use crate::parse::SchemaError;
 
 /// A tool whose contract breaks a rule inside a nested type: every
 /// violation found, each with its rule, where it is and the message.
@@ -46,6 +47,7 @@ use super::waiver::ContractRule;
 pub struct ContractError {
     tool: &'static str,
     violations: Vec<RuleViolation>,
+    schema: Option<SchemaError>,
 }
 
 /// One rule broken at one property of a nested type.
@@ -65,6 +67,12 @@ impl ContractError {
     /// Every violation, in schema order.
     pub fn violations(&self) -> &[RuleViolation] {
         &self.violations
+    }
+
+    /// Why the parser could not enforce the input schema, when that is the
+    /// error ([`ToolContract::check`]); the rules are judged only after it.
+    pub fn schema_error(&self) -> Option<&SchemaError> {
+        self.schema.as_ref()
     }
 }
 
@@ -87,6 +95,13 @@ impl RuleViolation {
 
 impl fmt::Display for ContractError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(schema) = &self.schema {
+            return write!(
+                f,
+                "tool `{}` has an input schema the parser cannot enforce: {schema}",
+                self.tool
+            );
+        }
         write!(f, "tool `{}` breaks the contract rules:", self.tool)?;
         for v in &self.violations {
             write!(f, "\n- at `{}`: {}", v.path, v.message)?;
@@ -98,7 +113,8 @@ impl fmt::Display for ContractError {
 impl Error for ContractError {}
 
 impl ToolContract {
-    /// Judges the nested types of the input schema by the contract rules;
+    /// Checks that the parser can enforce the input schema ([`ToolContract::check`]),
+    /// then judges the nested types of the input schema by the contract rules;
     /// see [`rules`](crate::contract::rules) for what is judged and how to waive a rule.
     ///
     /// ```
@@ -129,6 +145,13 @@ impl ToolContract {
     /// ));
     /// ```
     pub fn check_rules(&self) -> Result<(), ContractError> {
+        if let Err(schema) = self.check() {
+            return Err(ContractError {
+                tool: self.name(),
+                violations: Vec::new(),
+                schema: Some(schema),
+            });
+        }
         let root = self.input_schema();
         let empty = Map::new();
         let defs = root
@@ -172,6 +195,7 @@ impl ToolContract {
             Err(ContractError {
                 tool: self.name(),
                 violations: walk.violations,
+                schema: None,
             })
         }
     }

@@ -11,6 +11,7 @@ use super::input_schema::{build_input_schema, build_output_schema};
 use super::policy::{Approval, DataClass, Effect, Idempotency, Policy};
 use super::version::Version;
 use super::waiver::Waiver;
+use crate::parse::schema::{CompiledSchema, SchemaError};
 
 /// Everything a tool declares about itself: name, description, version,
 /// execution policy, inputs, output and error codes.
@@ -22,6 +23,7 @@ pub struct ToolContract {
     parts: ContractParts,
     input_schema: OnceLock<Value>,
     output_schema: OnceLock<Value>,
+    compiled: OnceLock<Result<CompiledSchema, SchemaError>>,
 }
 
 /// The pieces a contract is built from; written by the derive.
@@ -45,6 +47,7 @@ impl ToolContract {
             parts,
             input_schema: OnceLock::new(),
             output_schema: OnceLock::new(),
+            compiled: OnceLock::new(),
         }
     }
 
@@ -144,6 +147,30 @@ impl ToolContract {
     pub fn input_schema(&self) -> &Value {
         self.input_schema
             .get_or_init(|| build_input_schema(self.parts.fields))
+    }
+
+    /// Checks that the parser enforces everything the input schema says, at
+    /// every depth, including the schemas of plain `Deserialize + JsonSchema`
+    /// types from other crates.
+    ///
+    /// A schema keyword the parser cannot check (`not`, `if`/`then`,
+    /// `patternProperties`, `dependentSchemas`, an unknown string `format`,
+    /// an invalid `pattern`, ...) is an error naming the keyword and its JSON
+    /// pointer, so a tool whose contract would promise more than is enforced
+    /// is refused when it is registered rather than silently loosened.
+    /// The compiled schema is cached: later calls and every parse reuse it.
+    pub fn check(&self) -> Result<(), SchemaError> {
+        self.compiled().map(|_| ()).map_err(Clone::clone)
+    }
+
+    /// The input schema compiled for the parser, built once.
+    pub(crate) fn compiled(&self) -> Result<&CompiledSchema, &SchemaError> {
+        self.compiled
+            .get_or_init(|| {
+                CompiledSchema::compile(self.input_schema())
+                    .map(|c| c.with_fields(self.parts.fields.iter().map(|f| f.name())))
+            })
+            .as_ref()
     }
 
     /// JSON Schema (2020-12) of the tool's output, built once and cached.

@@ -328,10 +328,17 @@ impl Pattern {
     /// The compiled expression, or why it does not compile.
     pub fn regex(&self) -> Result<&Regex, &str> {
         self.compiled
-            .get_or_init(|| Regex::new(&ascii_classes(self.source)).map_err(|e| e.to_string()))
+            .get_or_init(|| ecma_regex(self.source).map_err(|e| e.to_string()))
             .as_ref()
             .map_err(String::as_str)
     }
+}
+
+/// Compiles a JSON Schema (ECMA-262) `pattern` for the `regex` crate's
+/// linear-time engines, with the classes ECMA-262 means (see
+/// [`ascii_classes`]); unanchored, as JSON Schema matches.
+pub(crate) fn ecma_regex(source: &str) -> Result<Regex, regex::Error> {
+    Regex::new(&ascii_classes(source))
 }
 
 /// Rewrites the Perl classes `\d \D \w \W` into ASCII classes, `\s \S`

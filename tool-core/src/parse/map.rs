@@ -14,8 +14,9 @@ use serde::de::{self, DeserializeSeed, MapAccess, Visitor};
 use serde_json::error::Category;
 
 use super::error::{ArgumentError, ArgumentErrorKind};
+use super::guided::{Cx, G, GuidedSeed, Path, Seg};
 use super::path::{self, field_path, locate, offset_of};
-use super::strict::StrictSeed;
+use super::schema::{CompiledSchema, SchemaError};
 use crate::contract::Session;
 use crate::contract::{FieldContract, ToolContract};
 use crate::words::humanize::{self, Humanized};
@@ -24,6 +25,7 @@ use crate::words::humanize::{self, Humanized};
 /// stopped it when the error is ours rather than serde's.
 pub struct ParseState {
     contract: &'static ToolContract,
+    schema: Result<&'static CompiledSchema, &'static SchemaError>,
     current: Cell<Option<usize>>,
     /// Where the search for the next key starts: just after the field read
     /// last, since models write keys in schema order.
@@ -36,6 +38,7 @@ impl ParseState {
     pub fn new(contract: &'static ToolContract) -> Self {
         ParseState {
             contract,
+            schema: contract.compiled(),
             current: Cell::new(None),
             next: Cell::new(0),
             error: Cell::new(None),
@@ -169,7 +172,22 @@ pub fn next_value<'de, A: MapAccess<'de>, T: de::Deserialize<'de>>(
         )));
     }
     state.current.set(Some(index));
-    *slot = Some(map.next_value_seed(StrictSeed(PhantomData))?);
+    let Ok(schema) = state.schema else {
+        // parse_map refuses a contract whose schema does not compile.
+        return Err(de::Error::custom("tool contract error"));
+    };
+    let cx = Cx {
+        schema,
+        error: &state.error,
+    };
+    let root = Path::ROOT;
+    let path = root.child(Seg::Key(state.field(index).name()));
+    let g = G {
+        cx: &cx,
+        node: schema.field(index),
+        path: &path,
+    };
+    *slot = Some(map.next_value_seed(GuidedSeed(g, PhantomData))?);
     state.current.set(None);
     Ok(())
 }
@@ -182,6 +200,16 @@ pub fn parse_map<'de, V: Visitor<'de>>(
     state: &ParseState,
     visitor: V,
 ) -> Result<V::Value, ArgumentError> {
+    if let Err(error) = state.schema {
+        return Err(ArgumentError::new(
+            ArgumentErrorKind::InvalidContract,
+            "$",
+            format!(
+                "the contract of tool `{}` cannot be enforced: {error}; the application must fix the contract (ToolContract::check reports this at start-up)",
+                state.contract.name()
+            ),
+        ));
+    }
     let max = session.max_argument_bytes();
     if input.len() > max {
         return Err(ArgumentError::invalid(

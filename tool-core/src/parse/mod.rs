@@ -5,9 +5,10 @@
 mod constraint;
 mod error;
 pub mod formats;
+mod guided;
 mod map;
 mod path;
-mod strict;
+pub(crate) mod schema;
 
 #[doc(hidden)]
 pub use constraint::{
@@ -20,3 +21,4 @@ pub use map::{ParseState, inject, inject_optional, next_key, next_value, parse_m
 /// runtime's messages about one argument.
 #[doc(hidden)]
 pub use path::field_path;
+pub use schema::SchemaError;

@@ -1,0 +1,1095 @@
+//! A deserializer wrapper that walks the compiled input schema beside serde's
+//! visitor, the way `serde_path_to_error` wraps a deserializer: every value
+//! is read straight from the JSON text and checked against the schema node
+//! it belongs to, so the contract holds at every depth.
+//!
+//! What it enforces while streaming:
+//! - objects: unknown keys are refused with their full path (`$.filters.bogus`)
+//!   when the schema closes the object, required keys must be present;
+//! - structs are read from JSON objects only. serde's derived `Deserialize`
+//!   also accepts a struct written as an array of its fields in declaration
+//!   order (`["Main St 1", "Berlin"]`); a model that lists values in another
+//!   order would fill the wrong fields without an error, and the schema says
+//!   `object`;
+//! - strings: `minLength`/`maxLength` in Unicode scalar values, `pattern`,
+//!   `format`, `enum`/`const`;
+//! - numbers: `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`,
+//!   `multipleOf`, compared exactly (integers never through `f64`); a whole
+//!   number written as a float (`-0`, `2.0`) is an integer, as in JSON Schema;
+//! - arrays: `minItems`/`maxItems`, and each item against `items`/`prefixItems`.
+//!
+//! A node the walker cannot check alone (`anyOf`, `oneOf`, `allOf`,
+//! `uniqueItems`, an `enum` of objects) is read into a `serde_json::Value`,
+//! checked whole, and deserialized from it. serde buffers internally tagged
+//! and untagged enums into its own content type anyway, so this costs little
+//! there, and a struct inside such an enum is held to its schema too.
+
+use std::cell::Cell;
+use std::fmt;
+use std::marker::PhantomData;
+
+use serde::Deserialize as _;
+use serde::de::{
+    self, DeserializeSeed, Deserializer, EnumAccess, IgnoredAny, MapAccess, SeqAccess, Unexpected,
+    VariantAccess, Visitor,
+};
+use serde_json::Value;
+
+use super::error::ArgumentError;
+use super::path::push_key;
+use super::schema::{
+    ANY_NODE, Additional, CompiledSchema, INT, NEVER_NODE, NUM, Node, NodeId, Num, check_count,
+    check_number, check_string, enum_message, json_equal,
+};
+use crate::words::humanize::{self, Humanized, echo};
+
+/// The deepest path an error names; deeper levels are shown as `…`.
+const MAX_PATH_DEPTH: usize = 64;
+
+/// What every wrapper of one parse shares: the schema and the error slot.
+pub(crate) struct Cx<'a> {
+    pub schema: &'a CompiledSchema,
+    pub error: &'a Cell<Option<ArgumentError>>,
+}
+
+impl Cx<'_> {
+    /// Records `error` and returns a placeholder serde error that unwinds
+    /// the deserializer; the parse returns the recorded error instead.
+    fn fail<E: de::Error>(&self, error: ArgumentError) -> E {
+        self.error.set(Some(error));
+        E::custom("tool argument error")
+    }
+}
+
+/// One step of a JSON path, kept on the stack: no allocation while parsing.
+#[derive(Clone, Copy)]
+pub(crate) enum Seg<'a> {
+    Root,
+    Key(&'a str),
+    Index(usize),
+}
+
+/// A JSON path as a linked list of steps on the stack.
+#[derive(Clone, Copy)]
+pub(crate) struct Path<'a> {
+    parent: Option<&'a Path<'a>>,
+    seg: Seg<'a>,
+    depth: usize,
+}
+
+impl<'a> Path<'a> {
+    /// `$`.
+    pub(crate) const ROOT: Path<'static> = Path {
+        parent: None,
+        seg: Seg::Root,
+        depth: 0,
+    };
+
+    /// The path one step below this one.
+    pub(crate) fn child(&'a self, seg: Seg<'a>) -> Path<'a> {
+        Path {
+            parent: Some(self),
+            seg,
+            depth: self.depth + 1,
+        }
+    }
+
+    /// `$.filters.brands[2]`, capped at [`MAX_PATH_DEPTH`] steps.
+    pub(crate) fn render(&self) -> String {
+        let mut steps = Vec::with_capacity(self.depth);
+        let mut at = Some(self);
+        while let Some(p) = at {
+            steps.push(p.seg);
+            at = p.parent;
+        }
+        let mut out = String::new();
+        for (i, seg) in steps.iter().rev().enumerate() {
+            if i > MAX_PATH_DEPTH {
+                out.push_str(".…");
+                break;
+            }
+            match seg {
+                Seg::Root => out.push('$'),
+                Seg::Key(k) => push_key(&mut out, &k.chars().take(256).collect::<String>()),
+                Seg::Index(n) => out.push_str(&format!("[{n}]")),
+            }
+        }
+        out
+    }
+}
+
+/// Where a wrapper is: the shared context, the schema node, the path.
+#[derive(Clone, Copy)]
+pub(crate) struct G<'a> {
+    pub cx: &'a Cx<'a>,
+    pub node: NodeId,
+    pub path: &'a Path<'a>,
+}
+
+impl<'a> G<'a> {
+    #[inline(always)]
+    fn node(&self) -> &'a Node {
+        self.cx.schema.node(self.node)
+    }
+
+    fn fail<E: de::Error>(&self, message: String) -> E {
+        self.cx
+            .fail(ArgumentError::invalid(self.path.render(), message))
+    }
+}
+
+/// Deserializes a `T` guided by a schema node.
+pub(crate) struct GuidedSeed<'a, T>(pub G<'a>, pub PhantomData<T>);
+
+impl<'de, T: de::Deserialize<'de>> DeserializeSeed<'de> for GuidedSeed<'_, T> {
+    type Value = T;
+
+    #[inline]
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<T, D::Error> {
+        T::deserialize(Guided(deserializer, self.0))
+    }
+}
+
+/// Wraps a seed so that what it deserializes goes through [`Guided`].
+struct Seed<'a, S>(S, G<'a>);
+
+impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for Seed<'_, S> {
+    type Value = S::Value;
+
+    #[inline]
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<S::Value, D::Error> {
+        self.0.deserialize(Guided(deserializer, self.1))
+    }
+}
+
+struct Guided<'a, D>(D, G<'a>);
+
+impl<'a, 'de, D: Deserializer<'de>> Guided<'a, D> {
+    /// The buffered path: reads the value whole, checks it against the node
+    /// and deserializes from it.
+    #[cold]
+    fn buffered<T>(
+        self,
+        read: impl FnOnce(Value) -> Result<T, serde_json::Error>,
+    ) -> Result<T, D::Error> {
+        let g = self.1;
+        let value = Value::deserialize(self.0)?;
+        let mut path = g.path.render();
+        if let Err(error) = g.cx.schema.validate(g.node, &value, &mut path) {
+            return Err(g.cx.fail(error));
+        }
+        let mut value = value;
+        whole_floats_as_integers(&mut value, 0);
+        read(value).map_err(|e| {
+            let message = match humanize::data_error(&e.to_string()) {
+                Humanized::Message(m) | Humanized::MissingField { message: m, .. } => m,
+            };
+            g.cx.fail(ArgumentError::invalid(path, message))
+        })
+    }
+}
+
+/// JSON Schema counts `2.0` and `-0` as integers; serde reads a float into
+/// an integer type only when it is written as one. A buffered value has been
+/// checked against its schema, so its whole floats become the integers they
+/// are (below 2^53, where a float holds an integer exactly); a float field
+/// takes an integer as well.
+fn whole_floats_as_integers(value: &mut Value, depth: usize) {
+    match value {
+        Value::Number(n) if n.is_f64() => {
+            if let Some(f) = n.as_f64()
+                && f.fract() == 0.0
+                && f.abs() < 9_007_199_254_740_992.0
+            {
+                *value = if f >= 0.0 {
+                    Value::from(f as u64)
+                } else {
+                    Value::from(f as i64)
+                };
+            }
+        }
+        // serde_json's recursion limit bounds the depth of a parsed value.
+        Value::Array(items) if depth < 256 => {
+            for item in items {
+                whole_floats_as_integers(item, depth + 1);
+            }
+        }
+        Value::Object(map) if depth < 256 => {
+            for item in map.values_mut() {
+                whole_floats_as_integers(item, depth + 1);
+            }
+        }
+        _ => {}
+    }
+}
+
+macro_rules! forward {
+    ($($method:ident),*) => {$(
+        #[inline]
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+            if !self.1.node().streamable {
+                return self.buffered(|v| v.$method(visitor));
+            }
+            let g = self.1;
+            self.0.$method(Visit(visitor, g, false))
+        }
+    )*};
+}
+
+impl<'de, D: Deserializer<'de>> Deserializer<'de> for Guided<'_, D> {
+    type Error = D::Error;
+
+    forward!(
+        deserialize_any,
+        deserialize_bool,
+        deserialize_i8,
+        deserialize_i16,
+        deserialize_i32,
+        deserialize_i64,
+        deserialize_i128,
+        deserialize_u8,
+        deserialize_u16,
+        deserialize_u32,
+        deserialize_u64,
+        deserialize_u128,
+        deserialize_f32,
+        deserialize_f64,
+        deserialize_char,
+        deserialize_str,
+        deserialize_string,
+        deserialize_bytes,
+        deserialize_byte_buf,
+        deserialize_option,
+        deserialize_unit,
+        deserialize_seq,
+        deserialize_map,
+        deserialize_identifier,
+        deserialize_ignored_any
+    );
+
+    #[inline]
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        if !self.1.node().streamable {
+            return self.buffered(|v| v.deserialize_unit_struct(name, visitor));
+        }
+        let g = self.1;
+        self.0
+            .deserialize_unit_struct(name, Visit(visitor, g, false))
+    }
+
+    #[inline]
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        if !self.1.node().streamable {
+            return self.buffered(|v| v.deserialize_newtype_struct(name, visitor));
+        }
+        let g = self.1;
+        self.0
+            .deserialize_newtype_struct(name, Visit(visitor, g, false))
+    }
+
+    #[inline]
+    fn deserialize_tuple<V: Visitor<'de>>(
+        self,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        if !self.1.node().streamable {
+            return self.buffered(|v| v.deserialize_tuple(len, visitor));
+        }
+        let g = self.1;
+        self.0.deserialize_tuple(len, Visit(visitor, g, false))
+    }
+
+    #[inline]
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        if !self.1.node().streamable {
+            return self.buffered(|v| v.deserialize_tuple_struct(name, len, visitor));
+        }
+        let g = self.1;
+        self.0
+            .deserialize_tuple_struct(name, len, Visit(visitor, g, false))
+    }
+
+    #[inline]
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        if !self.1.node().streamable {
+            // The schema's `type: object` holds the struct to an object.
+            return self.buffered(|v| v.deserialize_struct(name, fields, visitor));
+        }
+        let g = self.1;
+        self.0
+            .deserialize_struct(name, fields, Visit(visitor, g, true))
+    }
+
+    #[inline]
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        if !self.1.node().streamable {
+            return self.buffered(|v| v.deserialize_enum(name, variants, visitor));
+        }
+        let g = self.1;
+        self.0
+            .deserialize_enum(name, variants, Visit(visitor, g, false))
+    }
+
+    #[inline]
+    fn is_human_readable(&self) -> bool {
+        self.0.is_human_readable()
+    }
+}
+
+/// A visitor that checks what it is given against the node, then forwards.
+/// The flag refuses a JSON array (a struct is read from an object only).
+struct Visit<'a, V>(V, G<'a>, bool);
+
+impl<'a> G<'a> {
+    /// Checks a number against the node, after serde has accepted it (so a
+    /// value out of the Rust type's range keeps serde's message).
+    /// The gate, inlined at every visit: most nodes have nothing to check.
+    #[inline(always)]
+    fn number<E: de::Error>(&self, v: Num) -> Result<(), E> {
+        if self.node().has_scalar_checks {
+            self.number_checks(v)
+        } else {
+            Ok(())
+        }
+    }
+
+    #[inline(never)]
+    fn number_checks<E: de::Error>(&self, v: Num) -> Result<(), E> {
+        let node = self.node();
+        if let Some(allowed) = &node.enumeration {
+            let value = match v {
+                Num::U(u) => Value::from(u),
+                Num::I(i) => Value::from(i),
+                Num::F(f) => Value::from(f),
+            };
+            if !allowed.iter().any(|a| json_equal(a, &value)) {
+                return Err(self.fail(enum_message(allowed, &format!("the number {v}"))));
+            }
+        }
+        check_number(node, v).map_err(|m| self.fail(m))
+    }
+
+    /// Checks a string against the node, after serde has accepted it.
+    /// The gate, inlined at every visit: most nodes have nothing to check.
+    #[inline(always)]
+    fn string<E: de::Error>(&self, s: &str) -> Result<(), E> {
+        if self.node().has_scalar_checks {
+            self.string_checks(s)
+        } else {
+            Ok(())
+        }
+    }
+
+    #[inline(never)]
+    fn string_checks<E: de::Error>(&self, s: &str) -> Result<(), E> {
+        let node = self.node();
+        if let Some(allowed) = &node.enumeration
+            && !allowed.iter().any(|a| a.as_str() == Some(s))
+        {
+            let got = format!("the string {}", echo(s));
+            return Err(self.fail(enum_message(allowed, &got)));
+        }
+        check_string(node, s).map_err(|m| self.fail(m))
+    }
+
+    /// Whether the node says integer (not number): a whole float is then
+    /// handed to serde as the integer it is.
+    #[inline]
+    fn integer_only(&self) -> bool {
+        let types = self.node().types;
+        types & INT != 0 && types & NUM == 0
+    }
+}
+
+impl<'a, 'de, V: Visitor<'de>> Visitor<'de> for Visit<'a, V> {
+    type Value = V::Value;
+
+    #[inline]
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.expecting(f)
+    }
+    #[inline]
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
+        let g = self.1;
+        let out = self.0.visit_bool(v)?;
+        if let Some(allowed) = &g.node().enumeration
+            && !allowed.iter().any(|a| a.as_bool() == Some(v))
+        {
+            return Err(g.fail(enum_message(allowed, &format!("the boolean {v}"))));
+        }
+        Ok(out)
+    }
+    #[inline]
+    fn visit_i8<E: de::Error>(self, v: i8) -> Result<Self::Value, E> {
+        let g = self.1;
+        let out = self.0.visit_i8(v)?;
+        g.number(Num::I(v.into()))?;
+        Ok(out)
+    }
+    #[inline]
+    fn visit_i16<E: de::Error>(self, v: i16) -> Result<Self::Value, E> {
+        let g = self.1;
+        let out = self.0.visit_i16(v)?;
+        g.number(Num::I(v.into()))?;
+        Ok(out)
+    }
+    #[inline]
+    fn visit_i32<E: de::Error>(self, v: i32) -> Result<Self::Value, E> {
+        let g = self.1;
+        let out = self.0.visit_i32(v)?;
+        g.number(Num::I(v.into()))?;
+        Ok(out)
+    }
+    #[inline]
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
+        let g = self.1;
+        let out = self.0.visit_i64(v)?;
+        g.number(Num::I(v))?;
+        Ok(out)
+    }
+    #[inline]
+    fn visit_i128<E: de::Error>(self, v: i128) -> Result<Self::Value, E> {
+        self.0.visit_i128(v)
+    }
+    #[inline]
+    fn visit_u8<E: de::Error>(self, v: u8) -> Result<Self::Value, E> {
+        let g = self.1;
+        let out = self.0.visit_u8(v)?;
+        g.number(Num::U(v.into()))?;
+        Ok(out)
+    }
+    #[inline]
+    fn visit_u16<E: de::Error>(self, v: u16) -> Result<Self::Value, E> {
+        let g = self.1;
+        let out = self.0.visit_u16(v)?;
+        g.number(Num::U(v.into()))?;
+        Ok(out)
+    }
+    #[inline]
+    fn visit_u32<E: de::Error>(self, v: u32) -> Result<Self::Value, E> {
+        let g = self.1;
+        let out = self.0.visit_u32(v)?;
+        g.number(Num::U(v.into()))?;
+        Ok(out)
+    }
+    #[inline]
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
+        let g = self.1;
+        let out = self.0.visit_u64(v)?;
+        g.number(Num::U(v))?;
+        Ok(out)
+    }
+    #[inline]
+    fn visit_u128<E: de::Error>(self, v: u128) -> Result<Self::Value, E> {
+        self.0.visit_u128(v)
+    }
+    #[inline]
+    fn visit_f32<E: de::Error>(self, v: f32) -> Result<Self::Value, E> {
+        self.visit_f64(f64::from(v))
+    }
+    #[inline]
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
+        let g = self.1;
+        // JSON Schema counts `-0` and `2.0` as integers. Only floats that
+        // hold their integer exactly (below 2^53) are handed over: a larger
+        // one may be a rounded literal beyond the Rust type's range.
+        let out = if g.integer_only() && v.fract() == 0.0 && v.abs() < 9_007_199_254_740_992.0 {
+            if v >= 0.0 {
+                self.0.visit_u64(v as u64)?
+            } else {
+                self.0.visit_i64(v as i64)?
+            }
+        } else {
+            self.0.visit_f64(v)?
+        };
+        g.number(Num::F(v))?;
+        Ok(out)
+    }
+    #[inline]
+    fn visit_char<E: de::Error>(self, v: char) -> Result<Self::Value, E> {
+        let g = self.1;
+        let out = self.0.visit_char(v)?;
+        g.string(v.encode_utf8(&mut [0; 4]))?;
+        Ok(out)
+    }
+    #[inline]
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        let g = self.1;
+        let out = self.0.visit_str(v)?;
+        g.string(v)?;
+        Ok(out)
+    }
+    #[inline]
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+        let g = self.1;
+        let out = self.0.visit_borrowed_str(v)?;
+        g.string(v)?;
+        Ok(out)
+    }
+    #[inline]
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
+        if self.1.node().has_scalar_checks {
+            return self.visit_str(&v);
+        }
+        self.0.visit_string(v)
+    }
+    #[inline]
+    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Self::Value, E> {
+        self.0.visit_bytes(v)
+    }
+    #[inline]
+    fn visit_borrowed_bytes<E: de::Error>(self, v: &'de [u8]) -> Result<Self::Value, E> {
+        self.0.visit_borrowed_bytes(v)
+    }
+    #[inline]
+    fn visit_byte_buf<E: de::Error>(self, v: Vec<u8>) -> Result<Self::Value, E> {
+        self.0.visit_byte_buf(v)
+    }
+    #[inline]
+    fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+        self.0.visit_none()
+    }
+    #[inline]
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        self.0.visit_some(Guided(deserializer, self.1))
+    }
+    #[inline]
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        self.0.visit_unit()
+    }
+    #[inline]
+    fn visit_newtype_struct<D: Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<Self::Value, D::Error> {
+        self.0.visit_newtype_struct(Guided(deserializer, self.1))
+    }
+    #[inline]
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+        self.0.visit_map(Map {
+            map,
+            g: self.1,
+            key: Key::None,
+            seen: 0,
+            count: 0,
+            last: 0,
+        })
+    }
+    #[inline]
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+        if self.2 {
+            return Err(de::Error::invalid_type(Unexpected::Seq, &self));
+        }
+        self.0.visit_seq(Seq {
+            seq,
+            g: self.1,
+            count: 0,
+        })
+    }
+    #[inline]
+    fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<Self::Value, A::Error> {
+        self.0.visit_enum(Enum(data, self.1))
+    }
+}
+
+/// The key just read, and so the node of the value that follows.
+enum Key {
+    None,
+    Property(usize),
+    Extra(String, NodeId),
+}
+
+struct Map<'a, A> {
+    map: A,
+    g: G<'a>,
+    key: Key,
+    /// Which of the first 64 properties were given, for `required`.
+    seen: u64,
+    count: usize,
+    /// Where the search for the next key starts: models write keys in order.
+    last: usize,
+}
+
+impl<'a, 'de, A: MapAccess<'de>> MapAccess<'de> for Map<'a, A> {
+    type Error = A::Error;
+
+    #[inline]
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, A::Error> {
+        let node = self.g.node();
+        let mut hit = KeyHit::Unread;
+        let key = self.map.next_key_seed(KeySeed {
+            seed,
+            node,
+            start: self.last,
+            hit: &mut hit,
+        })?;
+        let Some(key) = key else {
+            self.finish()?;
+            return Ok(None);
+        };
+        self.count += 1;
+        self.key = match hit {
+            KeyHit::Property(i) => {
+                if i < 64 {
+                    self.seen |= 1 << i;
+                }
+                self.last = i + 1;
+                Key::Property(i)
+            }
+            KeyHit::Unknown(name) => match node.additional {
+                Additional::Any => Key::Extra(name, ANY_NODE),
+                Additional::Schema(id) => Key::Extra(name, id),
+                Additional::Deny => {
+                    let allowed: Vec<&str> =
+                        node.properties.iter().map(|(n, _)| n.as_str()).collect();
+                    let path = self.g.path.child(Seg::Key(&name));
+                    let g = G {
+                        path: &path,
+                        ..self.g
+                    };
+                    return Err(g.fail(humanize::unknown_field_message(&name, &allowed)));
+                }
+            },
+            KeyHit::Unread => Key::Extra(String::new(), ANY_NODE),
+        };
+        Ok(Some(key))
+    }
+
+    #[inline]
+    fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value, A::Error> {
+        let node = self.g.node();
+        match &self.key {
+            Key::Property(i) => {
+                let (name, id) = &node.properties[*i];
+                let path = self.g.path.child(Seg::Key(name));
+                let g = G {
+                    node: *id,
+                    path: &path,
+                    cx: self.g.cx,
+                };
+                self.map.next_value_seed(Seed(seed, g))
+            }
+            Key::Extra(name, id) => {
+                let path = self.g.path.child(Seg::Key(name));
+                let g = G {
+                    node: *id,
+                    path: &path,
+                    cx: self.g.cx,
+                };
+                self.map.next_value_seed(Seed(seed, g))
+            }
+            Key::None => self.map.next_value_seed(Seed(
+                seed,
+                G {
+                    node: ANY_NODE,
+                    ..self.g
+                },
+            )),
+        }
+    }
+
+    #[inline]
+    fn size_hint(&self) -> Option<usize> {
+        self.map.size_hint()
+    }
+}
+
+impl<'de, A: MapAccess<'de>> Map<'_, A> {
+    /// At the end of the object: required keys and the number of keys.
+    #[inline]
+    fn finish(&self) -> Result<(), A::Error> {
+        let node = self.g.node();
+        if node.required_mask & !self.seen == 0
+            && node.min_properties.is_none()
+            && node.max_properties.is_none()
+        {
+            return Ok(());
+        }
+        for &i in &node.required {
+            if i < 64 && self.seen & (1 << i) == 0 {
+                let name = &node.properties[i].0;
+                let path = self.g.path.child(Seg::Key(name));
+                let g = G {
+                    path: &path,
+                    ..self.g
+                };
+                return Err(g.fail(format!("missing required field \"{name}\"")));
+            }
+        }
+        check_count(
+            node.min_properties,
+            node.max_properties,
+            self.count,
+            "field",
+            "fields",
+        )
+        .map_err(|m| self.g.fail(m))
+    }
+}
+
+enum KeyHit {
+    Unread,
+    Property(usize),
+    Unknown(String),
+}
+
+/// Sees the key on its way to the struct's field identifier.
+struct KeySeed<'h, K> {
+    seed: K,
+    node: &'h Node,
+    start: usize,
+    hit: &'h mut KeyHit,
+}
+
+impl<'de, K: DeserializeSeed<'de>> DeserializeSeed<'de> for KeySeed<'_, K> {
+    type Value = K::Value;
+
+    #[inline]
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<K::Value, D::Error> {
+        self.seed.deserialize(KeyDe {
+            de: deserializer,
+            node: self.node,
+            start: self.start,
+            hit: self.hit,
+        })
+    }
+}
+
+struct KeyDe<'h, D> {
+    de: D,
+    node: &'h Node,
+    start: usize,
+    hit: &'h mut KeyHit,
+}
+
+macro_rules! forward_key {
+    ($($method:ident),*) => {$(
+        #[inline]
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+            self.de.$method(KeyVisit { v: visitor, node: self.node, start: self.start, hit: self.hit })
+        }
+    )*};
+}
+
+impl<'de, D: Deserializer<'de>> Deserializer<'de> for KeyDe<'_, D> {
+    type Error = D::Error;
+
+    forward_key!(
+        deserialize_any,
+        deserialize_bool,
+        deserialize_i8,
+        deserialize_i16,
+        deserialize_i32,
+        deserialize_i64,
+        deserialize_i128,
+        deserialize_u8,
+        deserialize_u16,
+        deserialize_u32,
+        deserialize_u64,
+        deserialize_u128,
+        deserialize_f32,
+        deserialize_f64,
+        deserialize_char,
+        deserialize_str,
+        deserialize_string,
+        deserialize_bytes,
+        deserialize_byte_buf,
+        deserialize_option,
+        deserialize_unit,
+        deserialize_seq,
+        deserialize_map,
+        deserialize_identifier,
+        deserialize_ignored_any
+    );
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.de.deserialize_unit_struct(name, visitor)
+    }
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.de.deserialize_newtype_struct(name, visitor)
+    }
+    fn deserialize_tuple<V: Visitor<'de>>(
+        self,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.de.deserialize_tuple(len, visitor)
+    }
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.de.deserialize_tuple_struct(name, len, visitor)
+    }
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.de.deserialize_struct(name, fields, visitor)
+    }
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.de.deserialize_enum(name, variants, visitor)
+    }
+    fn is_human_readable(&self) -> bool {
+        self.de.is_human_readable()
+    }
+}
+
+struct KeyVisit<'h, V> {
+    v: V,
+    node: &'h Node,
+    start: usize,
+    hit: &'h mut KeyHit,
+}
+
+impl<V> KeyVisit<'_, V> {
+    #[inline]
+    fn see(&mut self, key: &str) {
+        let props = &self.node.properties;
+        let start = self.start.min(props.len());
+        let found = props[start..]
+            .iter()
+            .position(|(n, _)| n == key)
+            .map(|i| start + i)
+            .or_else(|| props[..start].iter().position(|(n, _)| n == key));
+        *self.hit = match found {
+            Some(i) => KeyHit::Property(i),
+            None => KeyHit::Unknown(key.chars().take(256).collect()),
+        };
+    }
+}
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for KeyVisit<'_, V> {
+    type Value = V::Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.v.expecting(f)
+    }
+    #[inline]
+    fn visit_str<E: de::Error>(mut self, v: &str) -> Result<Self::Value, E> {
+        self.see(v);
+        self.v.visit_str(v)
+    }
+    #[inline]
+    fn visit_borrowed_str<E: de::Error>(mut self, v: &'de str) -> Result<Self::Value, E> {
+        self.see(v);
+        self.v.visit_borrowed_str(v)
+    }
+    #[inline]
+    fn visit_string<E: de::Error>(mut self, v: String) -> Result<Self::Value, E> {
+        self.see(&v);
+        self.v.visit_string(v)
+    }
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
+        self.v.visit_bool(v)
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
+        self.v.visit_i64(v)
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
+        self.v.visit_u64(v)
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
+        self.v.visit_f64(v)
+    }
+    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Self::Value, E> {
+        self.v.visit_bytes(v)
+    }
+    fn visit_borrowed_bytes<E: de::Error>(self, v: &'de [u8]) -> Result<Self::Value, E> {
+        self.v.visit_borrowed_bytes(v)
+    }
+    fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+        self.v.visit_none()
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        self.v.visit_some(d)
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        self.v.visit_unit()
+    }
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        self.v.visit_newtype_struct(d)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+        self.v.visit_seq(seq)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+        self.v.visit_map(map)
+    }
+    fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<Self::Value, A::Error> {
+        self.v.visit_enum(data)
+    }
+}
+
+struct Seq<'a, A> {
+    seq: A,
+    g: G<'a>,
+    count: usize,
+}
+
+impl<'a, 'de, A: SeqAccess<'de>> SeqAccess<'de> for Seq<'a, A> {
+    type Error = A::Error;
+
+    #[inline]
+    fn next_element_seed<S: DeserializeSeed<'de>>(
+        &mut self,
+        seed: S,
+    ) -> Result<Option<S::Value>, A::Error> {
+        let node = self.g.node();
+        let child = node
+            .prefix_items
+            .get(self.count)
+            .copied()
+            .unwrap_or(node.items);
+        let over = node.max_items.is_some_and(|max| self.count as u64 >= max);
+        if over || child == NEVER_NODE {
+            // Count the rest, so the message says how many there were.
+            let mut total = self.count;
+            while self.seq.next_element::<IgnoredAny>()?.is_some() {
+                total += 1;
+            }
+            if total > self.count {
+                let max = if over {
+                    node.max_items.unwrap_or(0)
+                } else {
+                    self.count as u64
+                };
+                return Err(self.g.fail(
+                    check_count(None, Some(max), total, "item", "items")
+                        .err()
+                        .unwrap_or_default(),
+                ));
+            }
+            return self.end();
+        }
+        let path = self.g.path.child(Seg::Index(self.count));
+        let g = G {
+            node: child,
+            path: &path,
+            cx: self.g.cx,
+        };
+        match self.seq.next_element_seed(Seed(seed, g))? {
+            Some(value) => {
+                self.count += 1;
+                Ok(Some(value))
+            }
+            None => self.end(),
+        }
+    }
+
+    #[inline]
+    fn size_hint(&self) -> Option<usize> {
+        self.seq.size_hint()
+    }
+}
+
+impl<'de, A: SeqAccess<'de>> Seq<'_, A> {
+    fn end<T>(&self) -> Result<Option<T>, A::Error> {
+        let node = self.g.node();
+        check_count(node.min_items, None, self.count, "item", "items")
+            .map_err(|m| self.g.fail(m))?;
+        Ok(None)
+    }
+}
+
+/// An enum read while streaming (its node has no `oneOf`: a unit-only enum
+/// or a node that allows anything); its parts keep the object-only rule.
+struct Enum<'a, A>(A, G<'a>);
+
+impl<'a, 'de, A: EnumAccess<'de>> EnumAccess<'de> for Enum<'a, A> {
+    type Error = A::Error;
+    type Variant = Variant<'a, A::Variant>;
+
+    #[inline]
+    fn variant_seed<S: DeserializeSeed<'de>>(
+        self,
+        seed: S,
+    ) -> Result<(S::Value, Self::Variant), A::Error> {
+        let g = self.1;
+        let (value, variant) = self.0.variant_seed(Seed(seed, g))?;
+        Ok((
+            value,
+            Variant(
+                variant,
+                G {
+                    node: ANY_NODE,
+                    ..g
+                },
+            ),
+        ))
+    }
+}
+
+struct Variant<'a, A>(A, G<'a>);
+
+impl<'de, A: VariantAccess<'de>> VariantAccess<'de> for Variant<'_, A> {
+    type Error = A::Error;
+
+    #[inline]
+    fn unit_variant(self) -> Result<(), A::Error> {
+        self.0.unit_variant()
+    }
+
+    #[inline]
+    fn newtype_variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<S::Value, A::Error> {
+        self.0.newtype_variant_seed(Seed(seed, self.1))
+    }
+
+    #[inline]
+    fn tuple_variant<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, A::Error> {
+        self.0.tuple_variant(len, Visit(visitor, self.1, false))
+    }
+
+    #[inline]
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, A::Error> {
+        self.0.struct_variant(fields, Visit(visitor, self.1, true))
+    }
+}

@@ -1,0 +1,1347 @@
+//! The tool's input schema compiled for the parser: every `$ref` resolved,
+//! every keyword read once into a [`Node`], and refused when the parser could
+//! not enforce it faithfully.
+//!
+//! The parser walks these nodes beside serde's visitor (see `guided.rs`), so
+//! what the schema tells the model is what `from_arguments` enforces at every
+//! depth. Nodes that cannot be checked while streaming (`anyOf`, `oneOf`,
+//! `allOf`, `uniqueItems`, `enum` of objects) are checked on a buffered
+//! [`Value`] of that one subtree, which is what serde does for internally
+//! tagged and untagged enums anyway.
+
+use std::cmp::Ordering;
+use std::collections::HashMap;
+use std::fmt;
+
+use regex::Regex;
+use serde_json::{Map, Number, Value};
+
+use super::constraint::ecma_regex;
+use super::error::ArgumentError;
+use super::formats;
+use crate::words::humanize::{echo, unknown_field_message};
+
+/// The index of a node in its [`CompiledSchema`].
+pub(crate) type NodeId = usize;
+
+pub(crate) const NULL: u8 = 1;
+pub(crate) const BOOL: u8 = 2;
+pub(crate) const INT: u8 = 4;
+pub(crate) const NUM: u8 = 8;
+pub(crate) const STR: u8 = 16;
+pub(crate) const ARR: u8 = 32;
+pub(crate) const OBJ: u8 = 64;
+pub(crate) const ANY: u8 = 127;
+
+/// The node that accepts everything (`true`).
+pub(crate) const ANY_NODE: NodeId = 0;
+/// The node that accepts nothing (`false`).
+pub(crate) const NEVER_NODE: NodeId = 1;
+
+/// A JSON number, compared exactly: integers as integers, never through `f64`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Num {
+    U(u64),
+    I(i64),
+    F(f64),
+}
+
+impl Num {
+    fn of(n: &Number) -> Num {
+        if let Some(u) = n.as_u64() {
+            Num::U(u)
+        } else if let Some(i) = n.as_i64() {
+            Num::I(i)
+        } else {
+            Num::F(n.as_f64().unwrap_or(f64::NAN))
+        }
+    }
+
+    fn int(self) -> Option<i128> {
+        match self {
+            Num::U(u) => Some(i128::from(u)),
+            Num::I(i) => Some(i128::from(i)),
+            Num::F(_) => None,
+        }
+    }
+
+    /// Exact comparison; `None` only for NaN.
+    pub(crate) fn compare(self, other: Num) -> Option<Ordering> {
+        match (self.int(), other.int(), self, other) {
+            (Some(a), Some(b), _, _) => Some(a.cmp(&b)),
+            (None, Some(b), Num::F(f), _) => float_vs_int(f, b),
+            (Some(a), None, _, Num::F(f)) => float_vs_int(f, a).map(Ordering::reverse),
+            (_, _, Num::F(a), Num::F(b)) => a.partial_cmp(&b),
+            _ => None,
+        }
+    }
+
+    fn is_integer(self) -> bool {
+        match self {
+            Num::F(f) => f.is_finite() && f.fract() == 0.0,
+            _ => true,
+        }
+    }
+
+    fn multiple_of(self, m: Num) -> bool {
+        match (self.int(), m.int()) {
+            (Some(v), Some(m)) if m != 0 => v % m == 0,
+            _ => {
+                let q = self.float() / m.float();
+                q.is_finite() && q.fract() == 0.0
+            }
+        }
+    }
+
+    fn float(self) -> f64 {
+        match self {
+            Num::U(u) => u as f64,
+            Num::I(i) => i as f64,
+            Num::F(f) => f,
+        }
+    }
+}
+
+impl fmt::Display for Num {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Num::U(u) => write!(f, "{u}"),
+            Num::I(i) => write!(f, "{i}"),
+            Num::F(x) => write!(f, "{x}"),
+        }
+    }
+}
+
+/// Compares a float with an integer without rounding either.
+fn float_vs_int(f: f64, i: i128) -> Option<Ordering> {
+    if f.is_nan() {
+        return None;
+    }
+    let t = f.trunc();
+    if t < -1.7e38 {
+        return Some(Ordering::Less);
+    }
+    if t > 1.7e38 {
+        return Some(Ordering::Greater);
+    }
+    match (t as i128).cmp(&i) {
+        Ordering::Equal if f > t => Some(Ordering::Greater),
+        Ordering::Equal if f < t => Some(Ordering::Less),
+        other => Some(other),
+    }
+}
+
+/// A compiled `pattern`: the common anchored character-class patterns
+/// (`^[A-Z]{3}$`, `^[a-z]+$`, `^[0-9]{2,5}$`) are matched directly, the
+/// rest by the regular expression.
+#[derive(Clone, Debug)]
+pub(crate) enum Matcher {
+    Class {
+        ranges: Vec<(char, char)>,
+        min: usize,
+        max: usize,
+    },
+    Regex(Regex),
+}
+
+impl Matcher {
+    fn new(source: &str, regex: Regex) -> Matcher {
+        Matcher::class(source).unwrap_or(Matcher::Regex(regex))
+    }
+
+    /// `^[ranges]{m,n}$`, `^[ranges]+$`, `^[ranges]*$` with plain
+    /// characters and `a-z` ranges only (no escapes, no negation).
+    fn class(source: &str) -> Option<Matcher> {
+        let body = source.strip_prefix("^[")?.strip_suffix('$')?;
+        let (class, quantifier) = body.split_once(']')?;
+        if class.is_empty() || class.starts_with('^') || class.contains(['\\', '[', ']']) {
+            return None;
+        }
+        let chars: Vec<char> = class.chars().collect();
+        let mut ranges = Vec::new();
+        let mut i = 0;
+        while i < chars.len() {
+            if i + 2 < chars.len() && chars[i + 1] == '-' {
+                if chars[i] > chars[i + 2] {
+                    return None;
+                }
+                ranges.push((chars[i], chars[i + 2]));
+                i += 3;
+            } else {
+                ranges.push((chars[i], chars[i]));
+                i += 1;
+            }
+        }
+        let (min, max) = match quantifier {
+            "+" => (1, usize::MAX),
+            "*" => (0, usize::MAX),
+            "" => (1, 1),
+            q => {
+                let inner = q.strip_prefix('{')?.strip_suffix('}')?;
+                match inner.split_once(',') {
+                    Some((a, "")) => (a.parse().ok()?, usize::MAX),
+                    Some((a, b)) => (a.parse().ok()?, b.parse().ok()?),
+                    None => {
+                        let n = inner.parse().ok()?;
+                        (n, n)
+                    }
+                }
+            }
+        };
+        Some(Matcher::Class { ranges, min, max })
+    }
+
+    pub(crate) fn is_match(&self, s: &str) -> bool {
+        match self {
+            Matcher::Regex(re) => re.is_match(s),
+            Matcher::Class { ranges, min, max } => {
+                let mut n = 0;
+                for c in s.chars() {
+                    if !ranges.iter().any(|(lo, hi)| (*lo..=*hi).contains(&c)) {
+                        return false;
+                    }
+                    n += 1;
+                }
+                (*min..=*max).contains(&n)
+            }
+        }
+    }
+}
+
+/// What an object says about keys it does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Additional {
+    Any,
+    Deny,
+    Schema(NodeId),
+}
+
+/// One schema, its keywords read once.
+#[derive(Clone, Debug)]
+pub(crate) struct Node {
+    pub types: u8,
+    pub enumeration: Option<Vec<Value>>,
+    pub min_length: Option<u64>,
+    pub max_length: Option<u64>,
+    pub pattern: Option<(String, Matcher)>,
+    pub format: Option<&'static str>,
+    pub minimum: Option<Num>,
+    pub maximum: Option<Num>,
+    pub exclusive_minimum: Option<Num>,
+    pub exclusive_maximum: Option<Num>,
+    pub multiple_of: Option<Num>,
+    pub prefix_items: Vec<NodeId>,
+    pub items: NodeId,
+    pub min_items: Option<u64>,
+    pub max_items: Option<u64>,
+    pub unique_items: bool,
+    pub properties: Vec<(String, NodeId)>,
+    pub required: Vec<usize>,
+    pub additional: Additional,
+    pub min_properties: Option<u64>,
+    pub max_properties: Option<u64>,
+    pub any_of: Vec<NodeId>,
+    pub one_of: Vec<NodeId>,
+    pub all_of: Vec<NodeId>,
+    /// Whether the streaming walker can check this node alone (no
+    /// combinators, no `uniqueItems`, only scalar `enum` values).
+    pub streamable: bool,
+    /// Whether the node has string, number, or enum checks to run.
+    pub has_scalar_checks: bool,
+    /// The required properties among the first 64, one bit each.
+    pub required_mask: u64,
+}
+
+impl Default for Node {
+    fn default() -> Self {
+        Node {
+            types: ANY,
+            enumeration: None,
+            min_length: None,
+            max_length: None,
+            pattern: None,
+            format: None,
+            minimum: None,
+            maximum: None,
+            exclusive_minimum: None,
+            exclusive_maximum: None,
+            multiple_of: None,
+            prefix_items: Vec::new(),
+            items: ANY_NODE,
+            min_items: None,
+            max_items: None,
+            unique_items: false,
+            properties: Vec::new(),
+            required: Vec::new(),
+            additional: Additional::Any,
+            min_properties: None,
+            max_properties: None,
+            any_of: Vec::new(),
+            one_of: Vec::new(),
+            all_of: Vec::new(),
+            streamable: true,
+            has_scalar_checks: false,
+            required_mask: 0,
+        }
+    }
+}
+
+/// Why a tool's input schema cannot be enforced by the parser, found when
+/// the contract is first checked ([`ToolContract::check`](crate::ToolContract::check)).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SchemaError {
+    keyword: String,
+    pointer: String,
+    reason: String,
+}
+
+impl SchemaError {
+    fn new(keyword: &str, pointer: &str, reason: impl Into<String>) -> Self {
+        SchemaError {
+            keyword: keyword.to_owned(),
+            pointer: pointer.to_owned(),
+            reason: reason.into(),
+        }
+    }
+
+    /// The keyword at fault, e.g. `not` or `pattern`.
+    pub fn keyword(&self) -> &str {
+        &self.keyword
+    }
+
+    /// The JSON pointer of the schema object holding it, e.g.
+    /// `/$defs/Filters/properties/brand`.
+    pub fn pointer(&self) -> &str {
+        &self.pointer
+    }
+
+    /// Why it cannot be enforced.
+    pub fn reason(&self) -> &str {
+        &self.reason
+    }
+}
+
+impl fmt::Display for SchemaError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "keyword `{}` at `{}`: {}",
+            self.keyword, self.pointer, self.reason
+        )
+    }
+}
+
+impl std::error::Error for SchemaError {}
+
+/// Keywords that only annotate: the parser has nothing to check.
+const ANNOTATIONS: &[&str] = &[
+    "description",
+    "title",
+    "default",
+    "examples",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "$comment",
+    "$schema",
+    "$id",
+    "$defs",
+    "definitions",
+    "contentEncoding",
+    "contentMediaType",
+];
+
+/// Formats schemars states on numbers beside exact bounds; annotations only.
+const NUMBER_FORMATS: &[&str] = &[
+    "int", "int8", "int16", "int32", "int64", "int128", "uint", "uint8", "uint16", "uint32",
+    "uint64", "uint128", "float", "double",
+];
+
+/// A tool's input schema, compiled.
+#[derive(Debug)]
+pub(crate) struct CompiledSchema {
+    nodes: Vec<Node>,
+    root: NodeId,
+    /// The node of each of the contract's fields, by field index.
+    fields: Vec<NodeId>,
+}
+
+impl CompiledSchema {
+    /// Compiles `root`, refusing any keyword the parser cannot enforce.
+    pub(crate) fn compile(root: &Value) -> Result<CompiledSchema, SchemaError> {
+        let mut c = Compiler {
+            root,
+            nodes: vec![
+                Node::default(),
+                Node {
+                    types: 0,
+                    streamable: true,
+                    ..Node::default()
+                },
+            ],
+            refs: HashMap::new(),
+            building: Vec::new(),
+        };
+        let root = c.compile(root, "")?;
+        let mut nodes = c.nodes;
+        for node in &mut nodes {
+            node.streamable = node.any_of.is_empty()
+                && node.one_of.is_empty()
+                && node.all_of.is_empty()
+                && !node.unique_items
+                && node
+                    .enumeration
+                    .as_ref()
+                    .is_none_or(|e| e.iter().all(|v| !v.is_object() && !v.is_array()));
+            node.required_mask = node
+                .required
+                .iter()
+                .filter(|&&i| i < 64)
+                .fold(0, |mask, &i| mask | 1 << i);
+            node.has_scalar_checks = node.enumeration.is_some()
+                || node.min_length.is_some()
+                || node.max_length.is_some()
+                || node.pattern.is_some()
+                || node.format.is_some()
+                || node.minimum.is_some()
+                || node.maximum.is_some()
+                || node.exclusive_minimum.is_some()
+                || node.exclusive_maximum.is_some()
+                || node.multiple_of.is_some();
+        }
+        Ok(CompiledSchema {
+            nodes,
+            root,
+            fields: Vec::new(),
+        })
+    }
+
+    #[inline(always)]
+    pub(crate) fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id]
+    }
+
+    /// Indexes the root object's properties by the contract's field names.
+    pub(crate) fn with_fields<'n>(mut self, names: impl Iterator<Item = &'n str>) -> Self {
+        let root = &self.nodes[self.root];
+        self.fields = names
+            .map(|name| {
+                root.properties
+                    .iter()
+                    .find(|(n, _)| n == name)
+                    .map_or(ANY_NODE, |(_, id)| *id)
+            })
+            .collect();
+        self
+    }
+
+    /// The node of the contract's field `index`.
+    pub(crate) fn field(&self, index: usize) -> NodeId {
+        self.fields.get(index).copied().unwrap_or(ANY_NODE)
+    }
+
+    /// Checks a whole buffered value against node `id`; `path` is the
+    /// value's JSON path and is restored before returning.
+    pub(crate) fn validate(
+        &self,
+        id: NodeId,
+        value: &Value,
+        path: &mut String,
+    ) -> Result<(), ArgumentError> {
+        let node = &self.nodes[id];
+        let kind = kind_of(value);
+        if node.types & kind == 0 && !(kind == INT && node.types & NUM != 0) {
+            return Err(ArgumentError::invalid(
+                path.clone(),
+                format!("expected {}, got {}", type_words(node.types), got(value)),
+            ));
+        }
+        if let Some(allowed) = &node.enumeration
+            && !allowed.iter().any(|a| json_equal(a, value))
+        {
+            return Err(ArgumentError::invalid(
+                path.clone(),
+                enum_message(allowed, &got(value)),
+            ));
+        }
+        match value {
+            Value::String(s) => check_string(node, s).map_err(|m| at(path, m))?,
+            Value::Number(n) => check_number(node, Num::of(n)).map_err(|m| at(path, m))?,
+            Value::Array(items) => {
+                check_count(node.min_items, node.max_items, items.len(), "item", "items")
+                    .map_err(|m| at(path, m))?;
+                if node.unique_items {
+                    for (i, item) in items.iter().enumerate() {
+                        if let Some(j) = items[..i].iter().position(|x| json_equal(x, item)) {
+                            return Err(at(
+                                path,
+                                format!("expected unique items, item {i} repeats item {j}"),
+                            ));
+                        }
+                    }
+                }
+                for (i, item) in items.iter().enumerate() {
+                    let len = path.len();
+                    path.push_str(&format!("[{i}]"));
+                    let child = node.prefix_items.get(i).copied().unwrap_or(node.items);
+                    if child == NEVER_NODE {
+                        path.truncate(len);
+                        return Err(at(
+                            path,
+                            format!("expected at most {} items, got {}", i, items.len()),
+                        ));
+                    }
+                    let result = self.validate(child, item, path);
+                    path.truncate(len);
+                    result?;
+                }
+            }
+            Value::Object(map) => self.validate_object(node, map, path)?,
+            _ => {}
+        }
+        for &branch in &node.all_of {
+            self.validate(branch, value, path)?;
+        }
+        if !node.any_of.is_empty() {
+            self.validate_branches(&node.any_of, value, path, false)?;
+        }
+        if !node.one_of.is_empty() {
+            self.validate_branches(&node.one_of, value, path, true)?;
+        }
+        Ok(())
+    }
+
+    fn validate_object(
+        &self,
+        node: &Node,
+        map: &Map<String, Value>,
+        path: &mut String,
+    ) -> Result<(), ArgumentError> {
+        for (key, value) in map {
+            let child = match node.properties.iter().find(|(n, _)| n == key) {
+                Some((_, id)) => *id,
+                None => match node.additional {
+                    Additional::Any => ANY_NODE,
+                    Additional::Schema(id) => id,
+                    Additional::Deny => {
+                        let len = path.len();
+                        super::path::push_key(path, &key.chars().take(256).collect::<String>());
+                        let allowed: Vec<&str> =
+                            node.properties.iter().map(|(n, _)| n.as_str()).collect();
+                        let error = ArgumentError::invalid(
+                            path.clone(),
+                            unknown_field_message(key, &allowed),
+                        );
+                        path.truncate(len);
+                        return Err(error);
+                    }
+                },
+            };
+            let len = path.len();
+            super::path::push_key(path, key);
+            let result = self.validate(child, value, path);
+            path.truncate(len);
+            result?;
+        }
+        for &i in &node.required {
+            let name = &node.properties[i].0;
+            if !map.contains_key(name) {
+                let mut at = path.clone();
+                super::path::push_key(&mut at, name);
+                return Err(ArgumentError::invalid(
+                    at,
+                    format!("missing required field \"{name}\""),
+                ));
+            }
+        }
+        check_count(
+            node.min_properties,
+            node.max_properties,
+            map.len(),
+            "field",
+            "fields",
+        )
+        .map_err(|m| at(path, m))
+    }
+
+    fn validate_branches(
+        &self,
+        branches: &[NodeId],
+        value: &Value,
+        path: &mut String,
+        exactly_one: bool,
+    ) -> Result<(), ArgumentError> {
+        let mut matched = 0;
+        let mut best: Option<((bool, usize), ArgumentError)> = None;
+        for &branch in branches {
+            match self.validate(branch, value, path) {
+                Ok(()) => {
+                    matched += 1;
+                    if !exactly_one {
+                        return Ok(());
+                    }
+                }
+                Err(e) => {
+                    // The branch whose tag the value carries, else the one
+                    // that got furthest into the value, is the one the model
+                    // most likely meant.
+                    let rank = (!self.tag_differs(branch, value), e.path().len());
+                    if best.as_ref().is_none_or(|(r, _)| rank > *r) {
+                        best = Some((rank, e));
+                    }
+                }
+            }
+        }
+        match matched {
+            1 => Ok(()),
+            0 => Err(match best {
+                Some((_, e)) if e.path().len() > path.len() => e,
+                _ => at(
+                    path,
+                    format!(
+                        "{} matches none of the {} allowed shapes described in the schema",
+                        got(value),
+                        branches.len()
+                    ),
+                ),
+            }),
+            n => Err(at(
+                path,
+                format!(
+                    "{} matches {n} of the allowed shapes; it must match exactly one",
+                    got(value)
+                ),
+            )),
+        }
+    }
+}
+
+impl CompiledSchema {
+    /// Whether `value` is an object whose tag (a property the branch fixes
+    /// with `const` or a one-value `enum`) says it is another branch.
+    fn tag_differs(&self, branch: NodeId, value: &Value) -> bool {
+        let (node, Value::Object(map)) = (&self.nodes[branch], value) else {
+            return false;
+        };
+        node.properties.iter().any(|(name, id)| {
+            match (&self.nodes[*id].enumeration, map.get(name)) {
+                (Some(allowed), Some(given)) if allowed.len() == 1 => {
+                    !json_equal(&allowed[0], given)
+                }
+                _ => false,
+            }
+        })
+    }
+}
+
+fn at(path: &str, message: String) -> ArgumentError {
+    ArgumentError::invalid(path.to_owned(), message)
+}
+
+/// The string checks of a node, in schema order of the docs: length, pattern,
+/// format. Returns the message of the first that fails.
+pub(crate) fn check_string(node: &Node, s: &str) -> Result<(), String> {
+    if node.min_length.is_some() || node.max_length.is_some() {
+        let n = s.chars().count() as u64;
+        if let Some(min) = node.min_length
+            && n < min
+        {
+            return Err(format!(
+                "expected at least {}, got {}",
+                plural(min, "character", "characters"),
+                plural(n, "character", "characters")
+            ));
+        }
+        if let Some(max) = node.max_length
+            && n > max
+        {
+            return Err(format!(
+                "expected at most {}, got {}",
+                plural(max, "character", "characters"),
+                plural(n, "character", "characters")
+            ));
+        }
+    }
+    if let Some((source, matcher)) = &node.pattern
+        && !matcher.is_match(s)
+    {
+        return Err(format!(
+            "expected a string matching the pattern {source:?}, got {}",
+            echo(s)
+        ));
+    }
+    if let Some(format) = node.format
+        && formats::is_valid(format, s) == Some(false)
+    {
+        return Err(format!(
+            "expected {}, got {}",
+            formats::describe(format),
+            echo(s)
+        ));
+    }
+    Ok(())
+}
+
+/// The number checks of a node, exact for integers.
+pub(crate) fn check_number(node: &Node, v: Num) -> Result<(), String> {
+    let fails = |bound: Option<Num>, ok: fn(Ordering) -> bool| {
+        bound.filter(|b| !v.compare(*b).is_some_and(ok))
+    };
+    if node.types & NUM == 0 && node.types & INT != 0 && !v.is_integer() {
+        return Err(format!("expected an integer, got {v}"));
+    }
+    if let Some(b) = fails(node.minimum, Ordering::is_ge) {
+        return Err(format!("expected a number of at least {b}, got {v}"));
+    }
+    if let Some(b) = fails(node.maximum, Ordering::is_le) {
+        return Err(format!("expected a number of at most {b}, got {v}"));
+    }
+    if let Some(b) = fails(node.exclusive_minimum, Ordering::is_gt) {
+        return Err(format!("expected a number greater than {b}, got {v}"));
+    }
+    if let Some(b) = fails(node.exclusive_maximum, Ordering::is_lt) {
+        return Err(format!("expected a number less than {b}, got {v}"));
+    }
+    if let Some(m) = node.multiple_of
+        && !v.multiple_of(m)
+    {
+        return Err(format!("expected a multiple of {m}, got {v}"));
+    }
+    Ok(())
+}
+
+/// `minItems`/`maxItems` (or properties) on a count.
+pub(crate) fn check_count(
+    min: Option<u64>,
+    max: Option<u64>,
+    n: usize,
+    one: &str,
+    many: &str,
+) -> Result<(), String> {
+    let n = n as u64;
+    if let Some(min) = min
+        && n < min
+    {
+        return Err(format!(
+            "expected at least {}, got {}",
+            plural(min, one, many),
+            plural(n, one, many)
+        ));
+    }
+    if let Some(max) = max
+        && n > max
+    {
+        return Err(format!(
+            "expected at most {}, got {}",
+            plural(max, one, many),
+            plural(n, one, many)
+        ));
+    }
+    Ok(())
+}
+
+fn plural(n: u64, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
+/// "expected one of "a", "b", got "c"".
+pub(crate) fn enum_message(allowed: &[Value], got: &str) -> String {
+    let list: Vec<String> = allowed.iter().take(20).map(Value::to_string).collect();
+    let more = if allowed.len() > 20 { ", …" } else { "" };
+    if allowed.len() == 1 {
+        format!("expected {}, got {got}", list[0])
+    } else {
+        format!("expected one of {}{more}, got {got}", list.join(", "))
+    }
+}
+
+/// JSON Schema equality: numbers by value (`1` equals `1.0`).
+pub(crate) fn json_equal(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => {
+            Num::of(x).compare(Num::of(y)) == Some(Ordering::Equal)
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| json_equal(a, b))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| json_equal(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+fn kind_of(value: &Value) -> u8 {
+    match value {
+        Value::Null => NULL,
+        Value::Bool(_) => BOOL,
+        Value::Number(n) if Num::of(n).is_integer() => INT,
+        Value::Number(_) => NUM,
+        Value::String(_) => STR,
+        Value::Array(_) => ARR,
+        Value::Object(_) => OBJ,
+    }
+}
+
+/// "a string", "an object or null", for type mismatches.
+pub(crate) fn type_words(types: u8) -> String {
+    let names = [
+        (OBJ, "an object"),
+        (ARR, "an array"),
+        (STR, "a string"),
+        (NUM, "a number"),
+        (INT, "an integer"),
+        (BOOL, "a boolean"),
+        (NULL, "null"),
+    ];
+    let words: Vec<&str> = names
+        .iter()
+        .filter(|(bit, _)| types & bit != 0 && !(*bit == INT && types & NUM != 0))
+        .map(|(_, w)| *w)
+        .collect();
+    match words.as_slice() {
+        [] => "no value at all".to_owned(),
+        [one] => (*one).to_owned(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
+/// What the model gave, in words, with bounded echo.
+pub(crate) fn got(value: &Value) -> String {
+    match value {
+        Value::Null => "null".to_owned(),
+        Value::Bool(b) => format!("the boolean {b}"),
+        Value::Number(n) => format!("the number {n}"),
+        Value::String(s) => format!("the string {}", echo(s)),
+        Value::Array(_) => "an array".to_owned(),
+        Value::Object(_) => "an object".to_owned(),
+    }
+}
+
+struct Compiler<'r> {
+    root: &'r Value,
+    nodes: Vec<Node>,
+    refs: HashMap<String, NodeId>,
+    /// References whose target is being compiled (their node is not filled in yet).
+    building: Vec<NodeId>,
+}
+
+impl Compiler<'_> {
+    fn compile(&mut self, schema: &Value, pointer: &str) -> Result<NodeId, SchemaError> {
+        let object = match schema {
+            Value::Bool(true) => return Ok(ANY_NODE),
+            Value::Bool(false) => return Ok(NEVER_NODE),
+            Value::Object(object) => object,
+            _ => {
+                return Err(SchemaError::new(
+                    "",
+                    pointer,
+                    "a schema must be an object or a boolean",
+                ));
+            }
+        };
+        if let Some(reference) = object.get("$ref") {
+            let asserts = object
+                .keys()
+                .any(|k| k != "$ref" && !ANNOTATIONS.contains(&k.as_str()) && !k.starts_with("x-"));
+            let target = self.reference(reference, pointer)?;
+            if !asserts {
+                return Ok(target);
+            }
+            let mut rest = object.clone();
+            rest.remove("$ref");
+            let own = self.compile(&Value::Object(rest), pointer)?;
+            return Ok(self.push(Node {
+                all_of: vec![target, own],
+                ..Node::default()
+            }));
+        }
+        let node = self.node(object, pointer)?;
+        Ok(self.push(node))
+    }
+
+    fn push(&mut self, node: Node) -> NodeId {
+        self.nodes.push(node);
+        self.nodes.len() - 1
+    }
+
+    fn reference(&mut self, reference: &Value, pointer: &str) -> Result<NodeId, SchemaError> {
+        let Some(text) = reference.as_str() else {
+            return Err(SchemaError::new("$ref", pointer, "`$ref` must be a string"));
+        };
+        if let Some(&id) = self.refs.get(text) {
+            return Ok(id);
+        }
+        let target = text
+            .strip_prefix('#')
+            .and_then(|p| self.root.pointer(p))
+            .ok_or_else(|| {
+                SchemaError::new(
+                    "$ref",
+                    pointer,
+                    format!("`{text}` does not point into this schema"),
+                )
+            })?;
+        let id = self.push(Node::default());
+        self.refs.insert(text.to_owned(), id);
+        self.building.push(id);
+        let target_pointer = text.trim_start_matches('#').to_owned();
+        let compiled = self.compile(target, &target_pointer)?;
+        self.building.pop();
+        // References back to `id` met while compiling see the same node once
+        // it is filled in, so recursive types are checked at every depth.
+        self.nodes[id] = self.nodes[compiled].clone();
+        Ok(id)
+    }
+
+    fn node(&mut self, object: &Map<String, Value>, pointer: &str) -> Result<Node, SchemaError> {
+        let mut node = Node::default();
+        let mut format = None;
+        let mut own = false;
+        for (key, value) in object {
+            if !matches!(key.as_str(), "anyOf" | "oneOf")
+                && !ANNOTATIONS.contains(&key.as_str())
+                && !key.starts_with("x-")
+            {
+                own = true;
+            }
+            let here = |reason: &str| SchemaError::new(key, pointer, reason);
+            let child = |name: &str| format!("{pointer}/{key}/{}", escape(name));
+            match key.as_str() {
+                "type" => node.types = types(value).ok_or_else(|| here("unknown type name"))?,
+                "enum" => {
+                    node.enumeration = Some(
+                        value
+                            .as_array()
+                            .ok_or_else(|| here("must be an array"))?
+                            .clone(),
+                    )
+                }
+                "const" => node.enumeration = Some(vec![value.clone()]),
+                "minLength" => {
+                    node.min_length = Some(count(value).ok_or_else(|| here("must be a count"))?)
+                }
+                "maxLength" => {
+                    node.max_length = Some(count(value).ok_or_else(|| here("must be a count"))?)
+                }
+                "minItems" => {
+                    node.min_items = Some(count(value).ok_or_else(|| here("must be a count"))?)
+                }
+                "maxItems" => {
+                    node.max_items = Some(count(value).ok_or_else(|| here("must be a count"))?)
+                }
+                "minProperties" => {
+                    node.min_properties = Some(count(value).ok_or_else(|| here("must be a count"))?)
+                }
+                "maxProperties" => {
+                    node.max_properties = Some(count(value).ok_or_else(|| here("must be a count"))?)
+                }
+                "uniqueItems" => {
+                    node.unique_items = value.as_bool().ok_or_else(|| here("must be a boolean"))?
+                }
+                "minimum" => {
+                    node.minimum = Some(number(value).ok_or_else(|| here("must be a number"))?)
+                }
+                "maximum" => {
+                    node.maximum = Some(number(value).ok_or_else(|| here("must be a number"))?)
+                }
+                "exclusiveMinimum" => {
+                    node.exclusive_minimum =
+                        Some(number(value).ok_or_else(|| here("must be a number"))?)
+                }
+                "exclusiveMaximum" => {
+                    node.exclusive_maximum =
+                        Some(number(value).ok_or_else(|| here("must be a number"))?)
+                }
+                "multipleOf" => {
+                    let m = number(value).ok_or_else(|| here("must be a number"))?;
+                    if m.compare(Num::U(0)) != Some(Ordering::Greater) {
+                        return Err(here("must be greater than 0"));
+                    }
+                    node.multiple_of = Some(m);
+                }
+                "pattern" => {
+                    let source = value.as_str().ok_or_else(|| here("must be a string"))?;
+                    let re = ecma_regex(source).map_err(|e| {
+                        here(&format!(
+                            "{source:?} is not a valid regular expression: {e}"
+                        ))
+                    })?;
+                    node.pattern = Some((source.to_owned(), Matcher::new(source, re)));
+                }
+                "format" => format = Some(value.as_str().ok_or_else(|| here("must be a string"))?),
+                "items" => node.items = self.compile(value, &format!("{pointer}/items"))?,
+                "prefixItems" => {
+                    let list = value.as_array().ok_or_else(|| here("must be an array"))?;
+                    for (i, item) in list.iter().enumerate() {
+                        let id = self.compile(item, &format!("{pointer}/prefixItems/{i}"))?;
+                        node.prefix_items.push(id);
+                    }
+                }
+                "properties" => {
+                    let map = value.as_object().ok_or_else(|| here("must be an object"))?;
+                    for (name, schema) in map {
+                        let id = self.compile(schema, &child(name))?;
+                        node.properties.push((name.clone(), id));
+                    }
+                }
+                "required" => {} // read below, once the properties are known
+                "additionalProperties" => {
+                    node.additional =
+                        match self.compile(value, &format!("{pointer}/additionalProperties"))? {
+                            ANY_NODE => Additional::Any,
+                            NEVER_NODE => Additional::Deny,
+                            id => Additional::Schema(id),
+                        }
+                }
+                "anyOf" | "oneOf" | "allOf" => {
+                    let list = value
+                        .as_array()
+                        .filter(|l| !l.is_empty())
+                        .ok_or_else(|| here("must be a non-empty array"))?;
+                    let mut ids = Vec::new();
+                    for (i, item) in list.iter().enumerate() {
+                        ids.push(self.compile(item, &format!("{pointer}/{key}/{i}"))?);
+                    }
+                    match key.as_str() {
+                        "anyOf" => node.any_of = ids,
+                        "oneOf" => node.one_of = ids,
+                        _ => node.all_of = ids,
+                    }
+                }
+                k if ANNOTATIONS.contains(&k) || k.starts_with("x-") => {}
+                _ => {
+                    return Err(here(
+                        "the parser cannot enforce this keyword, so the schema would promise more than the parser checks; express the rule with a supported keyword or a type of its own",
+                    ));
+                }
+            }
+        }
+        if let Some(required) = object.get("required") {
+            let here = |reason: &str| SchemaError::new("required", pointer, reason);
+            for name in required
+                .as_array()
+                .ok_or_else(|| here("must be an array"))?
+            {
+                let name = name.as_str().ok_or_else(|| here("must list strings"))?;
+                match node.properties.iter().position(|(n, _)| n == name) {
+                    Some(i) => node.required.push(i),
+                    None => {
+                        return Err(here(&format!(
+                            "\"{name}\" is required but not among the properties"
+                        )));
+                    }
+                }
+            }
+        }
+        if let Some(format) = format
+            && let Some((min, max)) = integer_range(format)
+        {
+            // schemars states the Rust type's range beside its format; serde
+            // enforces that range itself, so those bounds need no check.
+            if node
+                .minimum
+                .is_some_and(|m| m.compare(min) != Some(Ordering::Greater))
+            {
+                node.minimum = None;
+            }
+            if node
+                .maximum
+                .is_some_and(|m| m.compare(max) != Some(Ordering::Less))
+            {
+                node.maximum = None;
+            }
+        }
+        if let Some(format) = format {
+            if formats::SUPPORTED.contains(&format) {
+                node.format = Some(
+                    formats::SUPPORTED
+                        .iter()
+                        .find(|f| **f == format)
+                        .copied()
+                        .unwrap_or(""),
+                );
+            } else if !NUMBER_FORMATS.contains(&format) || node.types & STR != 0 {
+                return Err(SchemaError::new(
+                    "format",
+                    pointer,
+                    format!(
+                        "the parser does not check the format {format:?}; the formats it checks are {}",
+                        formats::SUPPORTED.join(", ")
+                    ),
+                ));
+            }
+        }
+        if !own {
+            let branches = if node.one_of.is_empty() {
+                &node.any_of
+            } else {
+                &node.one_of
+            };
+            if let Some(other) = self.nullable(branches) {
+                return Ok(other);
+            }
+            if let Some(values) = self.scalar_choices(branches) {
+                // schemars' documented unit enum: `oneOf` of `const`s is an
+                // `enum`, checked while streaming.
+                return Ok(values);
+            }
+        }
+        Ok(node)
+    }
+
+    /// Branches that each allow exactly one distinct scalar value, as one
+    /// node with an `enum` of them (the same for `anyOf` and `oneOf`).
+    fn scalar_choices(&self, branches: &[NodeId]) -> Option<Node> {
+        let mut values: Vec<Value> = Vec::new();
+        let mut types = 0;
+        for &id in branches {
+            let n = &self.nodes[id];
+            if self.building.contains(&id) {
+                return None;
+            }
+            let [one] = n.enumeration.as_deref()? else {
+                return None;
+            };
+            let alone = Node {
+                enumeration: None,
+                types: ANY,
+                ..n.clone()
+            };
+            if alone.has_any_keyword()
+                || one.is_object()
+                || one.is_array()
+                || values.iter().any(|v| json_equal(v, one))
+                || kind_of(one) & n.types == 0 && !(kind_of(one) == INT && n.types & NUM != 0)
+            {
+                return None;
+            }
+            types |= kind_of(one);
+            values.push(one.clone());
+        }
+        Some(Node {
+            types: if types & INT != 0 { types | NUM } else { types },
+            enumeration: Some(values),
+            ..Node::default()
+        })
+    }
+
+    /// `anyOf: [X, {"type": "null"}]` (schemars' `Option<X>`) as X with null
+    /// allowed, so optional nested values are checked while streaming.
+    fn nullable(&self, branches: &[NodeId]) -> Option<Node> {
+        let [a, b] = branches else {
+            return None;
+        };
+        let is_null = |id: NodeId| {
+            let n = &self.nodes[id];
+            n.types == NULL && !n.has_any_keyword()
+        };
+        let other = match (is_null(*a), is_null(*b)) {
+            (true, false) => *b,
+            (false, true) => *a,
+            _ => return None,
+        };
+        let node = &self.nodes[other];
+        if self.building.contains(&other)
+            || other == ANY_NODE
+            || !node.any_of.is_empty()
+            || !node.one_of.is_empty()
+            || !node.all_of.is_empty()
+        {
+            return None;
+        }
+        let mut node = node.clone();
+        node.types |= NULL;
+        if let Some(allowed) = &mut node.enumeration {
+            allowed.push(Value::Null);
+        }
+        Some(node)
+    }
+}
+
+impl Node {
+    /// Whether any assertion besides `type` is set.
+    fn has_any_keyword(&self) -> bool {
+        self.enumeration.is_some()
+            || self.min_length.is_some()
+            || self.max_length.is_some()
+            || self.pattern.is_some()
+            || self.format.is_some()
+            || self.minimum.is_some()
+            || self.maximum.is_some()
+            || self.exclusive_minimum.is_some()
+            || self.exclusive_maximum.is_some()
+            || self.multiple_of.is_some()
+            || !self.prefix_items.is_empty()
+            || self.items != ANY_NODE
+            || self.min_items.is_some()
+            || self.max_items.is_some()
+            || self.unique_items
+            || !self.properties.is_empty()
+            || self.additional != Additional::Any
+            || self.min_properties.is_some()
+            || self.max_properties.is_some()
+            || !self.any_of.is_empty()
+            || !self.one_of.is_empty()
+            || !self.all_of.is_empty()
+    }
+}
+
+/// The range of the Rust integer type schemars names by `format`.
+fn integer_range(format: &str) -> Option<(Num, Num)> {
+    Some(match format {
+        "uint8" => (Num::U(0), Num::U(u8::MAX.into())),
+        "uint16" => (Num::U(0), Num::U(u16::MAX.into())),
+        "uint32" => (Num::U(0), Num::U(u32::MAX.into())),
+        "uint64" | "uint" => (Num::U(0), Num::U(u64::MAX)),
+        "int8" => (Num::I(i8::MIN.into()), Num::I(i8::MAX.into())),
+        "int16" => (Num::I(i16::MIN.into()), Num::I(i16::MAX.into())),
+        "int32" => (Num::I(i32::MIN.into()), Num::I(i32::MAX.into())),
+        "int64" | "int" => (Num::I(i64::MIN), Num::I(i64::MAX)),
+        _ => return None,
+    })
+}
+
+fn escape(name: &str) -> String {
+    name.replace('~', "~0").replace('/', "~1")
+}
+
+fn types(value: &Value) -> Option<u8> {
+    let one = |name: &str| match name {
+        "null" => Some(NULL),
+        "boolean" => Some(BOOL),
+        "integer" => Some(INT),
+        "number" => Some(NUM | INT),
+        "string" => Some(STR),
+        "array" => Some(ARR),
+        "object" => Some(OBJ),
+        _ => None,
+    };
+    match value {
+        Value::String(name) => one(name),
+        Value::Array(names) => names
+            .iter()
+            .try_fold(0, |bits, n| Some(bits | one(n.as_str()?)?)),
+        _ => None,
+    }
+}
+
+fn count(value: &Value) -> Option<u64> {
+    match value {
+        Value::Number(n) => n.as_u64().or_else(|| {
+            n.as_f64()
+                .filter(|f| *f >= 0.0 && f.fract() == 0.0)
+                .map(|f| f as u64)
+        }),
+        _ => None,
+    }
+}
+
+fn number(value: &Value) -> Option<Num> {
+    value.as_number().map(Num::of)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn integers_compare_exactly() {
+        assert_eq!(
+            Num::U(9_007_199_254_740_993).compare(Num::U(9_007_199_254_740_992)),
+            Some(Ordering::Greater)
+        );
+        assert_eq!(Num::F(-0.0).compare(Num::U(0)), Some(Ordering::Equal));
+        assert_eq!(Num::F(1.5).compare(Num::I(1)), Some(Ordering::Greater));
+        assert_eq!(Num::I(-3).compare(Num::F(-2.5)), Some(Ordering::Less));
+    }
+
+    #[test]
+    fn simple_patterns_match_like_the_regular_expression() {
+        for source in [
+            "^[A-Z]{3}$",
+            "^[a-z]+$",
+            "^[0-9A-F-]{2,4}$",
+            "^[x]*$",
+            "^[a-c]{2,}$",
+        ] {
+            let matcher = Matcher::new(source, Regex::new(source).unwrap());
+            assert!(matches!(matcher, Matcher::Class { .. }), "{source}");
+            let re = Regex::new(source).unwrap();
+            for s in [
+                "", "A", "EUR", "eur", "EURO", "ab", "abc", "0F-", "12345", "xx", "é", "A-B",
+            ] {
+                assert_eq!(matcher.is_match(s), re.is_match(s), "{source} on {s:?}");
+            }
+        }
+        for source in ["^[^a]$", "[a-z]+", "^[a-z]+", r"^[\d]+$", "^(a|b)$"] {
+            let matcher = Matcher::new(source, Regex::new(source).unwrap());
+            assert!(matches!(matcher, Matcher::Regex(_)), "{source}");
+        }
+    }
+
+    #[test]
+    fn a_one_of_of_constants_is_an_enum_checked_while_streaming() {
+        let schema = json!({"oneOf": [
+            {"type": "string", "const": "low", "description": "Slow."},
+            {"type": "string", "const": "high"}
+        ]});
+        let compiled = CompiledSchema::compile(&schema).unwrap();
+        let node = compiled.node(compiled.root);
+        assert!(node.streamable);
+        assert_eq!(node.enumeration, Some(vec![json!("low"), json!("high")]));
+    }
+
+    #[test]
+    fn unenforceable_keywords_are_refused_with_their_pointer() {
+        let schema = json!({"type": "object", "properties": {"a": {"not": {"type": "null"}}}});
+        let error = CompiledSchema::compile(&schema).unwrap_err();
+        assert_eq!(error.keyword(), "not");
+        assert_eq!(error.pointer(), "/properties/a");
+        let schema = json!({"$defs": {"F": {"type": "object", "patternProperties": {}}}, "$ref": "#/$defs/F"});
+        let error = CompiledSchema::compile(&schema).unwrap_err();
+        assert_eq!(
+            (error.keyword(), error.pointer()),
+            ("patternProperties", "/$defs/F")
+        );
+        let schema = json!({"type": "string", "format": "iri"});
+        let error = CompiledSchema::compile(&schema).unwrap_err();
+        assert_eq!(error.keyword(), "format");
+    }
+
+    #[test]
+    fn buffered_values_are_checked_at_every_depth() {
+        let schema = json!({
+            "type": "object",
+            "properties": {"f": {"anyOf": [{"$ref": "#/$defs/F"}, {"type": "null"}]}},
+            "additionalProperties": false,
+            "$defs": {"F": {"type": "object", "properties": {"b": {"type": "string", "maxLength": 2}}, "additionalProperties": false}}
+        });
+        let compiled = CompiledSchema::compile(&schema).unwrap();
+        let check = |v: Value| {
+            let mut path = "$".to_owned();
+            compiled
+                .validate(compiled.root, &v, &mut path)
+                .map_err(|e| e.to_string())
+        };
+        assert_eq!(check(json!({"f": null})), Ok(()));
+        assert_eq!(
+            check(json!({"f": {"b": "abc"}})),
+            Err("$.f.b: expected at most 2 characters, got 3 characters".to_owned())
+        );
+        assert_eq!(
+            check(json!({"f": {"x": 1}})),
+            Err(
+                "$.f.x: unknown field \"x\"; expected one of \"b\" (did you mean \"b\"?)"
+                    .to_owned()
+            )
+        );
+    }
+}
