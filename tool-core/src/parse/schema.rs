@@ -83,14 +83,23 @@ impl Num {
         }
     }
 
+    /// Whether the quotient is an integer, reading both numbers as the
+    /// decimals they print as (`0.3` is a multiple of `0.1`, as JSON Schema
+    /// means and the `jsonschema` crate decides).
     fn multiple_of(self, m: Num) -> bool {
-        match (self.int(), m.int()) {
-            (Some(v), Some(m)) if m != 0 => v % m == 0,
-            _ => {
-                let q = self.float() / m.float();
-                q.is_finite() && q.fract() == 0.0
-            }
+        if let (Some(v), Some(m)) = (self.int(), m.int())
+            && m != 0
+        {
+            return v % m == 0;
         }
+        let (v, m) = (self.float(), m.float());
+        if v == 0.0 {
+            return true;
+        }
+        if !v.is_finite() || !m.is_finite() || m == 0.0 || v.abs() < m.abs() {
+            return false;
+        }
+        decimal_divides(v, m)
     }
 
     fn float(self) -> f64 {
@@ -109,6 +118,70 @@ impl fmt::Display for Num {
             Num::I(i) => write!(f, "{i}"),
             Num::F(x) => write!(f, "{x}"),
         }
+    }
+}
+
+/// A finite float as the shortest decimal that reads back as it:
+/// `mantissa * 10^-decimals` (at most 17 digits, so `None` only if the
+/// printing changes).
+fn decimal_parts(f: f64) -> Option<(i128, i64)> {
+    let printed = format!("{f:e}");
+    let (digits, exponent) = printed.split_once('e')?;
+    let exponent: i64 = exponent.parse().ok()?;
+    let (negative, digits) = match digits.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, digits),
+    };
+    let mut mantissa: i128 = 0;
+    let mut decimals: i64 = 0;
+    let mut fractional = false;
+    for b in digits.bytes() {
+        if b == b'.' {
+            fractional = true;
+            continue;
+        }
+        mantissa = mantissa
+            .checked_mul(10)?
+            .checked_add(i128::from(b.checked_sub(b'0')?))?;
+        decimals += i64::from(fractional);
+    }
+    Some((
+        if negative { -mantissa } else { mantissa },
+        decimals - exponent,
+    ))
+}
+
+/// Whether `v / m` is an integer as decimals, exactly at any exponent
+/// (`1e308` is a multiple of `0.1`): with `v = a * 10^-d` and
+/// `m = b * 10^-e`, whether `b` divides `a * 10^(e - d)`.
+fn decimal_divides(v: f64, m: f64) -> bool {
+    let (Some((a, d)), Some((b, e))) = (decimal_parts(v), decimal_parts(m)) else {
+        return false;
+    };
+    let (a, b) = (a.unsigned_abs(), b.unsigned_abs());
+    if b == 0 {
+        return false;
+    }
+    match u32::try_from(e - d) {
+        Ok(k) => {
+            // a * 10^k mod b, by squaring; b < 10^17, so products fit.
+            let (mut result, mut base, mut k) = (a % b, 10 % b, k);
+            let mut power = 1 % b;
+            while k > 0 {
+                if k & 1 == 1 {
+                    power = power * base % b;
+                }
+                base = base * base % b;
+                k >>= 1;
+            }
+            result = result * power % b;
+            result == 0
+        }
+        Err(_) => u32::try_from(d - e)
+            .ok()
+            .and_then(|k| 10_u128.checked_pow(k))
+            .and_then(|scale| b.checked_mul(scale))
+            .is_some_and(|divisor| a % divisor == 0),
     }
 }
 
