@@ -290,3 +290,34 @@ fn multiple_of_a_decimal_is_read_as_the_decimal() {
         );
     }
 }
+
+/// `format: duration` is RFC 3339's grammar, as the schema means it: the
+/// parser took fractions, weeks mixed with other units and skipped units,
+/// which the schema refuses.
+#[test]
+fn a_duration_is_the_rfc_3339_grammar() {
+    for ok in ["P1D", "PT15M", "P2W", "P1Y2M3DT4H5M6S", "PT5M6S", "P1M2D"] {
+        let doc = format!(r#"{{"sets": {{"span": "{ok}"}}}}"#);
+        assert!(schema_accepts(&doc), "{doc}");
+        assert_eq!(parser(&doc), Ok(()), "{doc}");
+    }
+    for bad in [
+        "PT1.5S",
+        "P1Y2M3DT4H5M6.5S",
+        "P1Y2W",
+        "P2WT1H",
+        "P1Y1D",
+        "PT1H1S",
+    ] {
+        let doc = format!(r#"{{"sets": {{"span": "{bad}"}}}}"#);
+        assert!(!schema_accepts(&doc), "{doc}");
+        assert_eq!(
+            parser(&doc),
+            refused(
+                "$.sets.span",
+                &format!("expected an ISO 8601 duration such as \"PT15M\", got \"{bad}\"")
+            ),
+            "{doc}"
+        );
+    }
+}

@@ -113,46 +113,43 @@ fn date_time(s: &str) -> bool {
         && time(&s[11..])
 }
 
+/// RFC 3339 Appendix A, as JSON Schema's `duration` means it: `P`, then
+/// weeks alone (`P2W`), or a date part and an optional time part, each a
+/// run of whole numbers in adjacent units (`P1Y2M`, `P3DT4H5M`, `PT5M6S`;
+/// not `P1Y1D`, `PT1H1S` or `PT1.5S`).
 fn duration(s: &str) -> bool {
     let Some(rest) = s.strip_prefix('P') else {
         return false;
     };
-    if rest.is_empty() {
-        return false;
+    if let Some(weeks) = rest.strip_suffix('W') {
+        return !weeks.is_empty() && weeks.bytes().all(|b| b.is_ascii_digit());
     }
     let (date_part, time_part) = match rest.split_once('T') {
-        Some((d, t)) if !t.is_empty() => (d, Some(t)),
-        Some(_) => return false,
+        Some((d, t)) => (d, Some(t)),
         None => (rest, None),
     };
-    units(date_part, "YMWD", false) && time_part.is_none_or(|t| units(t, "HMS", true))
+    (!date_part.is_empty() || time_part.is_some())
+        && units(date_part, "YMD")
+        && time_part.is_none_or(|t| !t.is_empty() && units(t, "HMS"))
 }
 
-/// `1Y2M` style runs: each number followed by one of `order`, in order, once.
-fn units(mut s: &str, order: &str, fraction_on_last: bool) -> bool {
-    let mut allowed = order;
+/// `1Y2M` style runs: each whole number followed by the unit after the
+/// previous one in `order` (the first may be any), with no unit skipped.
+fn units(mut s: &str, order: &str) -> bool {
+    let mut next: Option<usize> = None;
     while !s.is_empty() {
-        let n = s
-            .bytes()
-            .take_while(|b| b.is_ascii_digit() || *b == b'.')
-            .count();
-        let number = &s[..n];
+        let n = s.bytes().take_while(u8::is_ascii_digit).count();
         let Some(unit) = s[n..].chars().next() else {
             return false;
         };
-        let Some(pos) = allowed.find(unit) else {
+        let Some(pos) = order.find(unit) else {
             return false;
         };
-        let fraction_ok = fraction_on_last && unit == 'S';
-        let valid_number = !number.is_empty()
-            && !number.starts_with('.')
-            && !number.ends_with('.')
-            && number.matches('.').count() <= usize::from(fraction_ok);
-        if !valid_number {
+        if n == 0 || next.is_some_and(|want| want != pos) {
             return false;
         }
-        allowed = &allowed[pos + 1..];
-        s = &s[n + 1..];
+        next = Some(pos + 1);
+        s = &s[n + unit.len_utf8()..];
     }
     true
 }
@@ -264,8 +261,11 @@ mod tests {
         );
         check(
             "duration",
-            &["PT15M", "P1Y2M3DT4H5M6.5S", "P2W", "P1D"],
-            &["P", "PT", "15M", "P1.5Y", "PT1S2M", "P1DT"],
+            &["PT15M", "P1Y2M3DT4H5M6S", "P2W", "P1D", "PT5M6S", "P1M2D"],
+            &[
+                "P", "PT", "15M", "P1.5Y", "PT1S2M", "P1DT", "PT1.5S", "P1Y1D", "PT1H1S", "P1Y2W",
+                "P2WT1H", "PW",
+            ],
         );
     }
 
@@ -322,7 +322,7 @@ mod tests {
             ("date-time", "2026-11-29T18:30:00.5+01:00"),
             ("date", "2026-11-29"),
             ("time", "23:59:60.123+05:30"),
-            ("duration", "P1Y2M3DT4H5M6.5S"),
+            ("duration", "P1Y2M3DT4H5M6S"),
             ("email", "a.b+c@sub.example.org"),
             ("hostname", "a-b.example.com"),
             ("ipv4", "192.0.2.1"),
