@@ -321,3 +321,60 @@ fn a_duration_is_the_rfc_3339_grammar() {
         );
     }
 }
+
+/// `format: uri` is RFC 3986's grammar, as the schema means it: the parser
+/// took any printable ASCII after the scheme (`%zz`, `<`, `"`, `{`, `|`,
+/// `^`, a second `#`, an unclosed `[`, a port with letters), which the
+/// schema refuses, and refused `https:`, which it accepts.
+#[test]
+fn a_uri_is_the_rfc_3986_grammar() {
+    let good = [
+        "https:",
+        "a:",
+        "http://[::1]:80/",
+        "http://[v1.x]/",
+        "http://ex.com:/",
+        "http://%41.com/",
+        "mailto:ana@example.com",
+        "urn:isbn:123",
+        "http://a/b#c?d/e",
+        "http://user:pw@[::1]:8080/p?q#f",
+        "file:///etc/x",
+        "x:%41",
+    ];
+    let bad = [
+        "http://example.com/%zz",
+        "http://example.com/a<b",
+        "http://example.com/a\"b",
+        "http://example.com/a{b}",
+        "http://example.com/a|b",
+        "http://example.com/a^b",
+        "http://example.com/a`b",
+        "http://example.com/#a#b",
+        "http://[::1/",
+        "http://a:b@ex.com:80x/",
+        "http://a/%4",
+        "http://[::1]x/",
+        "a%41:b",
+    ];
+    for ok in good {
+        let doc = serde_json::json!({"sets": {"link": ok}}).to_string();
+        assert!(schema_accepts(&doc), "{doc}");
+        assert_eq!(parser(&doc), Ok(()), "{doc}");
+    }
+    for no in bad {
+        let doc = serde_json::json!({"sets": {"link": no}}).to_string();
+        assert!(!schema_accepts(&doc), "{doc}");
+        assert_eq!(
+            parser(&doc),
+            refused(
+                "$.sets.link",
+                &format!(
+                    "expected an absolute URI such as \"https://example.com/path\", got {}",
+                    serde_json::Value::from(no)
+                )
+            ),
+            "{doc}"
+        );
+    }
+}

@@ -194,19 +194,113 @@ fn uuid(s: &str) -> bool {
         })
 }
 
+/// RFC 3986's `URI`: a scheme, `:`, an optional `//authority` (userinfo,
+/// a host that is a name, an IPv4 address or a bracketed IPv6 address, a
+/// numeric port), a path, query and fragment of the characters the grammar
+/// allows, each `%` followed by two hex digits.
 fn uri(s: &str) -> bool {
     let Some((scheme, rest)) = s.split_once(':') else {
         return false;
     };
-    scheme
+    let scheme_ok = scheme
         .bytes()
         .next()
         .is_some_and(|b| b.is_ascii_alphabetic())
         && scheme
             .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'+' || b == b'-' || b == b'.')
-        && !rest.is_empty()
-        && rest.bytes().all(|b| b.is_ascii_graphic())
+            .all(|b| b.is_ascii_alphanumeric() || b == b'+' || b == b'-' || b == b'.');
+    if !scheme_ok {
+        return false;
+    }
+    let (rest, fragment) = match rest.split_once('#') {
+        Some((r, f)) => (r, Some(f)),
+        None => (rest, None),
+    };
+    let (rest, query) = match rest.split_once('?') {
+        Some((r, q)) => (r, Some(q)),
+        None => (rest, None),
+    };
+    let path = match rest.strip_prefix("//") {
+        Some(after) => {
+            let end = after.find('/').unwrap_or(after.len());
+            if !authority(&after[..end]) {
+                return false;
+            }
+            &after[end..]
+        }
+        None => rest,
+    };
+    uri_chars(path, b":@/")
+        && query.is_none_or(|q| uri_chars(q, b":@/?"))
+        && fragment.is_none_or(|f| uri_chars(f, b":@/?"))
+}
+
+/// `[userinfo@]host[:port]`.
+fn authority(s: &str) -> bool {
+    let (userinfo, host_port) = match s.rsplit_once('@') {
+        Some((u, h)) => (Some(u), h),
+        None => (None, s),
+    };
+    if !userinfo.is_none_or(|u| uri_chars(u, b":")) {
+        return false;
+    }
+    let (host, port) = if let Some(literal) = host_port.strip_prefix('[') {
+        let Some((inside, after)) = literal.split_once(']') else {
+            return false;
+        };
+        if inside.parse::<Ipv6Addr>().is_err() && !ip_future(inside) {
+            return false;
+        }
+        match after.strip_prefix(':') {
+            Some(port) => ("", Some(port)),
+            None if after.is_empty() => ("", None),
+            None => return false,
+        }
+    } else {
+        match host_port.rsplit_once(':') {
+            Some((h, p)) => (h, Some(p)),
+            None => (host_port, None),
+        }
+    };
+    uri_chars(host, b"") && port.is_none_or(|p| p.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// RFC 3986's `IPvFuture`: `v`, hex digits, `.`, then unreserved
+/// characters, sub-delimiters or `:`.
+fn ip_future(s: &str) -> bool {
+    let Some(rest) = s.strip_prefix(['v', 'V']) else {
+        return false;
+    };
+    let Some((version, address)) = rest.split_once('.') else {
+        return false;
+    };
+    !version.is_empty()
+        && version.bytes().all(|b| b.is_ascii_hexdigit())
+        && !address.is_empty()
+        && !address.contains('%')
+        && uri_chars(address, b":")
+}
+
+/// Unreserved characters, sub-delimiters, `%XX`, and the `extra` ones.
+fn uri_chars(s: &str, extra: &[u8]) -> bool {
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'%' {
+            if !(i + 2 < b.len() && b[i + 1].is_ascii_hexdigit() && b[i + 2].is_ascii_hexdigit()) {
+                return false;
+            }
+            i += 3;
+            continue;
+        }
+        let ok = c.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=".contains(&c) || extra.contains(&c);
+        if !ok {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }
 
 #[cfg(test)]
@@ -308,7 +402,16 @@ mod tests {
                 "mailto:ana@example.com",
                 "urn:isbn:123",
             ],
-            &["example.com", "https://exa mple.com", "1http://x", "https:"],
+            &[
+                "example.com",
+                "https://exa mple.com",
+                "1http://x",
+                "http://example.com/%zz",
+                "http://example.com/a<b",
+                "http://example.com/#a#b",
+                "http://[::1/",
+                "http://a:b@ex.com:80x/",
+            ],
         );
         assert_eq!(is_valid("uint32", "1"), None);
     }
