@@ -378,3 +378,39 @@ fn a_uri_is_the_rfc_3986_grammar() {
         );
     }
 }
+
+/// `format: hostname` (and an e-mail address's domain) as the schema means
+/// it: the parser took a trailing dot and `--` in a label's third and
+/// fourth places, which the schema refuses.
+#[test]
+fn a_hostname_has_no_trailing_dot_and_no_reserved_hyphens() {
+    for ok in ["example.com", "a-b.example.com", "localhost", "a--b.com"] {
+        let doc = serde_json::json!({"sets": {"host": ok}}).to_string();
+        assert!(schema_accepts(&doc), "{doc}");
+        assert_eq!(parser(&doc), Ok(()), "{doc}");
+    }
+    for (field, no, words) in [
+        ("host", "a.com.", "a host name such as \"api.example.com\""),
+        (
+            "host",
+            "ab--c.com",
+            "a host name such as \"api.example.com\"",
+        ),
+        (
+            "mail",
+            "a@b.com.",
+            "an email address such as \"ana@example.com\"",
+        ),
+    ] {
+        let doc = serde_json::json!({"sets": {field: no}}).to_string();
+        assert!(!schema_accepts(&doc), "{doc}");
+        assert_eq!(
+            parser(&doc),
+            refused(
+                &format!("$.sets.{field}"),
+                &format!("expected {words}, got \"{no}\"")
+            ),
+            "{doc}"
+        );
+    }
+}

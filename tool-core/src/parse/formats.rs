@@ -154,8 +154,10 @@ fn units(mut s: &str, order: &str) -> bool {
     true
 }
 
+/// RFC 1123 names as JSON Schema's `hostname` means them: no trailing dot,
+/// and `--` in a label's third and fourth places only for an `xn--` label
+/// (RFC 5891; the punycode inside is not decoded here).
 fn hostname(s: &str) -> bool {
-    let s = s.strip_suffix('.').unwrap_or(s);
     !s.is_empty()
         && s.len() <= 253
         && s.split('.').all(|label| {
@@ -163,6 +165,7 @@ fn hostname(s: &str) -> bool {
                 && label.len() <= 63
                 && !label.starts_with('-')
                 && !label.ends_with('-')
+                && (label.get(2..4) != Some("--") || label.starts_with("xn--"))
                 && label
                     .bytes()
                     .all(|b| b.is_ascii_alphanumeric() || b == b'-')
@@ -379,7 +382,7 @@ mod tests {
         check(
             "hostname",
             &["example.com", "a-b.example.com", "localhost"],
-            &["-a.com", "a_b.com", "", "a..b"],
+            &["-a.com", "a_b.com", "", "a..b", "a.com.", "ab--c.com", "."],
         );
         check("ipv4", &["192.0.2.1"], &["256.0.0.1", "1.2.3", "01.2.3.4"]);
         check(
