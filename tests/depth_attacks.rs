@@ -414,3 +414,38 @@ fn a_hostname_has_no_trailing_dot_and_no_reserved_hyphens() {
         );
     }
 }
+
+/// A leap second is `23:59:60` in UTC, as the schema's `date-time` and
+/// `time` mean: the parser took `:60` at any minute and offset.
+#[test]
+fn a_leap_second_is_the_last_second_of_a_utc_day() {
+    for (field, ok) in [
+        ("when", "2024-01-01T23:59:60Z"),
+        ("when", "2024-01-01T22:59:60-01:00"),
+        ("clock", "04:59:60+05:00"),
+    ] {
+        let doc = serde_json::json!({"sets": {field: ok}}).to_string();
+        assert!(schema_accepts(&doc), "{doc}");
+        assert_eq!(parser(&doc), Ok(()), "{doc}");
+    }
+    for (field, no) in [
+        ("when", "2024-01-01T23:59:60+01:00"),
+        ("when", "2024-01-01T12:30:60Z"),
+        ("clock", "23:59:60+05:30"),
+    ] {
+        let doc = serde_json::json!({"sets": {field: no}}).to_string();
+        assert!(!schema_accepts(&doc), "{doc}");
+        let words = if field == "when" { DATE_TIME } else { TIME };
+        assert_eq!(
+            parser(&doc),
+            refused(
+                &format!("$.sets.{field}"),
+                &format!("expected {words}, got \"{no}\"")
+            ),
+            "{doc}"
+        );
+    }
+}
+
+const DATE_TIME: &str = "an RFC 3339 date-time such as \"2026-11-29T18:30:00Z\"";
+const TIME: &str = "an RFC 3339 time with offset such as \"18:30:00Z\"";

@@ -92,15 +92,23 @@ fn time(s: &str) -> bool {
         }
         rest = &frac[n..];
     }
+    // A leap second is the last second of a UTC day: 23:59:60 once the
+    // offset is taken away, as the schema's `time` means.
+    let leap_ok = |offset_minutes: i32| {
+        sec != 60 || (h as i32 * 60 + m as i32 - offset_minutes).rem_euclid(1440) == 1439
+    };
     match rest {
-        "Z" | "z" => true,
+        "Z" | "z" => leap_ok(0),
         offset => {
             let o = offset.as_bytes();
-            o.len() == 6
-                && (o[0] == b'+' || o[0] == b'-')
-                && o[3] == b':'
-                && digits(&offset[1..3], 2).is_some_and(|h| h <= 23)
-                && digits(&offset[4..6], 2).is_some_and(|m| m <= 59)
+            if o.len() != 6 || !(o[0] == b'+' || o[0] == b'-') || o[3] != b':' {
+                return false;
+            }
+            let (Some(oh), Some(om)) = (digits(&offset[1..3], 2), digits(&offset[4..6], 2)) else {
+                return false;
+            };
+            let sign = if o[0] == b'+' { 1 } else { -1 };
+            oh <= 23 && om <= 59 && leap_ok(sign * (oh as i32 * 60 + om as i32))
         }
     }
 }
@@ -342,8 +350,23 @@ mod tests {
         );
         check(
             "time",
-            &["18:30:00Z", "23:59:60.123+05:30", "00:00:00-00:00"],
-            &["18:30:00", "24:00:00Z", "18:30Z", "18:30:00.Z", "10:00:0ǥZ"],
+            &[
+                "18:30:00Z",
+                "04:59:60.123+05:00",
+                "00:00:00-00:00",
+                "23:59:60Z",
+                "22:59:60-01:00",
+            ],
+            &[
+                "18:30:00",
+                "24:00:00Z",
+                "18:30Z",
+                "18:30:00.Z",
+                "10:00:0ǥZ",
+                "23:59:60.123+05:30",
+                "12:30:60Z",
+                "23:59:60+01:00",
+            ],
         );
         check(
             "date-time",
@@ -427,7 +450,7 @@ mod tests {
         let valid = [
             ("date-time", "2026-11-29T18:30:00.5+01:00"),
             ("date", "2026-11-29"),
-            ("time", "23:59:60.123+05:30"),
+            ("time", "04:59:60.123+05:00"),
             ("duration", "P1Y2M3DT4H5M6S"),
             ("email", "a.b+c@sub.example.org"),
             ("hostname", "a-b.example.com"),
