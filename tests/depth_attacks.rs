@@ -449,3 +449,26 @@ fn a_leap_second_is_the_last_second_of_a_utc_day() {
 
 const DATE_TIME: &str = "an RFC 3339 date-time such as \"2026-11-29T18:30:00Z\"";
 const TIME: &str = "an RFC 3339 time with offset such as \"18:30:00Z\"";
+
+/// A 100,000-byte key or tag at depth, on the streamed and the buffered
+/// (tagged enum) paths: refused like the schema refuses it, with the path
+/// and the message capped.
+#[test]
+fn huge_keys_and_tags_at_depth_give_capped_paths_and_messages() {
+    let long = "k".repeat(100_000);
+    let docs = [
+        format!(r#"{{"nums": {{"{long}": 1}}}}"#),
+        format!(r#"{{"shape": {{"kind": "Dot", "{long}": 1}}}}"#),
+        format!(r#"{{"shape": {{"kind": "{long}"}}}}"#),
+        format!(r#"{{"adj": {{"t": "{long}"}}}}"#),
+        format!(r#"{{"unt": {{"s": "{long}"}}}}"#),
+        format!(r#"{{"adj": {{"t": "One", "c": {{"s": "{long}"}}}}}}"#),
+    ];
+    for doc in &docs {
+        assert!(!schema_accepts(doc));
+        let (code, path, message) = parser(doc).unwrap_err();
+        assert_eq!(code, "INVALID_ARGUMENTS");
+        assert!(path.len() <= 100, "{path}");
+        assert!(message.len() <= 200, "{message}");
+    }
+}
