@@ -141,7 +141,11 @@ fn contract(input: &Input) -> TokenStream {
     let open_world = attrs.open_world.given().is_some_and(|(b, _)| *b);
     let data_class = input.data_class();
 
-    let fields: Vec<TokenStream> = input.fields.iter().map(field_contract).collect();
+    let fields: Vec<TokenStream> = input
+        .fields
+        .iter()
+        .map(|f| field_contract(f, true))
+        .collect();
     let field_count = fields.len();
     let (output_ty, output_name, declared) = match attrs.output.given() {
         Some(ty) => (quote_spanned!(at(&ty)=> #ty), ty::display(ty), true),
@@ -194,7 +198,9 @@ fn contract(input: &Input) -> TokenStream {
     }
 }
 
-fn field_contract(field: &Field) -> TokenStream {
+/// A field's `FieldContract`. `with_schema` is false for the fields of a
+/// `ToolArgs` type, whose schema its own `JsonSchema` impl builds.
+pub fn field_contract(field: &Field, with_schema: bool) -> TokenStream {
     let name = &field.name;
     let rust_name = field.ident.to_string();
     let rust_type = ty::display(field.ty);
@@ -221,7 +227,7 @@ fn field_contract(field: &Field) -> TokenStream {
         .flat_map(|(items, _)| items)
         .map(|c| constraint_tokens(&c.constraint));
     let idempotency_key = field.attrs.idempotency_key.is_given();
-    let schema = if injected {
+    let schema = if injected || !with_schema {
         quote!(::core::option::Option::None)
     } else {
         let ty = field.ty;
@@ -248,7 +254,7 @@ fn field_contract(field: &Field) -> TokenStream {
 }
 
 /// A constraint as the runtime's `Constraint`.
-pub fn constraint_tokens(constraint: &Constraint) -> TokenStream {
+fn constraint_tokens(constraint: &Constraint) -> TokenStream {
     match constraint {
         Constraint::MinLength(n) => quote!(_tool::Constraint::MinLength(#n)),
         Constraint::MaxLength(n) => quote!(_tool::Constraint::MaxLength(#n)),
@@ -282,7 +288,7 @@ pub fn waiver(allow: &Allow, field: Option<&str>) -> TokenStream {
     quote!(_tool::Waiver::__new(#rule, #field, #reason))
 }
 
-pub fn option(value: Option<TokenStream>) -> TokenStream {
+fn option(value: Option<TokenStream>) -> TokenStream {
     match value {
         Some(v) => quote!(::core::option::Option::Some(#v)),
         None => quote!(::core::option::Option::None),

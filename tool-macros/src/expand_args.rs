@@ -17,12 +17,11 @@ use quote::{format_ident, quote};
 use syn::{Attribute, DeriveInput, Fields};
 
 use crate::args::{self, Args, Shape};
-use crate::ast::{Field, Input, Presence};
+use crate::ast::{Field, Input};
 use crate::attr::DefaultKind;
 use crate::ctxt::Ctxt;
-use crate::expand::{constraint_checks, constraint_tokens, option, slot, waiver};
+use crate::expand::{constraint_checks, field_contract, slot, waiver};
 use crate::symbol::{SCHEMARS, SERDE};
-use crate::ty;
 
 /// Expands `#[derive(ToolArgs)]`: the impls, or the errors plus stub impls.
 pub fn derive(node: &DeriveInput) -> TokenStream {
@@ -125,47 +124,7 @@ fn field_contracts(input: &Input) -> Vec<TokenStream> {
     input
         .fields
         .iter()
-        .map(|field| {
-            let name = &field.name;
-            let rust_name = field.ident.to_string();
-            let rust_type = ty::display(field.ty);
-            let description = field
-                .description()
-                .map(|(text, _)| text)
-                .unwrap_or_default();
-            let presence = match field.presence {
-                Presence::Required => quote!(_tool::Presence::Required),
-                Presence::Optional => quote!(_tool::Presence::Optional),
-                Presence::Defaulted => quote!(_tool::Presence::Defaulted),
-            };
-            let unit = option(field.attrs.unit.given().map(|u| quote!(#u)));
-            let constraints = field
-                .attrs
-                .constraints
-                .iter()
-                .map(|c| constraint_tokens(&c.constraint));
-            let items = field
-                .attrs
-                .items
-                .iter()
-                .flat_map(|(items, _)| items)
-                .map(|c| constraint_tokens(&c.constraint));
-            quote! {
-                _tool::FieldContract::__new(
-                    #name,
-                    #rust_name,
-                    #rust_type,
-                    #description,
-                    #presence,
-                    false,
-                    #unit,
-                    &[#(#constraints),*],
-                    &[#(#items),*],
-                    false,
-                    ::core::option::Option::None,
-                )
-            }
-        })
+        .map(|field| field_contract(field, false))
         .collect()
 }
 

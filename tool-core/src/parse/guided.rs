@@ -425,6 +425,22 @@ impl<'a> G<'a> {
     }
 }
 
+/// The integer visits: serde's value first, then the number checked
+/// against the schema node (`Num::I` for signed, `Num::U` for unsigned).
+macro_rules! checked_integers {
+    ($($visit:ident($ty:ty) => $num:ident,)+) => {
+        $(
+            #[inline]
+            fn $visit<E: de::Error>(self, v: $ty) -> Result<Self::Value, E> {
+                let g = self.1;
+                let out = self.0.$visit(v)?;
+                g.number(Num::$num(v.into()))?;
+                Ok(out)
+            }
+        )+
+    };
+}
+
 impl<'a, 'de, V: Visitor<'de>> Visitor<'de> for Visit<'a, V> {
     type Value = V::Value;
 
@@ -443,65 +459,19 @@ impl<'a, 'de, V: Visitor<'de>> Visitor<'de> for Visit<'a, V> {
         }
         Ok(out)
     }
-    #[inline]
-    fn visit_i8<E: de::Error>(self, v: i8) -> Result<Self::Value, E> {
-        let g = self.1;
-        let out = self.0.visit_i8(v)?;
-        g.number(Num::I(v.into()))?;
-        Ok(out)
-    }
-    #[inline]
-    fn visit_i16<E: de::Error>(self, v: i16) -> Result<Self::Value, E> {
-        let g = self.1;
-        let out = self.0.visit_i16(v)?;
-        g.number(Num::I(v.into()))?;
-        Ok(out)
-    }
-    #[inline]
-    fn visit_i32<E: de::Error>(self, v: i32) -> Result<Self::Value, E> {
-        let g = self.1;
-        let out = self.0.visit_i32(v)?;
-        g.number(Num::I(v.into()))?;
-        Ok(out)
-    }
-    #[inline]
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
-        let g = self.1;
-        let out = self.0.visit_i64(v)?;
-        g.number(Num::I(v))?;
-        Ok(out)
+    checked_integers! {
+        visit_i8(i8) => I,
+        visit_i16(i16) => I,
+        visit_i32(i32) => I,
+        visit_i64(i64) => I,
+        visit_u8(u8) => U,
+        visit_u16(u16) => U,
+        visit_u32(u32) => U,
+        visit_u64(u64) => U,
     }
     #[inline]
     fn visit_i128<E: de::Error>(self, v: i128) -> Result<Self::Value, E> {
         self.0.visit_i128(v)
-    }
-    #[inline]
-    fn visit_u8<E: de::Error>(self, v: u8) -> Result<Self::Value, E> {
-        let g = self.1;
-        let out = self.0.visit_u8(v)?;
-        g.number(Num::U(v.into()))?;
-        Ok(out)
-    }
-    #[inline]
-    fn visit_u16<E: de::Error>(self, v: u16) -> Result<Self::Value, E> {
-        let g = self.1;
-        let out = self.0.visit_u16(v)?;
-        g.number(Num::U(v.into()))?;
-        Ok(out)
-    }
-    #[inline]
-    fn visit_u32<E: de::Error>(self, v: u32) -> Result<Self::Value, E> {
-        let g = self.1;
-        let out = self.0.visit_u32(v)?;
-        g.number(Num::U(v.into()))?;
-        Ok(out)
-    }
-    #[inline]
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
-        let g = self.1;
-        let out = self.0.visit_u64(v)?;
-        g.number(Num::U(v))?;
-        Ok(out)
     }
     #[inline]
     fn visit_u128<E: de::Error>(self, v: u128) -> Result<Self::Value, E> {
