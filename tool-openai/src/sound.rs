@@ -341,11 +341,12 @@ fn rounded(n: &Number, up: bool, exclusive: bool) -> Option<i128> {
 
 /// Refuses an `enum` or `const` value that the bounds beside it rule out
 /// (a number outside `minimum`/`maximum` or not a multiple of an integer
-/// `multipleOf`, a string shorter than `minLength` or longer than
-/// `maxLength`): that value could never be sent.
+/// `multipleOf`, a string shorter than `minLength`, longer than
+/// `maxLength` or not matching `pattern`): that value could never be sent.
 fn check_value_bounds(
     map: &Map<String, Value>,
     value: &Value,
+    matches: &dyn Fn(&str) -> bool,
     at: &dyn Fn() -> Pointer,
 ) -> Result<(), StrictSchemaError> {
     let refuse = |key: &str| {
@@ -397,6 +398,9 @@ fn check_value_bounds(
             {
                 return refuse("maxLength");
             }
+            if !matches(text) {
+                return refuse("pattern");
+            }
         }
         _ => {}
     }
@@ -440,6 +444,14 @@ pub(crate) fn check_values(
         Some(Value::Array(values)) => values.as_slice(),
         _ => &[],
     };
+    // A `pattern` beside string values is compiled once, and only then (as
+    // the parser compiles it); one that does not compile is judged elsewhere.
+    let has_strings = values.iter().chain(map.get("const")).any(Value::is_string);
+    let pattern = match map.get("pattern") {
+        Some(Value::String(source)) if has_strings => tool_core::parse::ecma_regex(source).ok(),
+        _ => None,
+    };
+    let matches = |text: &str| pattern.as_ref().is_none_or(|re| re.is_match(text));
     // Pointers are only built for the value refused.
     let enumerated = values.iter().enumerate().map(|(i, v)| (Some(i), v));
     for (index, value) in enumerated.chain(map.get("const").map(|v| (None, v))) {
@@ -466,7 +478,7 @@ pub(crate) fn check_values(
                 ),
             ));
         }
-        check_value_bounds(map, value, &at)?;
+        check_value_bounds(map, value, &matches, &at)?;
     }
     Ok(())
 }

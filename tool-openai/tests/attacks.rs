@@ -365,3 +365,43 @@ fn bounds_beside_refs_and_unions_that_leave_no_value_are_refused() {
         })
     );
 }
+
+/// `{"const": "a", "pattern": "^b$"}` accepts no value: the `pattern` is
+/// judged like the other bounds beside string values, read as the parser
+/// reads it (ECMA-262 classes), and checked by the checker too.
+#[test]
+fn enum_values_their_pattern_rules_out_are_refused() {
+    refused(
+        &with_property(json!({"type": "string", "const": "a", "pattern": "^b$"})),
+        "#/properties/p/const",
+        StrictRule::Unsatisfiable,
+        "\"a\" is outside the `pattern` beside it, so this value can never be sent; change the \
+         value or `pattern`",
+    );
+    refused(
+        &with_property(json!({"enum": ["SKU-1", "sku 2"], "pattern": "^\\S+$"})),
+        "#/properties/p/enum/1",
+        StrictRule::Unsatisfiable,
+        "\"sku 2\" is outside the `pattern` beside it, so this value can never be sent; change \
+         the value or `pattern`",
+    );
+    assert_eq!(
+        compile(&with_property(
+            json!({"type": "string", "enum": ["SKU-1", "SKU-22"], "pattern": "^SKU-\\d+$"})
+        ))["properties"]["p"],
+        json!({"type": "string", "enum": ["SKU-1", "SKU-22"], "pattern": "^SKU-\\d+$"})
+    );
+    let finished = json!({
+        "type": "object",
+        "properties": {"p": {"type": "string", "enum": ["a"], "pattern": "^b$"}},
+        "required": ["p"],
+        "additionalProperties": false
+    });
+    assert_eq!(
+        violations(&finished),
+        [(
+            "#/properties/p/enum/0".to_owned(),
+            StrictRule::Unsatisfiable
+        )]
+    );
+}

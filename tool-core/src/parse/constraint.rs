@@ -337,7 +337,7 @@ impl Pattern {
 /// Compiles a JSON Schema (ECMA-262) `pattern` for the `regex` crate's
 /// linear-time engines, with the classes ECMA-262 means (see
 /// [`ascii_classes`]); unanchored, as JSON Schema matches.
-pub(crate) fn ecma_regex(source: &str) -> Result<Regex, regex::Error> {
+pub fn ecma_regex(source: &str) -> Result<Regex, regex::Error> {
     Regex::new(&ascii_classes(source))
 }
 

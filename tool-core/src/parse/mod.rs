@@ -11,6 +11,10 @@ mod path;
 pub(crate) mod schema;
 
 #[doc(hidden)]
+/// Compiles a `pattern` as the parser reads it (ECMA-262 classes on the
+/// `regex` crate), for the adapters' checks of `enum` values against it.
+#[doc(hidden)]
+pub use constraint::ecma_regex;
 pub use constraint::{
     ItemsValue, NumberValue, Pattern, StringValue, format, max_items, max_length, maximum,
     min_items, min_length, minimum, pattern,
