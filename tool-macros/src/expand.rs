@@ -355,9 +355,6 @@ fn from_arguments(input: &Input) -> TokenStream {
         .iter()
         .enumerate()
         .map(|(i, f)| finish_field(i, f));
-    // A defaulted field's constraints hold for the value the model gives;
-    // the parser checks it against the schema as it is read, so null or
-    // absent gives the default without judging the default.
     let checks = input
         .fields
         .iter()
@@ -366,6 +363,10 @@ fn from_arguments(input: &Input) -> TokenStream {
         .flat_map(|(i, f)| constraint_checks(i, f));
     let idents = input.fields.iter().map(|f| f.ident);
     let values = (0..input.fields.len()).map(slot);
+    // Every field's name, injected ones too (the parser refuses those with
+    // their own message), matched as serde's derive matches identifiers.
+    let names = input.fields.iter().map(|f| f.name.as_str());
+    let indexes = 0..input.fields.len();
 
     quote! {
         fn from_arguments(
@@ -373,6 +374,13 @@ fn from_arguments(input: &Input) -> TokenStream {
             __tool_session: &_tool::Session,
         ) -> ::core::result::Result<Self, _tool::ArgumentError> {
             struct __ToolVisitor<'__tool_s>(&'__tool_s _tool::ParseState);
+
+            fn __tool_field(__tool_key: &str) -> ::core::option::Option<usize> {
+                match __tool_key {
+                    #(#names => ::core::option::Option::Some(#indexes),)*
+                    _ => ::core::option::Option::None,
+                }
+            }
 
             impl<'de, '__tool_s> _tool::de::Visitor<'de> for __ToolVisitor<'__tool_s> {
                 type Value = (#(::core::option::Option<#read_types>,)*);
@@ -389,7 +397,7 @@ fn from_arguments(input: &Input) -> TokenStream {
                     __ToolA: _tool::de::MapAccess<'de>,
                 {
                     #(let mut #slots = ::core::option::Option::None;)*
-                    while let ::core::option::Option::Some(__tool_key) = _tool::next_key(&mut __tool_map, self.0)? {
+                    while let ::core::option::Option::Some(__tool_key) = _tool::next_key(&mut __tool_map, self.0, __tool_field)? {
                         match __tool_key {
                             #(#arms)*
                             _ => {}
@@ -408,7 +416,14 @@ fn from_arguments(input: &Input) -> TokenStream {
             )?;
             #unwrap_required
             #(#finish)*
-            #(#checks)*
+            // Never called: it names each constraint's check on its field
+            // for the trait bounds (a constraint on a type it cannot apply
+            // to does not compile). The values were checked against the
+            // input schema, which states every constraint, as they were read.
+            let _ = || -> ::core::result::Result<(), _tool::ArgumentError> {
+                #(#checks)*
+                ::core::result::Result::Ok(())
+            };
             ::core::result::Result::Ok(Self { #(#idents: #values),* })
         }
     }

@@ -7,6 +7,7 @@ mod field;
 pub mod fingerprint;
 mod input_schema;
 mod money;
+pub(crate) mod money_de;
 mod policy;
 pub mod rules;
 mod schema;

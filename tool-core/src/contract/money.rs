@@ -12,9 +12,10 @@ use serde::{Deserialize, Serialize};
 ///
 /// Its JSON is `{"amount_minor": 1999, "currency": "USD"}` (USD 19.99).
 ///
-/// As a tool argument, `Money` is **never negative**: its schema says
-/// `"minimum": 0` for `amount_minor` and the parser enforces it, so a model
-/// cannot turn a payment into a refund by a sign. A field whose amount may be
+/// `Money` is **never negative** when it is read: its schema says
+/// `"minimum": 0` for `amount_minor` and its `Deserialize` refuses a
+/// negative amount (in a tool's arguments and with plain `serde_json`
+/// alike), so a model cannot turn a payment into a refund by a sign. A field whose amount may be
 /// negative (a balance, an adjustment) says so with [`SignedMoney`]. The
 /// currency must be a code of the ISO 4217 list (see [`Currency`]).
 ///
@@ -27,8 +28,7 @@ use serde::{Deserialize, Serialize};
 /// let json = serde_json::to_string(&price).unwrap();
 /// assert_eq!(json, r#"{"amount_minor":1999,"currency":"USD"}"#);
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Money {
     /// The amount in the currency's minor unit.
     pub amount_minor: i64,
@@ -105,7 +105,7 @@ impl JsonSchema for Money {
 /// assert_eq!(balance.0, Money::new(-500, Currency::EUR));
 /// assert_eq!(balance.to_string(), "-5.00 EUR");
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(transparent)]
 pub struct SignedMoney(pub Money);
 

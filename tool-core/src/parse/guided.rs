@@ -41,6 +41,7 @@ use super::schema::{
     ANY_NODE, Additional, CompiledSchema, INT, NEVER_NODE, NUM, Node, NodeId, Num, check_count,
     check_number, check_string, enum_message, json_equal,
 };
+use crate::contract::money_de::money_token;
 use crate::words::humanize::{self, Humanized, echo};
 
 /// The deepest path an error names; deeper levels are shown as `…`.
@@ -330,9 +331,18 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Guided<'_, D> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, D::Error> {
-        if !self.1.node().streamable {
+        let node = self.1.node();
+        if !node.streamable {
             // The schema's `type: object` holds the struct to an object.
             return self.buffered(|v| v.deserialize_struct(name, fields, visitor));
+        }
+        // `Money` and `SignedMoney` enforce their whole schema themselves:
+        // when the node is exactly that schema and the type is ours (the
+        // name's address says so), the walk has nothing to add.
+        if let Some(signed) = node.money
+            && money_token(name) == Some(signed)
+        {
+            return self.0.deserialize_struct(name, fields, visitor);
         }
         let g = self.1;
         self.0
@@ -658,6 +668,9 @@ impl<'a, 'de, A: MapAccess<'de>> MapAccess<'de> for Map<'a, A> {
         match &self.key {
             Key::Property(i) => {
                 let (name, id) = &node.properties[*i];
+                if self.g.cx.schema.node(*id).passthrough {
+                    return self.map.next_value_seed(seed);
+                }
                 let path = self.g.path.child(Seg::Key(name));
                 let g = G {
                     node: *id,
@@ -976,13 +989,18 @@ impl<'a, 'de, A: SeqAccess<'de>> SeqAccess<'de> for Seq<'a, A> {
             }
             return self.end();
         }
-        let path = self.g.path.child(Seg::Index(self.count));
-        let g = G {
-            node: child,
-            path: &path,
-            cx: self.g.cx,
+        let element = if self.g.cx.schema.node(child).passthrough {
+            self.seq.next_element_seed(seed)?
+        } else {
+            let path = self.g.path.child(Seg::Index(self.count));
+            let g = G {
+                node: child,
+                path: &path,
+                cx: self.g.cx,
+            };
+            self.seq.next_element_seed(Seed(seed, g))?
         };
-        match self.seq.next_element_seed(Seed(seed, g))? {
+        match element {
             Some(value) => {
                 self.count += 1;
                 Ok(Some(value))
@@ -998,8 +1016,12 @@ impl<'a, 'de, A: SeqAccess<'de>> SeqAccess<'de> for Seq<'a, A> {
 }
 
 impl<'de, A: SeqAccess<'de>> Seq<'_, A> {
+    #[inline]
     fn end<T>(&self) -> Result<Option<T>, A::Error> {
         let node = self.g.node();
+        if node.min_items.is_none_or(|min| self.count as u64 >= min) {
+            return Ok(None);
+        }
         check_count(node.min_items, None, self.count, "item", "items")
             .map_err(|m| self.g.fail(m))?;
         Ok(None)

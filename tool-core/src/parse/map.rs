@@ -27,9 +27,6 @@ pub struct ParseState {
     contract: &'static ToolContract,
     schema: Result<&'static CompiledSchema, &'static SchemaError>,
     current: Cell<Option<usize>>,
-    /// Where the search for the next key starts: just after the field read
-    /// last, since models write keys in schema order.
-    next: Cell<usize>,
     error: Cell<Option<ArgumentError>>,
 }
 
@@ -40,7 +37,6 @@ impl ParseState {
             contract,
             schema: contract.compiled(),
             current: Cell::new(None),
-            next: Cell::new(0),
             error: Cell::new(None),
         }
     }
@@ -81,37 +77,32 @@ enum Key {
     Unknown(String),
 }
 
-/// Matches a key against the fields' names, starting at field `start` and
-/// wrapping around; names are unique, so the order of the search does not
-/// change the result, only how soon an in-order key is found.
-struct KeySeed {
-    fields: &'static [FieldContract],
-    start: usize,
+/// Matches a key against the fields' names with `lookup`, the `match` on
+/// the names that `#[derive(Tool)]` writes (the compiler turns it into a
+/// few comparisons, as serde's derive does for its field identifiers).
+struct KeySeed<L> {
+    lookup: L,
 }
 
-impl<'de> DeserializeSeed<'de> for KeySeed {
+impl<'de, L: FnOnce(&str) -> Option<usize>> DeserializeSeed<'de> for KeySeed<L> {
     type Value = Key;
 
+    #[inline]
     fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Key, D::Error> {
         deserializer.deserialize_identifier(self)
     }
 }
 
-impl<'de> Visitor<'de> for KeySeed {
+impl<'de, L: FnOnce(&str) -> Option<usize>> Visitor<'de> for KeySeed<L> {
     type Value = Key;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a field name")
     }
 
+    #[inline]
     fn visit_str<E: de::Error>(self, key: &str) -> Result<Key, E> {
-        let start = self.start.min(self.fields.len());
-        let (before, after) = self.fields.split_at(start);
-        let found = match after.iter().position(|f| f.name() == key) {
-            Some(i) => Some(start + i),
-            None => before.iter().position(|f| f.name() == key),
-        };
-        Ok(match found {
+        Ok(match (self.lookup)(key) {
             Some(index) => Key::Field(index),
             // Kept whole (the text is capped); the message echoes at most
             // 64 characters of it and its length.
@@ -122,18 +113,16 @@ impl<'de> Visitor<'de> for KeySeed {
 
 /// Reads the next key and returns the index of its field in the contract.
 /// Unknown keys and keys of injected fields stop the parse.
+#[inline]
 pub fn next_key<'de, A: MapAccess<'de>>(
     map: &mut A,
     state: &ParseState,
+    lookup: impl FnOnce(&str) -> Option<usize>,
 ) -> Result<Option<usize>, A::Error> {
     let fields = state.contract.fields();
-    let seed = KeySeed {
-        fields,
-        start: state.next.get(),
-    };
-    match map.next_key_seed(seed)? {
+    match map.next_key_seed(KeySeed { lookup })? {
         None => Ok(None),
-        Some(Key::Field(index)) if fields[index].injected() => {
+        Some(Key::Field(index)) if fields.get(index).is_some_and(|f| f.injected()) => {
             let name = fields[index].name();
             Err(state.fail(ArgumentError::invalid(
                 field_path(name),
@@ -142,10 +131,8 @@ pub fn next_key<'de, A: MapAccess<'de>>(
                 ),
             )))
         }
-        Some(Key::Field(index)) => {
-            state.next.set(index + 1);
-            Ok(Some(index))
-        }
+        Some(Key::Field(index)) if index < fields.len() => Ok(Some(index)),
+        Some(Key::Field(_)) => Err(de::Error::custom("tool contract error")),
         Some(Key::Unknown(key)) => {
             let allowed: Vec<&str> = state.contract.model_fields().map(|f| f.name()).collect();
             Err(state.fail(ArgumentError::invalid(
@@ -158,6 +145,7 @@ pub fn next_key<'de, A: MapAccess<'de>>(
 
 /// Reads the value of field `index` into `slot`; a second value for the same
 /// field stops the parse.
+#[inline]
 pub fn next_value<'de, A: MapAccess<'de>, T: de::Deserialize<'de>>(
     map: &mut A,
     state: &ParseState,
@@ -176,6 +164,14 @@ pub fn next_value<'de, A: MapAccess<'de>, T: de::Deserialize<'de>>(
         // parse_map refuses a contract whose schema does not compile.
         return Err(de::Error::custom("tool contract error"));
     };
+    let node = schema.field(index);
+    if schema.node(node).passthrough {
+        // A string or boolean with nothing to check: serde's own reading
+        // is the whole contract.
+        *slot = Some(map.next_value()?);
+        state.current.set(None);
+        return Ok(());
+    }
     let cx = Cx {
         schema,
         error: &state.error,
@@ -184,7 +180,7 @@ pub fn next_value<'de, A: MapAccess<'de>, T: de::Deserialize<'de>>(
     let path = root.child(Seg::Key(state.field(index).name()));
     let g = G {
         cx: &cx,
-        node: schema.field(index),
+        node,
         path: &path,
     };
     *slot = Some(map.next_value_seed(GuidedSeed(g, PhantomData))?);

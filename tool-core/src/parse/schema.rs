@@ -12,13 +12,16 @@
 use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::fmt;
+use std::sync::OnceLock;
 
 use regex::Regex;
+use schemars::{JsonSchema, SchemaGenerator};
 use serde_json::{Map, Number, Value};
 
 use super::constraint::ecma_regex;
 use super::error::ArgumentError;
 use super::formats;
+use crate::contract::{Money, SignedMoney};
 use crate::words::humanize::{echo, unknown_field_message};
 
 /// The index of a node in its [`CompiledSchema`].
@@ -66,7 +69,14 @@ impl Num {
     }
 
     /// Exact comparison; `None` only for NaN.
+    #[inline]
     pub(crate) fn compare(self, other: Num) -> Option<Ordering> {
+        // The common case first: two integers of the same sign kind.
+        match (self, other) {
+            (Num::I(a), Num::I(b)) => return Some(a.cmp(&b)),
+            (Num::U(a), Num::U(b)) => return Some(a.cmp(&b)),
+            _ => {}
+        }
         match (self.int(), other.int(), self, other) {
             (Some(a), Some(b), _, _) => Some(a.cmp(&b)),
             (None, Some(b), Num::F(f), _) => float_vs_int(f, b),
@@ -323,6 +333,14 @@ pub(crate) struct Node {
     pub has_scalar_checks: bool,
     /// The required properties among the first 64, one bit each.
     pub required_mask: u64,
+    /// Whether serde alone enforces everything this node says of a value
+    /// read while streaming: a string or boolean (or null) with no check to
+    /// run. The walker hands such a value straight to serde.
+    pub passthrough: bool,
+    /// The node is exactly the schema of `Money` (`Some(false)`) or
+    /// `SignedMoney` (`Some(true)`), whose own `Deserialize` enforces all of
+    /// it (see `contract/money_de.rs`).
+    pub money: Option<bool>,
 }
 
 impl Default for Node {
@@ -355,6 +373,8 @@ impl Default for Node {
             streamable: true,
             has_scalar_checks: false,
             required_mask: 0,
+            passthrough: false,
+            money: None,
         }
     }
 }
@@ -481,6 +501,10 @@ impl CompiledSchema {
                 || node.exclusive_minimum.is_some()
                 || node.exclusive_maximum.is_some()
                 || node.multiple_of.is_some();
+            node.passthrough = node.streamable
+                && !node.has_scalar_checks
+                && node.types & (STR | BOOL) != 0
+                && node.types & !(STR | BOOL | NULL) == 0;
         }
         Ok(CompiledSchema {
             nodes,
@@ -714,7 +738,7 @@ fn at(path: &str, message: String) -> ArgumentError {
 /// The string checks of a node, in schema order of the docs: length, pattern,
 /// format. Returns the message of the first that fails.
 pub(crate) fn check_string(node: &Node, s: &str) -> Result<(), String> {
-    if node.min_length.is_some() || node.max_length.is_some() {
+    if (node.min_length.is_some() || node.max_length.is_some()) && !lengths_hold(node, s) {
         let n = s.chars().count() as u64;
         if let Some(min) = node.min_length
             && n < min
@@ -753,6 +777,17 @@ pub(crate) fn check_string(node: &Node, s: &str) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// Whether the string's length in characters is surely within the node's
+/// bounds, judged from its length in bytes alone (a character is one to
+/// four bytes), so the characters are counted only near a bound.
+#[inline]
+fn lengths_hold(node: &Node, s: &str) -> bool {
+    let bytes = s.len() as u64;
+    let min_holds = node.min_length.is_none_or(|min| bytes.div_ceil(4) >= min);
+    let max_holds = node.max_length.is_none_or(|max| bytes <= max);
+    min_holds && max_holds
 }
 
 /// The number checks of a node, exact for integers.
@@ -935,7 +970,19 @@ impl Compiler<'_> {
                 ..Node::default()
             }));
         }
-        let node = self.node(object, pointer)?;
+        let mut node = self.node(object, pointer)?;
+        match money_schema(object) {
+            Some(kind) => node.money = Some(kind),
+            // `anyOf: [Money, null]` is read as the Money node that also
+            // takes null (`nullable`) and keeps its flag, unless the object
+            // asserts something of its own beside the union.
+            None if object.keys().all(|k| {
+                matches!(k.as_str(), "anyOf" | "oneOf")
+                    || ANNOTATIONS.contains(&k.as_str())
+                    || k.starts_with("x-")
+            }) => {}
+            None => node.money = None,
+        }
         Ok(self.push(node))
     }
 
@@ -1267,6 +1314,27 @@ impl Node {
 }
 
 /// The range of the Rust integer type schemars names by `format`.
+/// Whether `object` is exactly the schema of `Money` (`Some(false)`) or of
+/// `SignedMoney` (`Some(true)`), as their `JsonSchema` impls write it.
+fn money_schema(object: &Map<String, Value>) -> Option<bool> {
+    static SCHEMAS: OnceLock<(Value, Value)> = OnceLock::new();
+    let (money, signed) = SCHEMAS.get_or_init(|| {
+        let mut generator = SchemaGenerator::default();
+        (
+            Money::json_schema(&mut generator).to_value(),
+            SignedMoney::json_schema(&mut generator).to_value(),
+        )
+    });
+    let is = |schema: &Value| schema.as_object().is_some_and(|s| s == object);
+    if is(money) {
+        Some(false)
+    } else if is(signed) {
+        Some(true)
+    } else {
+        None
+    }
+}
+
 fn integer_range(format: &str) -> Option<(Num, Num)> {
     Some(match format {
         "uint8" => (Num::U(0), Num::U(u8::MAX.into())),
