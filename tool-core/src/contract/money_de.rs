@@ -13,11 +13,23 @@ use serde::Deserialize;
 
 use super::money::{Currency, Money, SignedMoney};
 
+/// The bytes of the struct names below. A `static` has an address of its
+/// own, which no string literal of another crate can share (literals may be
+/// merged when they are equal; statics never are).
+static MONEY_NAME: [u8; 21] = *b"$tool_contract::Money";
+static SIGNED_MONEY_NAME: [u8; 27] = *b"$tool_contract::SignedMoney";
+
 /// The struct name `Money`'s `Deserialize` passes to `deserialize_struct`;
-/// only the address of this static is compared, never the text.
-pub(crate) static MONEY_TOKEN: &str = "$tool_contract::Money";
+/// only its address is compared, never the text.
+pub(crate) static MONEY_TOKEN: &str = match std::str::from_utf8(&MONEY_NAME) {
+    Ok(name) => name,
+    Err(_) => panic!("the name is ASCII"),
+};
 /// The same for `SignedMoney`.
-pub(crate) static SIGNED_MONEY_TOKEN: &str = "$tool_contract::SignedMoney";
+pub(crate) static SIGNED_MONEY_TOKEN: &str = match std::str::from_utf8(&SIGNED_MONEY_NAME) {
+    Ok(name) => name,
+    Err(_) => panic!("the name is ASCII"),
+};
 
 /// The keys of a money object, in schema order.
 pub(crate) static MONEY_FIELDS: &[&str] = &["amount_minor", "currency"];
