@@ -301,6 +301,13 @@ pub mod idempotency {
     pub use tool_runtime::idempotency::*;
 }
 
+/// The recipient policy of a session: where an open-world write may send
+/// data (cargo feature `runtime`).
+#[cfg(feature = "runtime")]
+pub mod recipients {
+    pub use tool_runtime::recipients::*;
+}
+
 /// The audit record of each call, never sent to the model, and the
 /// canonical arguments it is bound to (cargo feature `runtime`).
 #[cfg(feature = "runtime")]

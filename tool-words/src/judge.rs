@@ -1,4 +1,5 @@
-//! The names the contract rules judge: money, identity and boolean state.
+//! The names the contract rules judge: money, identity, boolean state,
+//! programs in strings and destinations.
 //!
 //! Both sides of the proc-macro boundary read names the same way:
 //! `#[derive(Tool)]` and `#[derive(ToolArgs)]` judge field names at compile
@@ -14,6 +15,14 @@
 //! assert!(identity_name(&words("sudo")));
 //! assert!(!identity_name(&words("order_ref")));
 //! ```
+
+mod reach;
+
+pub use reach::{
+    CODE_LANGUAGES, COMMAND_DESCRIPTION_WORDS, COMMAND_WORDS, DESTINATION_OWNERS,
+    DESTINATION_PARTS, DESTINATION_WORDS, NOT_THE_PROGRAM, command_description, command_name,
+    destination_name, free_form_command_message, untyped_destination_message,
+};
 
 /// `CreateRefundDraft` → `create_refund_draft`; `GetHTTPStatus` → `get_http_status`.
 pub fn snake_case(ident: &str) -> String {
