@@ -14,8 +14,7 @@ use crate::vocab::{Approval, Effect, Format, Rule};
 use crate::waivers::{Waivers, waiver_hint};
 use crate::words::words;
 use tool_words::judge::{
-    command_description, command_name, destination_name, free_form_command_message,
-    untyped_destination_message,
+    command_word, destination_name, free_form_command_message, untyped_destination_message,
 };
 
 // Rule: the name says what the effect is.
@@ -67,14 +66,8 @@ pub fn check_free_form_commands(cx: &Ctxt, input: &Input, waivers: &Waivers) {
         if !is_text(field) {
             continue;
         }
-        let by_name = name_words(field).iter().find_map(|w| command_name(w));
-        let found = match by_name {
-            Some(word) => Some((word, true)),
-            None => field
-                .description()
-                .and_then(|(text, _)| command_description(&text))
-                .map(|word| (word, false)),
-        };
+        let description = field.description().map(|(text, _)| text);
+        let found = command_word(&name_words(field), description.as_deref());
         let Some((word, in_name)) = found else {
             continue;
         };

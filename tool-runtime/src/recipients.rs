@@ -181,7 +181,11 @@ fn plain_host(host: &str) -> bool {
 /// an email address, the host of a URL, or a host name.
 fn host_of(recipient: &str) -> Option<String> {
     let host = if let Some((scheme, rest)) = recipient.split_once("://") {
-        if scheme.is_empty() || !scheme.bytes().all(|b| b.is_ascii_alphanumeric() || b"+-.".contains(&b)) {
+        if scheme.is_empty()
+            || !scheme
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"+-.".contains(&b))
+        {
             return None;
         }
         let end = rest.find(['/', '?', '#', '\\']).unwrap_or(rest.len());
@@ -295,8 +299,14 @@ mod tests {
     #[test]
     fn hosts_are_read_plainly_or_not_at_all() {
         assert_eq!(host_of("Ana@Example.COM."), Some("example.com".into()));
-        assert_eq!(host_of("https://hooks.example.com:8443/x?y#z"), Some("hooks.example.com".into()));
-        assert_eq!(host_of("https://evil.io\\@example.com"), Some("evil.io".into()));
+        assert_eq!(
+            host_of("https://hooks.example.com:8443/x?y#z"),
+            Some("hooks.example.com".into())
+        );
+        assert_eq!(
+            host_of("https://evil.io\\@example.com"),
+            Some("evil.io".into())
+        );
         assert_eq!(host_of("https://example.com@evil.io/"), None);
         assert_eq!(host_of("a@b@example.com"), None);
         assert_eq!(host_of("\"a@evil.io\"@example.com"), None);
@@ -314,6 +324,10 @@ mod tests {
         assert!(!list.allows("ana@badexample.com"));
         assert!(!list.allows("ana@example.com.evil.io"));
         assert!(!list.allows("ana@"));
-        assert!(!RecipientAllowList::new().domain("").allows("ana@example.com"));
+        assert!(
+            !RecipientAllowList::new()
+                .domain("")
+                .allows("ana@example.com")
+        );
     }
 }

@@ -21,7 +21,7 @@ mod reach;
 pub use reach::{
     CODE_LANGUAGES, COMMAND_DESCRIPTION_WORDS, COMMAND_WORDS, DESTINATION_OWNERS,
     DESTINATION_PARTS, DESTINATION_WORDS, NOT_THE_PROGRAM, command_description, command_name,
-    destination_name, free_form_command_message, untyped_destination_message,
+    command_word, destination_name, free_form_command_message, untyped_destination_message,
 };
 
 /// `CreateRefundDraft` → `create_refund_draft`; `GetHTTPStatus` → `get_http_status`.

@@ -22,7 +22,7 @@
 //!   `script`, `expression`, "a shell command", ...) with neither a
 //!   `pattern` nor a `maxLength` with a `format`; an enum of strings is
 //!   not free-form, and search text (`query`, `keywords`) is no program
-//!   (see [`command_name`] for where the line is).
+//!   (see [`command_word`] for where the line is).
 //!
 //! A type alias is judged by what it is: `type Dollars = f64; amount:
 //! Dollars` is a `number` in the schema, on a tool's own field, in a
@@ -38,8 +38,8 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 use tool_words::judge::{
-    AmountProblem, boolean_pair, boolean_pair_message, command_description, command_name,
-    currency_name, free_form_command_message, identity_name, model_identity_message, money_name,
+    AmountProblem, boolean_pair, boolean_pair_message, command_word, currency_name,
+    free_form_command_message, identity_name, model_identity_message, money_name,
     untyped_amount_message, words,
 };
 
@@ -393,7 +393,11 @@ impl<'a> Walk<'a> {
             Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
             _ => Vec::new(),
         };
-        match types.into_iter().filter(|t| *t != "null").collect::<Vec<_>>()[..] {
+        match types
+            .into_iter()
+            .filter(|t| *t != "null")
+            .collect::<Vec<_>>()[..]
+        {
             ["string"] => {
                 let has = |key: &str| schema.get(key).is_some();
                 !(has("pattern") || (has("maxLength") && has("format")))
@@ -439,13 +443,8 @@ impl<'a> Walk<'a> {
                 }
             }
             if self.free_text(schema) {
-                let found = command_name(&name_words).map(|w| (w, true)).or_else(|| {
-                    schema
-                        .get("description")
-                        .and_then(Value::as_str)
-                        .and_then(command_description)
-                        .map(|w| (w, false))
-                });
+                let description = schema.get("description").and_then(Value::as_str);
+                let found = command_word(std::slice::from_ref(&name_words), description);
                 if let Some((word, in_name)) = found {
                     self.report(
                         ContractRule::FreeFormCommand,

@@ -91,25 +91,8 @@ pub const CODE_LANGUAGES: &[&str] = &[
 /// names, counts or picks the program, it does not hold it (`script_id`,
 /// `template_name`, `command_count`, `sql_dialect`).
 pub const NOT_THE_PROGRAM: &[&str] = &[
-    "id",
-    "ids",
-    "ref",
-    "refs",
-    "name",
-    "names",
-    "key",
-    "keys",
-    "type",
-    "types",
-    "kind",
-    "kinds",
-    "count",
-    "version",
-    "dialect",
-    "language",
-    "lang",
-    "slug",
-    "label",
+    "id", "ids", "ref", "refs", "name", "names", "key", "keys", "type", "types", "kind", "kinds",
+    "count", "version", "dialect", "language", "lang", "slug", "label",
 ];
 
 /// Words of a description that say the string is a program.
@@ -135,8 +118,7 @@ pub const COMMAND_DESCRIPTION_WORDS: &[&str] = &[
 /// The word of a field name (as [`words`](super::words)) that says it
 /// holds a program, if one does.
 pub fn command_name(w: &[String]) -> Option<&'static str> {
-    if w
-        .last()
+    if w.last()
         .is_some_and(|last| NOT_THE_PROGRAM.contains(&last.as_str()))
     {
         return None;
@@ -147,9 +129,9 @@ pub fn command_name(w: &[String]) -> Option<&'static str> {
     {
         return Some(found);
     }
-    let code_after_language = w.windows(2).any(|pair| {
-        pair[1] == "code" && CODE_LANGUAGES.contains(&pair[0].as_str())
-    });
+    let code_after_language = w
+        .windows(2)
+        .any(|pair| pair[1] == "code" && CODE_LANGUAGES.contains(&pair[0].as_str()));
     code_after_language.then_some("code")
 }
 
@@ -165,6 +147,31 @@ pub fn command_description(text: &str) -> Option<&'static str> {
                 .find(|c| **c == word.as_str())
                 .copied()
         })
+}
+
+/// What shows that a string field holds a program, if anything does: the
+/// word, and whether it is in one of its names (as [`words`](super::words);
+/// a tool field is judged by its JSON and its Rust name) rather than in
+/// its description. A name that only names or counts the program
+/// (`script_id`, `template_name`) is no program whatever its description
+/// says ("Which saved script to run").
+pub fn command_word(
+    names: &[Vec<String>],
+    description: Option<&str>,
+) -> Option<(&'static str, bool)> {
+    let names_it = names.iter().any(|w| {
+        w.last()
+            .is_some_and(|last| NOT_THE_PROGRAM.contains(&last.as_str()))
+    });
+    if names_it {
+        return None;
+    }
+    if let Some(word) = names.iter().find_map(|w| command_name(w)) {
+        return Some((word, true));
+    }
+    description
+        .and_then(command_description)
+        .map(|word| (word, false))
 }
 
 /// The message of the `free_form_command` rule: `who` names the field (in
