@@ -156,7 +156,7 @@ impl RecipientRule for RecipientAllowList {
         if parts.is_empty() {
             "no recipient at all".to_owned()
         } else {
-            parts.join("; and ")
+            parts.join(", and to ")
         }
     }
 }
@@ -234,9 +234,14 @@ pub(crate) fn check(
         let destination = contract
             .field(key)
             .map_or_else(|| destination_name(&words(key)), |f| f.destination());
-        collect(value, &format!("$.{key}"), destination, &mut found);
+        collect(
+            value,
+            &format!("${}", segment(key)),
+            destination,
+            &mut found,
+        );
     }
-    let refused: Vec<(String, &str)> = found
+    let refused: Vec<(String, String)> = found
         .into_iter()
         .filter(|(_, recipient)| !policy.allows(recipient))
         .collect();
@@ -249,13 +254,13 @@ pub(crate) fn check(
     if refused.len() > MAX_NAMED {
         named.push(format!("and {} more", refused.len() - MAX_NAMED));
     }
-    let (what, verb) = if refused.len() == 1 {
-        ("recipient", "is")
+    let (what, verb, them) = if refused.len() == 1 {
+        ("recipient", "is", "this one")
     } else {
-        ("recipients", "are")
+        ("recipients", "are", "these")
     };
     let message = format!(
-        "The {what} {} {verb} not allowed for this session; it may send only to {}. Ask the user for an allowed recipient, or leave this one out.",
+        "The {what} {} {verb} not allowed for this session; it may send only to {}. Ask the user for an allowed recipient, or leave {them} out.",
         named.join(", "),
         policy.rule.allowed()
     );
@@ -265,14 +270,32 @@ pub(crate) fn check(
     )
 }
 
+/// One step of a JSON path: `.name` for a plain key, else the key quoted
+/// and cut (`["a b"]`), so no key can write into the message.
+fn segment(key: &str) -> String {
+    let plain = !key.is_empty()
+        && key.len() <= 64
+        && key
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    if plain {
+        format!(".{key}")
+    } else {
+        format!("[{}]", echo(key))
+    }
+}
+
 /// Every string that is a destination in `value`, with its JSON path: the
 /// strings of a destination (through lists), and inside an object, those
 /// under a destination name (`to`, `email`, ...) or, in an object that is
 /// itself a destination (`recipient: {address, name}`), under an address
 /// word (`address`, `url`, `number`, ...).
-fn collect<'v>(value: &'v Value, path: &str, destination: bool, out: &mut Vec<(String, &'v str)>) {
+/// A number is read as its text: a phone number typed as an integer is a
+/// destination too.
+fn collect(value: &Value, path: &str, destination: bool, out: &mut Vec<(String, String)>) {
     match value {
-        Value::String(text) if destination => out.push((path.to_owned(), text)),
+        Value::String(text) if destination => out.push((path.to_owned(), text.clone())),
+        Value::Number(number) if destination => out.push((path.to_owned(), number.to_string())),
         Value::Array(items) => {
             for (index, item) in items.iter().enumerate() {
                 collect(item, &format!("{path}[{index}]"), destination, out);
@@ -285,7 +308,7 @@ fn collect<'v>(value: &'v Value, path: &str, destination: bool, out: &mut Vec<(S
                     || (destination
                         && w.last()
                             .is_some_and(|l| DESTINATION_PARTS.contains(&l.as_str())));
-                collect(member, &format!("{path}.{key}"), inner, out);
+                collect(member, &format!("{path}{}", segment(key)), inner, out);
             }
         }
         _ => {}
@@ -314,6 +337,32 @@ mod tests {
         assert_eq!(host_of("https://[::1]/"), None);
         assert_eq!(host_of("+1 555 0100"), None);
         assert_eq!(host_of("example.com"), Some("example.com".into()));
+    }
+
+    #[test]
+    fn destinations_are_found_by_name_at_every_depth() {
+        let value: Value = serde_json::json!({
+            "cc": ["a@x.io", 15550100],
+            "recipient": {"address": "b@x.io", "name": "c@x.io"},
+            "note": {"email": "d@x.io", "body": "e@x.io"},
+            "a b": {"to": "f@x.io"}
+        });
+        let mut found = Vec::new();
+        collect(&value, "$", false, &mut found);
+        let found: Vec<(&str, &str)> = found
+            .iter()
+            .map(|(p, v)| (p.as_str(), v.as_str()))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("$.cc[0]", "a@x.io"),
+                ("$.cc[1]", "15550100"),
+                ("$.recipient.address", "b@x.io"),
+                ("$.note.email", "d@x.io"),
+                ("$[\"a b\"].to", "f@x.io"),
+            ]
+        );
     }
 
     #[test]
