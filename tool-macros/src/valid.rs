@@ -544,7 +544,7 @@ mod tests {
         assert_eq!(
             errors(input),
             vec![
-                "unknown rule `model_identiy` in `allow` (did you mean `model_identity`?); the rules that can be waived are `untyped_amount`, `untyped_quantity`, `model_identity`, `boolean_pair`, `vague_name`"
+                "unknown rule `model_identiy` in `allow` (did you mean `model_identity`?); the rules that can be waived are `untyped_amount`, `untyped_quantity`, `model_identity`, `boolean_pair`, `vague_name`, `misleading_name`, `free_form_command`, `open_world_write`, `untyped_destination`"
             ]
         );
     }
