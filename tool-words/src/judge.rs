@@ -22,6 +22,7 @@ pub use reach::{
     CODE_LANGUAGES, COMMAND_DESCRIPTION_WORDS, COMMAND_WORDS, DESTINATION_OWNERS,
     DESTINATION_PARTS, DESTINATION_WORDS, NOT_THE_PROGRAM, command_description, command_name,
     command_word, destination_name, free_form_command_message, untyped_destination_message,
+    waiver_hint,
 };
 
 /// `CreateRefundDraft` → `create_refund_draft`; `GetHTTPStatus` → `get_http_status`.
@@ -518,12 +519,5 @@ pub fn boolean_pair_message(first: &str, second: &str) -> String {
     format!(
         "{first} and {second} are two booleans for one state: they can contradict each other and double the cases; use one enum field with a variant per state{}",
         waiver_hint("boolean_pair")
-    )
-}
-
-/// How a message about a waivable rule ends: how to waive it.
-pub fn waiver_hint(rule: &str) -> String {
-    format!(
-        "; if the rule is wrong here, waive it with a reason: `#[tool(allow({rule} = \"why\"))]`"
     )
 }

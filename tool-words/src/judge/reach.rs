@@ -30,7 +30,12 @@
 //! assert!(!destination_name(&words("to_date")));
 //! ```
 
-use super::waiver_hint;
+/// How a message about a waivable rule ends: how to waive it.
+pub fn waiver_hint(rule: &str) -> String {
+    format!(
+        "; if the rule is wrong here, waive it with a reason: `#[tool(allow({rule} = \"why\"))]`"
+    )
+}
 
 /// Words that name a program or a query language wherever they stand in a
 /// field name: `sql`, `raw_sql`, `shell_command`, `filter_expression`.
