@@ -95,6 +95,10 @@ pub const WRITE_VERBS: &[&str] = &[
     "restore",
 ];
 
+/// First words that qualify the verb after them: `bulk_delete_orders`,
+/// `hard_delete_account` are judged by `delete`.
+pub const VERB_MODIFIERS: &[&str] = &["bulk", "batch", "mass", "hard", "force", "permanently"];
+
 /// What a tool name promises about its effect.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Promise {
@@ -115,6 +119,10 @@ fn find(list: &'static [&'static str], word: &str) -> Option<&'static str> {
 /// What the name's words (snake_case words of the tool name) promise,
 /// if they promise anything.
 pub fn promise(words: &[String]) -> Option<Promise> {
+    let words = match words.split_first() {
+        Some((first, rest)) if VERB_MODIFIERS.contains(&first.as_str()) && !rest.is_empty() => rest,
+        _ => words,
+    };
     let (first, rest) = words.split_first()?;
     let first = first.as_str();
     let next = rest.first().map(String::as_str);
@@ -149,7 +157,10 @@ pub fn promise(words: &[String]) -> Option<Promise> {
 /// default).
 pub fn mismatch(name: &str, promise: Promise, effect: Effect, given: bool) -> Option<String> {
     // The object, for the renames the message suggests: `order` in `get_order`.
-    let words: Vec<&str> = name.split('_').filter(|w| !w.is_empty()).collect();
+    let mut words: Vec<&str> = name.split('_').filter(|w| !w.is_empty()).collect();
+    if words.len() > 1 && VERB_MODIFIERS.contains(&words[0]) {
+        words.remove(0);
+    }
     let object = match words.as_slice() {
         [_, rest @ ..] if !rest.is_empty() => rest.join("_"),
         _ => "...".to_owned(),
@@ -200,6 +211,9 @@ mod tests {
         assert_eq!(p("drop_off_parcel"), Some(Promise::Writes("drop")));
         assert_eq!(p("drop_table"), Some(Promise::Destroys("drop")));
         assert_eq!(p("order_status"), None);
+        assert_eq!(p("bulk_delete_orders"), Some(Promise::Destroys("delete")));
+        assert_eq!(p("hard_delete_account"), Some(Promise::Destroys("delete")));
+        assert_eq!(p("soft_delete_account"), None);
         assert_eq!(p("cancel_order_draft"), Some(Promise::Destroys("cancel")));
         assert_eq!(p("create_refund_draft"), Some(Promise::Drafts("draft")));
         assert_eq!(p("preview_invoice"), Some(Promise::Drafts("preview")));

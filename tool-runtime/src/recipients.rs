@@ -226,8 +226,17 @@ pub(crate) fn check(
         return None;
     }
     let policy = session.get::<RecipientPolicy>()?;
-    let Ok(Value::Object(fields)) = serde_json::from_str::<Value>(arguments?) else {
-        return None;
+    // Fail closed: arguments that parsed but cannot be read back here send
+    // nothing.
+    let fields = match arguments.map(serde_json::from_str::<Value>) {
+        Some(Ok(Value::Object(fields))) => fields,
+        _ => {
+            let message = "The recipients of this call could not be read, so nothing was sent. Ask the user for the recipients again.";
+            return Some(
+                ToolError::new(RECIPIENT_NOT_ALLOWED, ErrorCategory::Permission, message)
+                    .with_recovery(Recovery::AskUser),
+            );
+        }
     };
     let mut found = Vec::new();
     for (key, value) in &fields {
@@ -342,6 +351,7 @@ mod tests {
     #[test]
     fn destinations_are_found_by_name_at_every_depth() {
         let value: Value = serde_json::json!({
+            "recipient_count": 3,
             "cc": ["a@x.io", 15550100],
             "recipient": {"address": "b@x.io", "name": "c@x.io"},
             "note": {"email": "d@x.io", "body": "e@x.io"},
