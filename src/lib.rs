@@ -210,8 +210,55 @@
 //!     send (`rename`, `default`, `flatten`, `skip`, `with`, `length`, ...)
 //!     are refused on a tool, with the `#[tool(...)]` key to write instead.
 //!
-//! Rules 2–6 judge names, so each can be waived on one field or the whole
-//! tool with a reason, which goes into the contract:
+//! 12. `misleading_name`: the verb the tool name starts with matches the
+//!     effect (judged on the name's words: `checkout_cart` is not `check`):
+//!     a reading verb (`get`, `list`, `search`, `find`, `lookup`, `fetch`,
+//!     `read`, `check`, `show`, `count`, `describe`, `view`, `query`, ...)
+//!     is `read`; a destroying or revoking verb (`delete`, `remove`,
+//!     `cancel`, `revoke`, `purge`, `erase`, `terminate`, `destroy`, `drop`,
+//!     `close_account`, ...) is `destructive`; a draft or preview
+//!     (`draft_*`, `preview_*`, `estimate_*`, `simulate_*`, `*_draft`,
+//!     `*_preview`) is not `destructive`; a writing verb (`create`,
+//!     `update`, `set`, `send`, `submit`, `book`, `reserve`, `add`, `pay`,
+//!     ...) is not `read`.
+//! 13. `free_form_command`: a string the model fills with a program is
+//!     refused unless constrained (an enum, a `pattern`, or `max_length`
+//!     with a `format`): its name has a word such as `sql`, `shell`,
+//!     `command`, `cmd`, `script`, `expression`, `eval`, `template`,
+//!     `regex`, `graphql`, `formula` (`code` after a language:
+//!     `python_code`), or its description says `SQL`, `shell`, `bash`,
+//!     `script`, `Python`, `JavaScript`, `regex`, `eval`, ... The line:
+//!     search text is no program (`query`, `user_query`, `search_text`,
+//!     `keywords` stay allowed), nor is a value called a code
+//!     (`discount_code`, `country_code`), nor a name that only names or
+//!     counts the program (`script_id`, `template_name`). Also in nested
+//!     types, from their schema.
+//! 14. `open_world_write`: an `open_world` tool that is not `read` requires
+//!     `approval = "required"`: the approval request shows the arguments
+//!     as a preview before data leaves the application.
+//! 15. `untyped_destination`: in such a tool, a text field named for a
+//!     destination (`to`, `recipient(s)`, `cc`, `bcc`, `email`,
+//!     `email_address`, `phone_number`, `webhook_url`, `callback_url`,
+//!     `reply_to`, ...) carries a format (`email`, `uri`, `hostname`,
+//!     `ipv4`, `ipv6`, or a `pattern` for a phone number). The runtime then
+//!     applies the session's recipient policy (`tool_contract::recipients`,
+//!     feature `runtime`) to it, at every depth.
+//!
+//! | rule | refused | written instead |
+//! | --- | --- | --- |
+//! | `untyped_amount` | `refund_amount: f64` | `refund: Money` |
+//! | `untyped_quantity` | `timeout: u64` | `timeout_ms: u64` |
+//! | `model_identity` | `user_id: String` | `#[tool(inject)] user_id: UserId` |
+//! | `boolean_pair` | `show_details: bool, hide_details: bool` | `details: Visibility` |
+//! | `vague_name` | `struct Process` | `struct CancelSubscription` |
+//! | `misleading_name` | `#[tool(effect = "write")] struct GetOrder`; `#[tool(effect = "write")] struct DeleteAddress` | `struct GetOrder` (read); `#[tool(effect = "destructive", approval = "required")] struct DeleteAddress` |
+//! | `free_form_command` | `QueryDatabase { sql: String }`; `Evaluate { expression: String }` | `SearchOrders { status: OrderStatus, placed_after: String }`; `ViewReport { report: ReportName }` |
+//! | `open_world_write` | `#[tool(effect = "write", open_world)] struct SendEmail` | `#[tool(effect = "write", open_world, approval = "required")] struct SendEmail` |
+//! | `untyped_destination` | `to: String` in `SendEmail` | `#[tool(format = "email")] to: String`; `#[tool(items(format = "email"))] cc: Vec<String>` |
+//!
+//! Rules 2–6 and 12–15 can be waived on one field or the whole
+//! tool with a reason, which goes into the contract (and the Markdown
+//! docs' "Waived rules" table):
 //! `#[tool(allow(model_identity = "support agents look up any customer"))]`.
 //! `model_identity` also covers `login`, `username`, `sudo`, `impersonate`;
 //! `boolean_pair` also two lifecycle states (`is_active` / `is_cancelled`);
@@ -222,10 +269,10 @@
 //!
 //! [`ToolArgs`] (`#[derive(ToolArgs)]`) derives `Deserialize` and
 //! `JsonSchema` for a nested struct or enum with the field keys above
-//! (except `inject` and `idempotency_key`) and rules 1–5, 8, 9 and 11,
+//! (except `inject` and `idempotency_key`) and rules 1–5, 8, 9, 11 and 13,
 //! fields named `Type.field` in messages. Plain
-//! `#[derive(Deserialize, JsonSchema)]` types are judged by rules 2, 4 and 5
-//! from their schema by [`ToolContract::check_rules`], which
+//! `#[derive(Deserialize, JsonSchema)]` types are judged by rules 2, 4, 5
+//! and 13 from their schema by [`ToolContract::check_rules`], which
 //! `Toolbox::register` runs at start-up; a waiver on the tool covers them
 //! all, a waiver on a field everything inside that field.
 #![deny(missing_docs)]
@@ -299,6 +346,13 @@ pub mod approval {
 #[cfg(feature = "runtime")]
 pub mod idempotency {
     pub use tool_runtime::idempotency::*;
+}
+
+/// The recipient policy of a session: where an open-world write may send
+/// data (cargo feature `runtime`).
+#[cfg(feature = "runtime")]
+pub mod recipients {
+    pub use tool_runtime::recipients::*;
 }
 
 /// The audit record of each call, never sent to the model, and the

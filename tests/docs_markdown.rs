@@ -228,3 +228,38 @@ fn table_cells_escape_pipes_and_line_breaks() {
         "| `ALREADY_CANCELLED` | The subscription is already cancelled \\| ended;<br>tell the agent when it ends. | `conflict` | `none` |"
     );
 }
+
+/// Post the day's sales summary to a partner's webhook.
+#[derive(Tool)]
+#[tool(
+    name = "get_sales_push",
+    effect = "write",
+    idempotent,
+    open_world,
+    allow(misleading_name = "the partner's API names this push `get`"),
+    allow(open_world_write = "the summary holds only public figures")
+)]
+pub struct PushSalesSummary {
+    /// The partner's webhook, from its onboarding form.
+    #[tool(allow(untyped_destination = "the partner signs the URL; it is checked on their side"))]
+    pub webhook_url: String,
+    /// The partner's JSONPath that picks the figures it wants.
+    #[tool(allow(free_form_command = "the JSONPath only selects within the summary"))]
+    pub selector: String,
+}
+
+#[test]
+fn the_new_rules_are_listed_when_waived() {
+    let page = PushSalesSummary::contract().to_markdown();
+    let table = page
+        .split_once("| rule | applies to | reason |\n| --- | --- | --- |\n")
+        .map(|(_, rest)| rest.split("\n\n").next().unwrap_or(rest))
+        .expect("a waivers table");
+    assert_eq!(
+        table.trim_end(),
+        "| `misleading_name` | the whole tool | the partner's API names this push `get` |\n\
+         | `open_world_write` | the whole tool | the summary holds only public figures |\n\
+         | `untyped_destination` | field `webhook_url` | the partner signs the URL; it is checked on their side |\n\
+         | `free_form_command` | field `selector` | the JSONPath only selects within the summary |"
+    );
+}

@@ -679,6 +679,7 @@ fn whole_numbers_written_as_floats_are_integers() {
 
 /// Collect parcels at a time the customer chose.
 #[derive(Debug, Tool)]
+#[tool(effect = "write", idempotent = false)]
 struct SchedulePickup {
     /// When to come, as an RFC 3339 date-time.
     #[tool(format = "date-time")]

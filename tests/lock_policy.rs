@@ -94,7 +94,13 @@ mod effect_changed {
 
     #[doc = "Reserve units of an item for the customer's order until checkout."]
     #[derive(Tool)]
-    #[tool(name = "reserve_stock", version = "1.0.0", effect = "read", idempotent)]
+    #[tool(
+        name = "reserve_stock",
+        version = "1.0.0",
+        effect = "read",
+        idempotent,
+        allow(misleading_name = "the lock test declares a write tool read to see the change")
+    )]
     pub struct Unbumped {
         /// Stock keeping unit, e.g. "SKU-1042".
         pub sku: String,
@@ -112,7 +118,13 @@ mod effect_changed {
 
     #[doc = "Reserve units of an item for the customer's order until checkout."]
     #[derive(Tool)]
-    #[tool(name = "reserve_stock", version = "2.0.0", effect = "read", idempotent)]
+    #[tool(
+        name = "reserve_stock",
+        version = "2.0.0",
+        effect = "read",
+        idempotent,
+        allow(misleading_name = "the lock test declares a write tool read to see the change")
+    )]
     pub struct Bumped {
         /// Stock keeping unit, e.g. "SKU-1042".
         pub sku: String,

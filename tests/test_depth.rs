@@ -227,6 +227,7 @@ enum External {
 
 /// Move money between cards.
 #[derive(Debug, Tool)]
+#[tool(effect = "write", idempotent = false)]
 struct PayBetweenCards {
     /// The payment as an untagged shape: two cards or a voucher code.
     untagged: Option<Untagged>,
@@ -351,6 +352,7 @@ fn enum_variants_are_closed_and_constrained() {
 
 /// Reserve seats at a restaurant for a party, returning the booking reference.
 #[derive(Debug, Tool)]
+#[tool(effect = "write", idempotent = false)]
 struct BookTable {
     /// Name for the booking; empty or null for the account's name.
     #[tool(default, min_length = 1)]

@@ -284,3 +284,76 @@ fn minor_units_next_to_a_currency_enum_pass_at_every_depth() {
     );
     QuoteTransfer::contract().check_rules().unwrap();
 }
+
+/// One step of a maintenance plan, from another crate's plain types.
+#[derive(Deserialize, JsonSchema)]
+#[serde(crate = "tool_contract::serde")]
+#[schemars(crate = "tool_contract::schemars")]
+pub struct MaintenanceStep {
+    /// What the step runs on the host.
+    pub command: String,
+    /// A filter the step applies, as a SQL WHERE clause.
+    pub filter: Option<String>,
+    /// The saved script this step is based on, by its id.
+    pub script_id: String,
+    /// What to look for in the logs, e.g. "disk full".
+    pub query: String,
+    /// A saved check, by its code.
+    #[schemars(regex(pattern = "^CHK_[A-Z]{1,8}$"))]
+    pub check_expression: String,
+    /// Which kind of step.
+    pub kind: StepKind,
+}
+
+/// Which kind of step: an enum of strings is no free-form command.
+#[derive(Deserialize, JsonSchema)]
+#[serde(crate = "tool_contract::serde")]
+#[schemars(crate = "tool_contract::schemars")]
+pub enum StepKind {
+    /// Restart a service.
+    Restart,
+    /// Rotate the logs.
+    RotateLogs,
+}
+
+/// Plan the night's maintenance of the shop's hosts.
+#[derive(Tool)]
+#[tool(effect = "write", idempotent)]
+pub struct PlanMaintenance {
+    /// The steps, in order.
+    pub steps: Vec<MaintenanceStep>,
+}
+
+#[test]
+fn register_refuses_a_free_form_command_in_a_plain_nested_type() {
+    let mut toolbox = Toolbox::new();
+    let error = toolbox
+        .try_register::<PlanMaintenance, _, _, _>(handler_of::<PlanMaintenance>())
+        .map(|_| ())
+        .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "tool `plan_maintenance` breaks the contract rules:\n\
+         - at `$.steps[].command`: `MaintenanceStep.command` is a free-form command string (its name says `command`): whatever program the model writes there runs, so this one tool becomes every tool; split it into narrow tools with typed fields, or make it an enum of the allowed commands, or constrain it with a `pattern` (or `max_length` with a `format`); if the rule is wrong here, waive it with a reason: `#[tool(allow(free_form_command = \"why\"))]`\n\
+         - at `$.steps[].filter`: `MaintenanceStep.filter` is a free-form command string (its description says `sql`): whatever program the model writes there runs, so this one tool becomes every tool; split it into narrow tools with typed fields, or make it an enum of the allowed commands, or constrain it with a `pattern` (or `max_length` with a `format`); if the rule is wrong here, waive it with a reason: `#[tool(allow(free_form_command = \"why\"))]`"
+    );
+    let rules: Vec<ContractRule> = error.violations().iter().map(|v| v.rule()).collect();
+    assert_eq!(rules, [ContractRule::FreeFormCommand; 2]);
+}
+
+/// The same plan with the rule waived for the whole tool.
+#[derive(Tool)]
+#[tool(
+    effect = "write",
+    idempotent,
+    allow(free_form_command = "the steps come from the ops team's reviewed runbook")
+)]
+pub struct PlanReviewedMaintenance {
+    /// The steps, in order.
+    pub steps: Vec<MaintenanceStep>,
+}
+
+#[test]
+fn a_waiver_on_the_tool_covers_free_form_commands_in_plain_types() {
+    assert_eq!(PlanReviewedMaintenance::contract().check_rules(), Ok(()));
+}

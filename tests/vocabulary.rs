@@ -200,6 +200,10 @@ fn every_vocabulary_names_exactly_the_runtime_variants() {
         ModelIdentity,
         BooleanPair,
         VagueName,
+        MisleadingName,
+        FreeFormCommand,
+        OpenWorldWrite,
+        UntypedDestination,
     });
     for rule in rules {
         assert_eq!(rule.as_str(), serde_name(&rule));
@@ -211,7 +215,11 @@ fn every_vocabulary_names_exactly_the_runtime_variants() {
             "untyped_quantity",
             "model_identity",
             "boolean_pair",
-            "vague_name"
+            "vague_name",
+            "misleading_name",
+            "free_form_command",
+            "open_world_write",
+            "untyped_destination"
         ]
     );
 }

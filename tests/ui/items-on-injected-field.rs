@@ -4,9 +4,10 @@ use tool_contract::Tool;
 #[derive(Clone)]
 pub struct CustomerEmails(pub Vec<String>);
 
-/// Send the order confirmation to the signed-in customer. Read-only for
-/// the order; it only sends mail.
+/// Send the order confirmation to the signed-in customer. It changes nothing
+/// of the order; it only sends mail.
 #[derive(Tool)]
+#[tool(effect = "write", idempotent = false)]
 pub struct SendOrderConfirmation {
     /// Reference of the order, as the app shows it, e.g. "A-10293".
     pub order_ref: String,

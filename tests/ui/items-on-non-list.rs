@@ -1,8 +1,9 @@
 use tool_contract::Tool;
 
-/// Send the order confirmation to one address. Read-only for the order; it
-/// only sends mail.
+/// Send the order confirmation to one address. It changes nothing of the
+/// order; it only sends mail.
 #[derive(Tool)]
+#[tool(effect = "write", idempotent = false)]
 pub struct SendOrderConfirmation {
     /// Where to send the confirmation.
     #[tool(items(format = "email"))]

@@ -75,7 +75,7 @@ fn cleaned_name(name: &str) -> String {
 /// The words of the names a rule judges: the JSON name the model sees and,
 /// when `rename` changed it, the Rust field name, so a rename cannot hide a
 /// field from the rules.
-fn name_words(field: &Field) -> Vec<Vec<String>> {
+pub fn name_words(field: &Field) -> Vec<Vec<String>> {
     let json = words(&field.name);
     let rust = words(&field.ident.to_string());
     if rust == json {
@@ -87,7 +87,7 @@ fn name_words(field: &Field) -> Vec<Vec<String>> {
 
 /// How a message names a field: its JSON name, and its Rust name too when a
 /// `rename` makes them differ.
-fn shown(field: &Field) -> String {
+pub fn shown(field: &Field) -> String {
     let rust = field.ident.to_string();
     let rust = rust.trim_start_matches("r#");
     let owner = field

@@ -8,6 +8,7 @@ use crate::ctxt::Ctxt;
 use crate::foreign;
 use crate::inject;
 use crate::naming;
+use crate::outbound;
 use crate::pattern;
 use crate::ty::{self, Unsupported};
 use crate::vocab::{Approval, Effect};
@@ -23,6 +24,9 @@ pub fn check(cx: &Ctxt, input: &Input) {
     naming::check_untyped_quantities(cx, input, &waivers);
     naming::check_model_identity(cx, input, &waivers);
     naming::check_boolean_pairs(cx, input, &waivers);
+    outbound::check_misleading_name(cx, input, &waivers);
+    outbound::check_free_form_commands(cx, input, &waivers);
+    outbound::check_open_world(cx, input, &waivers);
     check_policy(cx, input);
     check_field_types(cx, input);
     check_field_attrs(cx, input);
@@ -43,6 +47,7 @@ pub fn check_nested(cx: &Ctxt, input: &Input, check_unused: bool) {
     naming::check_untyped_quantities(cx, input, &waivers);
     naming::check_model_identity(cx, input, &waivers);
     naming::check_boolean_pairs(cx, input, &waivers);
+    outbound::check_free_form_commands(cx, input, &waivers);
     check_field_types(cx, input);
     check_field_attrs(cx, input);
     check_json_names(cx, input);
@@ -539,7 +544,7 @@ mod tests {
         assert_eq!(
             errors(input),
             vec![
-                "unknown rule `model_identiy` in `allow` (did you mean `model_identity`?); the rules that can be waived are `untyped_amount`, `untyped_quantity`, `model_identity`, `boolean_pair`, `vague_name`"
+                "unknown rule `model_identiy` in `allow` (did you mean `model_identity`?); the rules that can be waived are `untyped_amount`, `untyped_quantity`, `model_identity`, `boolean_pair`, `vague_name`, `misleading_name`, `free_form_command`, `open_world_write`, `untyped_destination`"
             ]
         );
     }

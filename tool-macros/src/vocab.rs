@@ -150,13 +150,17 @@ vocabulary! {
 }
 
 vocabulary! {
-    /// The rules that judge names, which `allow(rule = "reason")` waives.
+    /// The rules that judge names and reach, which `allow(rule = "reason")` waives.
     pub enum Rule ("rule") => ContractRule {
         UntypedAmount = "untyped_amount",
         UntypedQuantity = "untyped_quantity",
         ModelIdentity = "model_identity",
         BooleanPair = "boolean_pair",
         VagueName = "vague_name",
+        MisleadingName = "misleading_name",
+        FreeFormCommand = "free_form_command",
+        OpenWorldWrite = "open_world_write",
+        UntypedDestination = "untyped_destination",
     }
 }
 

@@ -30,6 +30,7 @@ pub mod idempotency;
 mod messages;
 pub mod model_result;
 mod pipeline;
+pub mod recipients;
 mod toolbox;
 
 pub use abort::AbortHandle;

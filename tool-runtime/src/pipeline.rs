@@ -26,6 +26,7 @@ use crate::model_result::{
     ContentTrust, Delivery, Execution, ExecutionOutcome, ModelResult, Provenance, format_rfc3339,
     version_text,
 };
+use crate::recipients;
 use crate::toolbox::{Either, Toolbox, race};
 use tool_core::Session;
 use tool_core::ToolCall;
@@ -215,6 +216,12 @@ impl Toolbox {
                 return self.fatal(draft, ExecutionOutcome::NotStarted, detail);
             }
         };
+
+        // Before a key is claimed, an approval consumed or the handler run.
+        let canonical = draft.canonical.as_ref().map(CanonicalArguments::as_str);
+        if let Some(refusal) = recipients::check(contract, canonical, session) {
+            return self.refuse(draft, refusal);
+        }
 
         let scope = match (contract.idempotency(), &parsed.key) {
             (Idempotency::Keyed { field }, Some(key)) if key.is_empty() => {

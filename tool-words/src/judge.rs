@@ -1,4 +1,5 @@
-//! The names the contract rules judge: money, identity and boolean state.
+//! The names the contract rules judge: money, identity, boolean state,
+//! programs in strings and destinations.
 //!
 //! Both sides of the proc-macro boundary read names the same way:
 //! `#[derive(Tool)]` and `#[derive(ToolArgs)]` judge field names at compile
@@ -14,6 +15,15 @@
 //! assert!(identity_name(&words("sudo")));
 //! assert!(!identity_name(&words("order_ref")));
 //! ```
+
+mod reach;
+
+pub use reach::{
+    CODE_LANGUAGES, COMMAND_DESCRIPTION_WORDS, COMMAND_WORDS, DESTINATION_OWNERS,
+    DESTINATION_PARTS, DESTINATION_WORDS, NOT_THE_PROGRAM, command_description, command_name,
+    command_word, destination_name, free_form_command_message, untyped_destination_message,
+    waiver_hint,
+};
 
 /// `CreateRefundDraft` → `create_refund_draft`; `GetHTTPStatus` → `get_http_status`.
 pub fn snake_case(ident: &str) -> String {
@@ -509,12 +519,5 @@ pub fn boolean_pair_message(first: &str, second: &str) -> String {
     format!(
         "{first} and {second} are two booleans for one state: they can contradict each other and double the cases; use one enum field with a variant per state{}",
         waiver_hint("boolean_pair")
-    )
-}
-
-/// How a message about a waivable rule ends: how to waive it.
-pub fn waiver_hint(rule: &str) -> String {
-    format!(
-        "; if the rule is wrong here, waive it with a reason: `#[tool(allow({rule} = \"why\"))]`"
     )
 }

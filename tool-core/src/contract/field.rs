@@ -103,6 +103,40 @@ impl FieldContract {
         self.idempotency_key
     }
 
+    /// True when the field's name (its JSON or its Rust name) says where the
+    /// tool sends data: `to`, `recipient`, `cc`, `email_address`,
+    /// `phone_number`, `webhook_url`, ... (the words of the
+    /// `untyped_destination` rule, `tool_words::judge::destination_name`).
+    /// The runtime applies the session's recipient policy to what the model
+    /// writes there.
+    ///
+    /// ```
+    /// use tool_contract::Tool;
+    ///
+    /// /// Mail a receipt for one order to the address the customer gives.
+    /// #[derive(Tool)]
+    /// #[tool(effect = "write", idempotent, open_world, approval = "required")]
+    /// pub struct SendReceipt {
+    ///     /// Where to mail the receipt, e.g. "ana@example.com".
+    ///     #[tool(format = "email")]
+    ///     pub to: String,
+    ///     /// The order whose receipt to send, e.g. "ORD-1".
+    ///     pub order_ref: String,
+    /// }
+    ///
+    /// let contract = SendReceipt::contract();
+    /// assert!(contract.field("to").unwrap().destination());
+    /// assert!(!contract.field("order_ref").unwrap().destination());
+    /// ```
+    pub fn destination(&self) -> bool {
+        if self.injected {
+            return false;
+        }
+        [self.name, self.rust_name.trim_start_matches("r#")]
+            .iter()
+            .any(|name| tool_words::judge::destination_name(&tool_words::judge::words(name)))
+    }
+
     /// Builds the field type's schema; `None` for injected fields.
     #[doc(hidden)]
     pub const fn schema(&self) -> Option<SchemaFn> {

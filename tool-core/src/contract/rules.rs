@@ -16,7 +16,13 @@
 //!   (`user_id`, `tenant_id`, `role`, `is_admin`, `permissions`, `login`,
 //!   `sudo`, ...): every property of the input schema is supplied by the model;
 //! - `boolean_pair`: two boolean properties of one object for one state
-//!   (`show_x`/`hide_x`, `is_active`/`is_cancelled`).
+//!   (`show_x`/`hide_x`, `is_active`/`is_cancelled`);
+//! - `free_form_command`: a string property (or a list of strings) whose
+//!   name or description says it holds a program (`sql`, `command`,
+//!   `script`, `expression`, "a shell command", ...) with neither a
+//!   `pattern` nor a `maxLength` with a `format`; an enum of strings is
+//!   not free-form, and search text (`query`, `keywords`) is no program
+//!   (see [`command_word`] for where the line is).
 //!
 //! A type alias is judged by what it is: `type Dollars = f64; amount:
 //! Dollars` is a `number` in the schema, on a tool's own field, in a
@@ -32,8 +38,9 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 use tool_words::judge::{
-    AmountProblem, boolean_pair, boolean_pair_message, currency_name, identity_name,
-    model_identity_message, money_name, untyped_amount_message, words,
+    AmountProblem, boolean_pair, boolean_pair_message, command_word, currency_name,
+    free_form_command_message, identity_name, model_identity_message, money_name,
+    untyped_amount_message, words,
 };
 
 use super::input_schema::ALLOW_KEY;
@@ -209,6 +216,10 @@ fn rule_named(name: &str) -> Option<ContractRule> {
         ContractRule::ModelIdentity,
         ContractRule::BooleanPair,
         ContractRule::VagueName,
+        ContractRule::MisleadingName,
+        ContractRule::FreeFormCommand,
+        ContractRule::OpenWorldWrite,
+        ContractRule::UntypedDestination,
     ]
     .into_iter()
     .find(|rule| rule.as_str() == name)
@@ -348,6 +359,56 @@ impl<'a> Walk<'a> {
         }
     }
 
+    /// Whether a property holds text the model writes freely: a string
+    /// (or a list of strings) with neither a `pattern` nor a `maxLength`
+    /// beside a `format`; an enum or `const` is not free.
+    fn free_text(&self, schema: &Value) -> bool {
+        self.free_text_at(schema, 0)
+    }
+
+    fn free_text_at(&self, schema: &Value, depth: usize) -> bool {
+        // `$ref` chains and wrappers end; a deeper one is not plain text.
+        if depth > 16 {
+            return false;
+        }
+        if schema.get("enum").is_some() || schema.get("const").is_some() {
+            return false;
+        }
+        if let Some((_, def)) = self.definition(schema) {
+            return self.free_text_at(def, depth + 1);
+        }
+        for key in ["anyOf", "oneOf"] {
+            if let Some(branches) = schema.get(key).and_then(Value::as_array) {
+                let mut real = branches
+                    .iter()
+                    .filter(|b| b.get("type").and_then(Value::as_str) != Some("null"));
+                return match (real.next(), real.next()) {
+                    (Some(only), None) => self.free_text_at(only, depth + 1),
+                    _ => false,
+                };
+            }
+        }
+        let types: Vec<&str> = match schema.get("type") {
+            Some(Value::String(t)) => vec![t.as_str()],
+            Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
+            _ => Vec::new(),
+        };
+        match types
+            .into_iter()
+            .filter(|t| *t != "null")
+            .collect::<Vec<_>>()[..]
+        {
+            ["string"] => {
+                let has = |key: &str| schema.get(key).is_some();
+                !(has("pattern") || (has("maxLength") && has("format")))
+            }
+            ["array"] => schema
+                .get("items")
+                .is_some_and(|items| self.free_text_at(items, depth + 1)),
+            _ => false,
+        }
+    }
+
     /// Judges the properties of one object; `waived` gives the rules
     /// waived for a property.
     fn judge(
@@ -379,6 +440,18 @@ impl<'a> Walk<'a> {
                 if let Some(problem) = problem {
                     let message = untyped_amount_message(&who, kind.json(), name, problem);
                     self.report(ContractRule::UntypedAmount, waived, at.clone(), message);
+                }
+            }
+            if self.free_text(schema) {
+                let description = schema.get("description").and_then(Value::as_str);
+                let found = command_word(std::slice::from_ref(&name_words), description);
+                if let Some((word, in_name)) = found {
+                    self.report(
+                        ContractRule::FreeFormCommand,
+                        waived,
+                        at.clone(),
+                        free_form_command_message(&who, word, in_name),
+                    );
                 }
             }
             if identity_name(&name_words) {

@@ -41,7 +41,7 @@ impl Waiver {
     }
 }
 
-/// The contract rules that judge names, which a declaration may waive with a reason.
+/// The contract rules that judge names and what a tool reaches, which a declaration may waive with a reason.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ContractRule {
@@ -55,6 +55,17 @@ pub enum ContractRule {
     BooleanPair,
     /// A vague tool name, or one that is not `verb_object`.
     VagueName,
+    /// A tool name whose verb says another effect than the declared one
+    /// (`get_order` that writes, `delete_address` that is not destructive).
+    MisleadingName,
+    /// A string field the model fills with a program (SQL, shell, script,
+    /// expression, ...), with no enum, `pattern` or `max_length` + `format`.
+    FreeFormCommand,
+    /// An `open_world` tool that is not `read` and needs no approval.
+    OpenWorldWrite,
+    /// A destination field (`to`, `recipient`, `webhook_url`, ...) of an
+    /// open-world write without a format the recipient policy can read.
+    UntypedDestination,
 }
 
 impl ContractRule {
@@ -66,6 +77,10 @@ impl ContractRule {
             ContractRule::ModelIdentity => "model_identity",
             ContractRule::BooleanPair => "boolean_pair",
             ContractRule::VagueName => "vague_name",
+            ContractRule::MisleadingName => "misleading_name",
+            ContractRule::FreeFormCommand => "free_form_command",
+            ContractRule::OpenWorldWrite => "open_world_write",
+            ContractRule::UntypedDestination => "untyped_destination",
         }
     }
 }
