@@ -39,7 +39,7 @@ use super::error::ArgumentError;
 use super::path::push_key;
 use super::schema::{
     ANY_NODE, Additional, CompiledSchema, INT, NEVER_NODE, NUM, Node, NodeId, Num, check_count,
-    check_number, check_string, enum_message, json_equal,
+    check_number, check_string, enum_message, json_equal, number_holds, string_holds,
 };
 use crate::contract::money_de::money_token;
 use crate::words::humanize::{self, Humanized, echo};
@@ -123,14 +123,34 @@ impl<'a> Path<'a> {
 #[derive(Clone, Copy)]
 pub(crate) struct G<'a> {
     pub cx: &'a Cx<'a>,
-    pub node: NodeId,
+    /// The node's id, for the buffered path's `validate`.
+    pub id: NodeId,
+    /// The node itself, looked up once where the wrapper is made.
+    pub node: &'a Node,
     pub path: &'a Path<'a>,
 }
 
 impl<'a> G<'a> {
+    /// Where node `id` of `cx`'s schema checks the value at `path`.
+    #[inline(always)]
+    pub(crate) fn new(cx: &'a Cx<'a>, id: NodeId, path: &'a Path<'a>) -> Self {
+        G {
+            cx,
+            id,
+            node: cx.schema.node(id),
+            path,
+        }
+    }
+
+    /// The same place, another node.
+    #[inline(always)]
+    fn with_node(self, id: NodeId) -> Self {
+        G::new(self.cx, id, self.path)
+    }
+
     #[inline(always)]
     fn node(&self) -> &'a Node {
-        self.cx.schema.node(self.node)
+        self.node
     }
 
     fn fail<E: de::Error>(&self, message: String) -> E {
@@ -176,7 +196,7 @@ impl<'a, 'de, D: Deserializer<'de>> Guided<'a, D> {
         let g = self.1;
         let value = Value::deserialize(self.0)?;
         let mut path = g.path.render();
-        if let Err(error) = g.cx.schema.validate(g.node, &value, &mut path) {
+        if let Err(error) = g.cx.schema.validate(g.id, &value, &mut path) {
             return Err(g.cx.fail(error));
         }
         let mut value = value;
@@ -387,8 +407,18 @@ impl<'a> G<'a> {
         }
     }
 
+    /// The checks of a number: a yes or no first, then the message.
     #[inline(never)]
     fn number_checks<E: de::Error>(&self, v: Num) -> Result<(), E> {
+        if number_holds(self.node(), v) {
+            return Ok(());
+        }
+        self.number_failure(v)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn number_failure<E: de::Error>(&self, v: Num) -> Result<(), E> {
         let node = self.node();
         if let Some(allowed) = &node.enumeration {
             let value = match v {
@@ -414,8 +444,19 @@ impl<'a> G<'a> {
         }
     }
 
+    /// The checks of a string: a yes or no first (no message is built and
+    /// nothing is returned by a value that holds), then the message.
     #[inline(never)]
     fn string_checks<E: de::Error>(&self, s: &str) -> Result<(), E> {
+        if string_holds(self.node(), s) {
+            return Ok(());
+        }
+        self.string_failure(s)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn string_failure<E: de::Error>(&self, s: &str) -> Result<(), E> {
         let node = self.node();
         if let Some(allowed) = &node.enumeration
             && !allowed.iter().any(|a| a.as_str() == Some(s))
@@ -667,33 +708,22 @@ impl<'a, 'de, A: MapAccess<'de>> MapAccess<'de> for Map<'a, A> {
         let node = self.g.node();
         match &self.key {
             Key::Property(i) => {
-                let (name, id) = &node.properties[*i];
-                if self.g.cx.schema.node(*id).passthrough {
+                if *i < 64 && node.passthrough_properties & (1 << *i) != 0 {
                     return self.map.next_value_seed(seed);
                 }
+                let (name, id) = &node.properties[*i];
                 let path = self.g.path.child(Seg::Key(name));
-                let g = G {
-                    node: *id,
-                    path: &path,
-                    cx: self.g.cx,
-                };
+                let g = G::new(self.g.cx, *id, &path);
                 self.map.next_value_seed(Seed(seed, g))
             }
             Key::Extra(name, id) => {
                 let path = self.g.path.child(Seg::Key(name));
-                let g = G {
-                    node: *id,
-                    path: &path,
-                    cx: self.g.cx,
-                };
+                let g = G::new(self.g.cx, *id, &path);
                 self.map.next_value_seed(Seed(seed, g))
             }
             Key::None => self.map.next_value_seed(Seed(
                 seed,
-                G {
-                    node: ANY_NODE,
-                    ..self.g
-                },
+                self.g.with_node(ANY_NODE),
             )),
         }
     }
@@ -993,11 +1023,7 @@ impl<'a, 'de, A: SeqAccess<'de>> SeqAccess<'de> for Seq<'a, A> {
             self.seq.next_element_seed(seed)?
         } else {
             let path = self.g.path.child(Seg::Index(self.count));
-            let g = G {
-                node: child,
-                path: &path,
-                cx: self.g.cx,
-            };
+            let g = G::new(self.g.cx, child, &path);
             self.seq.next_element_seed(Seed(seed, g))?
         };
         match element {
@@ -1047,10 +1073,7 @@ impl<'a, 'de, A: EnumAccess<'de>> EnumAccess<'de> for Enum<'a, A> {
             value,
             Variant(
                 variant,
-                G {
-                    node: ANY_NODE,
-                    ..g
-                },
+                g.with_node(ANY_NODE),
             ),
         ))
     }

@@ -178,11 +178,7 @@ pub fn next_value<'de, A: MapAccess<'de>, T: de::Deserialize<'de>>(
     };
     let root = Path::ROOT;
     let path = root.child(Seg::Key(state.field(index).name()));
-    let g = G {
-        cx: &cx,
-        node,
-        path: &path,
-    };
+    let g = G::new(&cx, node, &path);
     *slot = Some(map.next_value_seed(GuidedSeed(g, PhantomData))?);
     state.current.set(None);
     Ok(())

@@ -337,6 +337,9 @@ pub(crate) struct Node {
     /// read while streaming: a string or boolean (or null) with no check to
     /// run. The walker hands such a value straight to serde.
     pub passthrough: bool,
+    /// Which of the first 64 properties have a passthrough node, one bit
+    /// each, so the walker need not look their nodes up.
+    pub passthrough_properties: u64,
     /// The node is exactly the schema of `Money` (`Some(false)`) or
     /// `SignedMoney` (`Some(true)`), whose own `Deserialize` enforces all of
     /// it (see `contract/money_de.rs`).
@@ -374,6 +377,7 @@ impl Default for Node {
             has_scalar_checks: false,
             required_mask: 0,
             passthrough: false,
+            passthrough_properties: 0,
             money: None,
         }
     }
@@ -505,6 +509,16 @@ impl CompiledSchema {
                 && !node.has_scalar_checks
                 && node.types & (STR | BOOL) != 0
                 && node.types & !(STR | BOOL | NULL) == 0;
+        }
+        let passthrough: Vec<bool> = nodes.iter().map(|n| n.passthrough).collect();
+        for node in &mut nodes {
+            node.passthrough_properties = node
+                .properties
+                .iter()
+                .take(64)
+                .enumerate()
+                .filter(|(_, (_, id))| passthrough[*id])
+                .fold(0, |mask, (i, _)| mask | 1 << i);
         }
         Ok(CompiledSchema {
             nodes,
@@ -777,6 +791,53 @@ pub(crate) fn check_string(node: &Node, s: &str) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// Whether a string meets every check of the node (`enum`, lengths,
+/// `pattern`, `format`): the yes or no of [`check_string`] and the node's
+/// `enum`, without building a message.
+#[inline]
+pub(crate) fn string_holds(node: &Node, s: &str) -> bool {
+    if let Some(allowed) = &node.enumeration
+        && !allowed.iter().any(|a| a.as_str() == Some(s))
+    {
+        return false;
+    }
+    if node.min_length.is_some() || node.max_length.is_some() {
+        if !lengths_hold(node, s) {
+            let n = s.chars().count() as u64;
+            if node.min_length.is_some_and(|min| n < min) || node.max_length.is_some_and(|max| n > max)
+            {
+                return false;
+            }
+        }
+    }
+    if let Some((_, matcher)) = &node.pattern
+        && !matcher.is_match(s)
+    {
+        return false;
+    }
+    node.format
+        .is_none_or(|format| formats::is_valid(format, s) != Some(false))
+}
+
+/// Whether a number meets every check of the node, as [`check_number`]
+/// and the node's `enum` judge it, without building a message.
+#[inline]
+pub(crate) fn number_holds(node: &Node, v: Num) -> bool {
+    if node.enumeration.is_some() {
+        // Rare on numbers: the full check decides.
+        return false;
+    }
+    let within = |bound: Option<Num>, ok: fn(Ordering) -> bool| {
+        bound.is_none_or(|b| v.compare(b).is_some_and(ok))
+    };
+    (node.types & NUM != 0 || node.types & INT == 0 || v.is_integer())
+        && within(node.minimum, Ordering::is_ge)
+        && within(node.maximum, Ordering::is_le)
+        && within(node.exclusive_minimum, Ordering::is_gt)
+        && within(node.exclusive_maximum, Ordering::is_lt)
+        && node.multiple_of.is_none_or(|m| v.multiple_of(m))
 }
 
 /// Whether the string's length in characters is surely within the node's
