@@ -125,6 +125,7 @@
 //! | [`docs`] | Markdown pages and catalogs of tools |
 //! | `lock` | lock files and semver diffs of contracts (feature `lock`, for dev-dependencies) |
 //! | [`openai`] | the OpenAI adapter: strict schemas, tool definitions, calls and outputs |
+//! | `mcp` | an MCP server of a [`Toolbox`] through rmcp (feature `mcp`) |
 //!
 //! Nested argument types derive `serde::Deserialize` and
 //! `schemars::JsonSchema`; both crates are re-exported ([`serde`],
@@ -378,6 +379,23 @@ macro_rules! assert_contracts_locked {
 /// tool definitions, tool calls read from responses and outputs written back.
 pub mod openai {
     pub use tool_openai::*;
+}
+
+/// The MCP adapter (cargo feature `mcp`): a [`Toolbox`]'s tools served
+/// over the Model Context Protocol through rmcp, the official Rust SDK,
+/// to hosts such as Claude Desktop and Code, Cursor, VS Code and the MCP
+/// Inspector.
+///
+/// [`McpServer`](mcp::McpServer) writes each contract in MCP's dialect
+/// (plain optional fields, inlined `$ref`s, closed objects, all four
+/// annotations from the policy) and answers each call through the toolbox:
+/// a success with `structuredContent` and a text block, every error the
+/// model can act on as `isError: true` with the model text.
+/// [`serve_stdio`](mcp::serve_stdio) runs it on stdin/stdout; see
+/// `examples/mcp_server.rs` (`cargo run --example mcp_server --features mcp`).
+#[cfg(feature = "mcp")]
+pub mod mcp {
+    pub use tool_mcp::*;
 }
 
 pub use schemars;

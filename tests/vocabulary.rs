@@ -323,6 +323,7 @@ fn openai_accepts(name: &str) -> bool {
     let contract: &'static ToolContract = Box::leak(Box::new(ToolContract::__new(ContractParts {
         name,
         rust_name: "Probe",
+        title: None,
         description: "Probe the name rule.",
         version: Version::new(1, 0, 0),
         policy: Policy::__new(
