@@ -7,8 +7,9 @@ use std::sync::Arc;
 use std::task::Poll;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
-    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult, ErrorCode,
+    Implementation, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
+    Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -245,6 +246,32 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         self.run(request, &context).await
+    }
+
+    /// rmcp hands a `tools/call` or `tools/list` whose params it cannot
+    /// read (`arguments` that are not an object, a `name` that is not a
+    /// string) over as a custom request; it is a malformed request
+    /// (`-32602`), not an unknown method.
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        match request.method.as_str() {
+            "tools/call" => Err(ErrorData::invalid_params(
+                "malformed tools/call: `params` needs a `name` string and, if any, an `arguments` object",
+                None,
+            )),
+            "tools/list" => Err(ErrorData::invalid_params(
+                "malformed tools/list: `params` may hold only a `cursor` string and `_meta`",
+                None,
+            )),
+            _ => Err(ErrorData::new(
+                ErrorCode::METHOD_NOT_FOUND,
+                request.method,
+                None,
+            )),
+        }
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
