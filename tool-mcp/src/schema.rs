@@ -323,6 +323,11 @@ impl Dialect {
     /// The dialect of one schema object.
     fn object(&mut self, object: &Map<String, Value>, depth: usize) -> Map<String, Value> {
         if depth > MAX_DEPTH {
+            // Copied as it is; the definitions it refers to stay.
+            let mut names = BTreeSet::new();
+            collect_refs(&Value::Object(object.clone()), &mut names, 0);
+            self.kept
+                .extend(names.into_iter().filter(|n| self.defs.contains_key(n)));
             return object.clone();
         }
         if let Some(merged) = self.inlined(object, depth) {
@@ -444,7 +449,9 @@ fn strip_null(schema: &mut Value) {
         return;
     };
     object.remove("nullable");
-    if let Some(Value::Array(types)) = object.get_mut("type") {
+    if let Some(Value::Array(types)) = object.get_mut("type")
+        && types.iter().any(|t| t.as_str() != Some("null"))
+    {
         types.retain(|t| t.as_str() != Some("null"));
         if types.len() == 1 {
             let only = types.remove(0);
@@ -561,5 +568,151 @@ fn collect_refs(schema: &Value, out: &mut BTreeSet<String>, depth: usize) {
         for child in subschemas(object) {
             collect_refs(child, out, depth + 1);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn a_type_used_at_every_level_twice_stops_inlining_at_the_budget() {
+        // D0 holds two D1s, D1 two D2s, ...: inlined in full, 2^40 copies.
+        let mut defs = Map::new();
+        for i in 0..40 {
+            let next = json!({"$ref": format!("#/$defs/D{}", i + 1)});
+            defs.insert(
+                format!("D{i}"),
+                json!({"type": "object", "properties": {"a": next, "b": next}, "required": ["a", "b"]}),
+            );
+        }
+        defs.insert("D40".into(), json!({"type": "string"}));
+        let contract = json!({"type": "object", "properties": {"root": {"$ref": "#/$defs/D0"}},
+            "required": ["root"], "additionalProperties": false, "$defs": defs});
+        let schema = Value::Object(input_schema(&contract));
+        let text = schema.to_string();
+        assert!(text.len() < 4 * 1024 * 1024, "{} bytes", text.len());
+        // What was not inlined is referred to and defined.
+        let kept = schema["$defs"].as_object().unwrap();
+        assert!(!kept.is_empty());
+        let mut refs = BTreeSet::new();
+        collect_refs(&schema, &mut refs, 0);
+        for def in kept.values() {
+            collect_refs(def, &mut refs, 0);
+        }
+        for name in &refs {
+            assert!(kept.contains_key(name), "#/$defs/{name} is not defined");
+        }
+    }
+
+    #[test]
+    fn a_schema_deeper_than_the_walk_keeps_its_definitions() {
+        let mut deep = json!({"$ref": "#/$defs/Leaf"});
+        for _ in 0..(MAX_DEPTH + 20) {
+            deep = json!({"type": "array", "items": deep});
+        }
+        let contract = json!({"type": "object", "properties": {"deep": deep}, "required": ["deep"],
+            "$defs": {"Leaf": {"type": "string"}}});
+        let schema = input_schema(&contract);
+        assert_eq!(schema["$defs"], json!({"Leaf": {"type": "string"}}));
+    }
+
+    #[test]
+    fn nulls_leave_optional_properties_only() {
+        let contract = json!({
+            "type": "object",
+            "properties": {
+                "a": {"type": ["integer", "null"]},
+                "b": {"anyOf": [{"$ref": "#/$defs/Pet"}, {"type": "null"}], "description": "A pet."},
+                "c": {"enum": ["x", null]},
+                "d": {"type": ["string", "null"]},
+                "e": {"type": "null"},
+                "f": {"type": ["null"]},
+                "g": {"type": "string", "nullable": true},
+                "h": {"anyOf": [{"type": "string"}, {"type": "integer"}, {"type": "null"}]}
+            },
+            "required": ["d"],
+            "$defs": {"Pet": {"type": "object", "properties": {"name": {"type": "string"}},
+                "required": ["name"], "description": "Any pet."}}
+        });
+        assert_eq!(
+            Value::Object(input_schema(&contract)),
+            json!({
+                "type": "object",
+                "properties": {
+                    "a": {"type": "integer"},
+                    "b": {"description": "A pet.", "type": "object",
+                        "properties": {"name": {"type": "string"}}, "required": ["name"],
+                        "additionalProperties": false},
+                    "c": {"enum": ["x"]},
+                    "d": {"type": ["string", "null"]},
+                    "e": {"type": "null"},
+                    "f": {"type": ["null"]},
+                    "g": {"type": "string"},
+                    "h": {"anyOf": [{"type": "string"}, {"type": "integer"}]}
+                },
+                "required": ["d"],
+                "additionalProperties": false
+            })
+        );
+    }
+
+    #[test]
+    fn a_recursive_root_moves_into_defs_when_wrapped() {
+        // schemars writes a root that refers to itself as `$ref: "#"`.
+        let output = json!({"title": "Expr", "oneOf": [
+            {"type": "integer"},
+            {"type": "array", "items": {"$ref": "#"}}
+        ]});
+        assert_eq!(
+            Value::Object(output_schema(&output, true)),
+            json!({
+                "type": "object",
+                "properties": {"value": {"$ref": "#/$defs/Expr"}},
+                "required": ["value"],
+                "additionalProperties": false,
+                "$defs": {"Expr": {"title": "Expr", "oneOf": [
+                    {"type": "integer"},
+                    {"type": "array", "items": {"$ref": "#/$defs/Expr"}}
+                ]}}
+            })
+        );
+        // Unwrapped, `#` still names the root.
+        assert_eq!(Value::Object(output_schema(&output, false)), output);
+    }
+
+    #[test]
+    fn property_names_that_are_keywords_are_walked_as_properties() {
+        let contract = json!({"type": "object", "properties": {
+            "enum": {"$ref": "#/$defs/Tag"},
+            "x-tool-allow": {"type": "string"},
+            "$ref": {"type": "string"}
+        }, "required": ["enum", "x-tool-allow", "$ref"],
+        "$defs": {"Tag": {"type": "object", "properties": {"name": {"type": "string"}},
+            "required": ["name"], "x-tool-allow": {"": ["model_identity"]}}}});
+        assert_eq!(
+            Value::Object(input_schema(&contract)),
+            json!({"type": "object", "properties": {
+                "enum": {"type": "object", "properties": {"name": {"type": "string"}},
+                    "required": ["name"], "additionalProperties": false},
+                "x-tool-allow": {"type": "string"},
+                "$ref": {"type": "string"}
+            }, "required": ["enum", "x-tool-allow", "$ref"], "additionalProperties": false})
+        );
+    }
+
+    #[test]
+    fn not_an_object_or_a_boolean_schema_is_still_an_object_root() {
+        assert_eq!(
+            Value::Object(input_schema(&json!(true))),
+            json!({"type": "object", "additionalProperties": false})
+        );
+        assert_eq!(
+            Value::Object(output_schema(&json!(true), true)),
+            json!({"type": "object", "properties": {"value": {}}, "required": ["value"],
+                "additionalProperties": false})
+        );
     }
 }

@@ -8,8 +8,8 @@ use std::task::Poll;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult, ErrorCode,
-    Implementation, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
-    Tool,
+    Implementation, ListToolsResult, PaginatedRequestParams, RequestId, ServerCapabilities,
+    ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -132,7 +132,12 @@ impl McpServer {
 
     /// Builds the session of each call from its request: the client's
     /// info, the request's `_meta`, or what a transport put into the
-    /// context's extensions (an HTTP request's headers).
+    /// context's extensions (an HTTP request's headers, after the
+    /// transport's authentication).
+    ///
+    /// The client writes `_meta` and its info: never take an identity, a
+    /// tenant or an approval from them; those come from the application's
+    /// own authentication.
     #[must_use]
     pub fn with_session_fn(
         mut self,
@@ -179,7 +184,7 @@ impl McpServer {
                 .map_err(|error| ErrorData::invalid_params(error.to_string(), None))?,
             None => "{}".to_owned(),
         };
-        let call = ToolCall::new(context.id.to_string(), request.name.as_ref(), arguments);
+        let call = ToolCall::new(call_id(&context.id), request.name.as_ref(), arguments);
         let session = (self.session)(context);
         let abort = AbortHandle::new();
         let result = until_cancelled(
@@ -193,6 +198,16 @@ impl McpServer {
         }
         let contract = self.toolbox.contract(&call.name);
         call_tool_result(&result, contract, object_output).map(CallToolResponse::from)
+    }
+}
+
+/// The call id of a request: its JSON-RPC id, cut to 128 characters (the
+/// client chooses it, and the audit record keeps it).
+fn call_id(id: &RequestId) -> String {
+    let id = id.to_string();
+    match id.char_indices().nth(128) {
+        Some((end, _)) => id[..end].to_owned(),
+        None => id,
     }
 }
 
