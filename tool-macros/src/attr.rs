@@ -403,6 +403,30 @@ mod tests {
     }
 
     #[test]
+    fn a_title_is_one_line_of_words() {
+        let attrs: Vec<Attribute> = vec![parse_quote!(#[tool(title = "Open support ticket")])];
+        let mut title = None;
+        let errors = errors_of(|cx| {
+            title = tool_attrs(cx, &attrs).title.given().map(LitStr::value);
+        });
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(title.as_deref(), Some("Open support ticket"));
+        for bad in ["", "  ", "Open\nticket"] {
+            let attrs: Vec<Attribute> = vec![parse_quote!(#[tool(title = #bad)])];
+            let errors = errors_of(|cx| {
+                tool_attrs(cx, &attrs);
+            });
+            assert_eq!(
+                errors,
+                vec![
+                    "the title is empty or spans lines; write the short name a person reads, e.g. `title = \"Create refund draft\"`"
+                ],
+                "{bad:?}"
+            );
+        }
+    }
+
+    #[test]
     fn unknown_keys_name_the_closest_key_and_the_valid_ones() {
         let attrs: Vec<Attribute> = vec![parse_quote!(
             #[tool(efect = "write", verison = "1.0.0", errors(LATE(meanig = "late")))]
