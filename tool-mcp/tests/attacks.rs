@@ -187,7 +187,12 @@ async fn one_approval_runs_one_call_however_many_race_for_it() {
         .collect();
     assert_eq!(ran.len(), 1, "the approved call ran {} times", ran.len());
     assert_eq!(ran[0].audit.approval_id.as_deref(), Some("appr-once"));
+    let fresh = &ran[0].output.details().clone();
     for answer in &answers {
+        if answer["result"]["isError"] == false {
+            // A replay carries the first run's output.
+            assert_eq!(&answer["result"]["structuredContent"], fresh, "{answer}");
+        }
         let code = &answer["result"]["_meta"]["dev.tool-contract/error"]["code"];
         assert!(
             answer["result"]["isError"] == false || code == "CALL_IN_PROGRESS",
