@@ -66,7 +66,10 @@ pub fn toolbox() -> Toolbox {
         async move {
             let mut levels = shelf.lock().unwrap_or_else(|e| e.into_inner());
             let Some((available, reserved)) = levels.get_mut(&call.sku) else {
-                return Err(ToolError::conflict("OUT_OF_STOCK", "This item is not stocked."));
+                return Err(ToolError::conflict(
+                    "OUT_OF_STOCK",
+                    "This item is not stocked.",
+                ));
             };
             if *available < call.quantity {
                 return Err(ToolError::conflict(
@@ -104,23 +107,31 @@ pub fn server(approvals: &Approvals) -> McpServer {
     let session = Session::new()
         .with(CustomerId("c-42".into()))
         .with(TenantId("demo-shop".into()))
-        .with(Subjects::new().with("tenant", "demo-shop").with("customer", "c-42"))
-        .with(approvals.clone());
-    McpServer::new(toolbox(), "tool-contract-example-shop", env!("CARGO_PKG_VERSION"))
-        .with_instructions(
-            "Order and inventory tools of a small shop. Look stock up before \
-             reserving it; a reservation needs the customer's approval.",
+        .with(
+            Subjects::new()
+                .with("tenant", "demo-shop")
+                .with("customer", "c-42"),
         )
-        .with_session(session)
-        .on_result(|result| {
-            // stdout carries the protocol; everything else goes to stderr.
-            let audit = serde_json::to_string(&result.audit).unwrap_or_default();
-            eprintln!("audit {audit}");
-            if let Some(request) = &result.approval_request {
-                let request = serde_json::to_string(request).unwrap_or_default();
-                eprintln!("approval needed {request}");
-            }
-        })
+        .with(approvals.clone());
+    McpServer::new(
+        toolbox(),
+        "tool-contract-example-shop",
+        env!("CARGO_PKG_VERSION"),
+    )
+    .with_instructions(
+        "Order and inventory tools of a small shop. Look stock up before \
+             reserving it; a reservation needs the customer's approval.",
+    )
+    .with_session(session)
+    .on_result(|result| {
+        // stdout carries the protocol; everything else goes to stderr.
+        let audit = serde_json::to_string(&result.audit).unwrap_or_default();
+        eprintln!("audit {audit}");
+        if let Some(request) = &result.approval_request {
+            let request = serde_json::to_string(request).unwrap_or_default();
+            eprintln!("approval needed {request}");
+        }
+    })
 }
 
 #[tokio::main(flavor = "current_thread")]

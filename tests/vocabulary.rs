@@ -384,7 +384,11 @@ fn tool_names_follow_the_rule_every_provider_accepts() {
     // OpenAI takes a leading digit or `-`; Gemini does not, so neither does
     // the shared rule.
     for (name, first) in [("2fa_check", '2'), ("-get_weather", '-'), ("9", '9')] {
-        assert_eq!(name_problem(name), Some(NameProblem::Start(first)), "{name:?}");
+        assert_eq!(
+            name_problem(name),
+            Some(NameProblem::Start(first)),
+            "{name:?}"
+        );
         assert!(openai_accepts(name), "{name:?}");
     }
     assert_eq!(name_problem("_private_lookup"), None);

@@ -52,8 +52,8 @@ pub const SCHEMARS: Symbol = Symbol("schemars");
 
 /// Keys that belong on the struct, for "belongs on ..." messages.
 pub const STRUCT_KEYS: &[Symbol] = &[
-    NAME, TITLE, VERSION, EFFECT, IDEMPOTENT, APPROVAL, TIMEOUT_MS, OPEN_WORLD, DATA, OUTPUT, ERRORS,
-    CRATE,
+    NAME, TITLE, VERSION, EFFECT, IDEMPOTENT, APPROVAL, TIMEOUT_MS, OPEN_WORLD, DATA, OUTPUT,
+    ERRORS, CRATE,
 ];
 
 /// Keys that belong on a field.

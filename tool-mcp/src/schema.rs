@@ -97,7 +97,10 @@ pub fn output_schema(type_schema: &Value, object_root: bool) -> Map<String, Valu
         properties.insert(VALUE_KEY.into(), Value::Object(body));
         out.insert("type".into(), Value::from("object"));
         out.insert("properties".into(), Value::Object(properties));
-        out.insert("required".into(), Value::Array(vec![Value::from(VALUE_KEY)]));
+        out.insert(
+            "required".into(),
+            Value::Array(vec![Value::from(VALUE_KEY)]),
+        );
         out.insert("additionalProperties".into(), Value::Bool(false));
     } else {
         out.extend(body);
@@ -147,8 +150,7 @@ fn refers_to_root(schema: &Value, depth: usize) -> bool {
         return false;
     };
     object.get("$ref").and_then(Value::as_str) == Some("#")
-        || (depth < MAX_DEPTH
-            && subschemas(object).any(|child| refers_to_root(child, depth + 1)))
+        || (depth < MAX_DEPTH && subschemas(object).any(|child| refers_to_root(child, depth + 1)))
 }
 
 /// Rewrites every `$ref: "#"` under `schema` to `target`.
@@ -210,7 +212,11 @@ fn unique_name(defs: &Map<String, Value>, title: Option<&str>) -> String {
         .chars()
         .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
         .collect();
-    let base = if base.is_empty() { "Output".into() } else { base };
+    let base = if base.is_empty() {
+        "Output".into()
+    } else {
+        base
+    };
     let mut name = base.clone();
     let mut n = 2;
     while defs.contains_key(&name) {
@@ -247,7 +253,10 @@ fn is_list_keyword(key: &str) -> bool {
 /// Keywords whose value maps names to schemas (`properties` is handled on
 /// its own, for optional properties).
 fn is_map_keyword(key: &str) -> bool {
-    matches!(key, "patternProperties" | "dependentSchemas" | "$defs" | "definitions")
+    matches!(
+        key,
+        "patternProperties" | "dependentSchemas" | "$defs" | "definitions"
+    )
 }
 
 /// One pass over a schema document: its definitions, which of them
@@ -395,11 +404,7 @@ impl Dialect {
     /// object's own keywords first, then the definition's that it does not
     /// set), or `None` when the `$ref` stays: not a local definition, a
     /// definition that contains itself, or the budget spent.
-    fn inlined(
-        &mut self,
-        object: &Map<String, Value>,
-        depth: usize,
-    ) -> Option<Map<String, Value>> {
+    fn inlined(&mut self, object: &Map<String, Value>, depth: usize) -> Option<Map<String, Value>> {
         let name = def_name(object.get("$ref")?.as_str()?)?;
         if self.recursive.contains(&name) || depth >= MAX_DEPTH {
             return None;
@@ -500,7 +505,8 @@ fn is_null_schema(schema: &Value) -> bool {
     };
     let null_type = object.get("type").and_then(Value::as_str) == Some("null");
     let null_const = object.get("const").is_some_and(Value::is_null);
-    let null_enum = matches!(object.get("enum"), Some(Value::Array(v)) if v.len() == 1 && v[0].is_null());
+    let null_enum =
+        matches!(object.get("enum"), Some(Value::Array(v)) if v.len() == 1 && v[0].is_null());
     (null_type || null_const || null_enum)
         && object.keys().all(|key| {
             matches!(
@@ -517,7 +523,9 @@ fn size(object: &Map<String, Value>) -> usize {
             return 1;
         }
         match value {
-            Value::Object(object) => 1 + object.values().map(|v| count(v, depth + 1)).sum::<usize>(),
+            Value::Object(object) => {
+                1 + object.values().map(|v| count(v, depth + 1)).sum::<usize>()
+            }
             Value::Array(list) => 1 + list.iter().map(|v| count(v, depth + 1)).sum::<usize>(),
             _ => 1,
         }
@@ -561,7 +569,11 @@ fn collect_refs(schema: &Value, out: &mut BTreeSet<String>, depth: usize) {
     let Value::Object(object) = schema else {
         return;
     };
-    if let Some(name) = object.get("$ref").and_then(Value::as_str).and_then(def_name) {
+    if let Some(name) = object
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(def_name)
+    {
         out.insert(name);
     }
     if depth < MAX_DEPTH {

@@ -2,8 +2,8 @@
 //! world, always all written (a missing hint means the unsafe default).
 
 use serde_json::{Value, json};
-use tool_contract::mcp::annotations;
 use tool_contract::contract::{Approval, DataClass, Effect, Idempotency, Policy};
+use tool_contract::mcp::annotations;
 
 fn hints(effect: Effect, idempotency: Idempotency, open_world: bool) -> Value {
     let policy = Policy::__new(
@@ -20,7 +20,9 @@ fn hints(effect: Effect, idempotency: Idempotency, open_world: bool) -> Value {
 #[test]
 fn every_effect_idempotency_and_open_world_has_all_four_hints() {
     use Effect::{Destructive, Read, Write};
-    let keyed = Idempotency::Keyed { field: "request_id" };
+    let keyed = Idempotency::Keyed {
+        field: "request_id",
+    };
     let rows = [
         // effect, idempotency, readOnly, destructive, idempotent
         (Read, Idempotency::Unspecified, true, false, true),

@@ -26,16 +26,22 @@ impl Host {
     async fn start(approvals: &Approvals, seen: &shop::Seen) -> Host {
         let (host_end, server_end) = tokio::io::duplex(1 << 16);
         let (server_read, server_write) = tokio::io::split(server_end);
-        tokio::spawn(serve(shop::server(approvals, seen), server_read, server_write));
+        tokio::spawn(serve(
+            shop::server(approvals, seen),
+            server_read,
+            server_write,
+        ));
         let (read, write) = tokio::io::split(host_end);
         let mut host = Host {
             to_server: write,
             from_server: BufReader::new(read).lines(),
         };
         let init = host
-            .answer(json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            .answer(
+                json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
                 "protocolVersion": "2025-11-25", "capabilities": {},
-                "clientInfo": {"name": "hostile", "version": "6.6.6"}}}))
+                "clientInfo": {"name": "hostile", "version": "6.6.6"}}}),
+            )
             .await;
         assert_eq!(init["result"]["serverInfo"]["name"], "shop-tools");
         host.send_line(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
@@ -77,7 +83,10 @@ async fn a_megabyte_tool_name_gets_a_short_error_and_a_cut_audit_name() {
     assert_eq!(answer["error"]["code"], -32602);
     let message = answer["error"]["message"].as_str().unwrap();
     assert!(message.len() < 1024, "{} bytes", message.len());
-    assert!(message.starts_with("There is no tool named \"aaaa"), "{message}");
+    assert!(
+        message.starts_with("There is no tool named \"aaaa"),
+        "{message}"
+    );
     assert_eq!(seen.results()[0].audit.tool.chars().count(), 256);
 }
 
@@ -102,7 +111,12 @@ async fn arguments_over_the_session_limit_are_an_argument_error() {
     let answer = host
         .answer(call(json!(1), "get_inventory", json!({"sku": sku})))
         .await;
-    assert_eq!(answer["result"]["isError"], true, "{}", &answer.to_string()[..200]);
+    assert_eq!(
+        answer["result"]["isError"],
+        true,
+        "{}",
+        &answer.to_string()[..200]
+    );
     let error = &answer["result"]["_meta"]["dev.tool-contract/error"];
     assert_eq!(error["code"], "INVALID_ARGUMENTS");
     let text = answer["result"]["content"][0]["text"].as_str().unwrap();
@@ -123,7 +137,11 @@ async fn arguments_nested_past_any_depth_leave_the_server_serving() {
     let answer = host
         .answer(call(json!(2), "get_inventory", json!({"sku": "SKU-2"})))
         .await;
-    let answer = if answer["id"] == 2 { answer } else { host.next().await };
+    let answer = if answer["id"] == 2 {
+        answer
+    } else {
+        host.next().await
+    };
     assert_eq!(answer["id"], 2, "{answer}");
     assert_eq!(answer["result"]["structuredContent"]["sku"], "SKU-2");
 }
@@ -144,7 +162,10 @@ async fn a_cancelled_call_is_aborted_and_audited() {
         if let Some(result) = seen.results().first() {
             break result.audit.clone();
         }
-        assert!(tokio::time::Instant::now() < deadline, "the call was not aborted");
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the call was not aborted"
+        );
         tokio::time::sleep(Duration::from_millis(10)).await;
     };
     assert_eq!(audit.tool, "build_slow_report");
@@ -153,7 +174,11 @@ async fn a_cancelled_call_is_aborted_and_audited() {
     let answer = host
         .answer(call(json!(8), "get_inventory", json!({"sku": "SKU-8"})))
         .await;
-    let answer = if answer["id"] == 8 { answer } else { host.next().await };
+    let answer = if answer["id"] == 8 {
+        answer
+    } else {
+        host.next().await
+    };
     assert_eq!(answer["result"]["structuredContent"]["sku"], "SKU-8");
 }
 

@@ -13,6 +13,7 @@ mod shop;
 mod tools;
 
 use serde_json::{Map, Value, json};
+use tool_contract::Tool as _;
 use tool_contract::approval::Approvals;
 use tool_contract::mcp::rmcp::model::{
     CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig, ErrorCode,
@@ -22,7 +23,6 @@ use tool_contract::mcp::rmcp::service::{
     ClientLifecycleMode, ClientServiceExt, RoleClient, RunningService, ServiceError,
 };
 use tool_contract::mcp::{FATAL_MESSAGE, McpServer, mcp_tool, serve};
-use tool_contract::Tool as _;
 use tool_contract::runtime::OutputKind;
 
 type Client = RunningService<RoleClient, ClientConfig>;
@@ -146,7 +146,9 @@ async fn errors_and_approvals(client: &Client, approvals: &Approvals, seen: &sho
     assert_eq!(refused.is_error, Some(true));
     let text = wire(&refused)["content"][0]["text"].clone();
     assert!(
-        text.as_str().unwrap().starts_with("Error [APPROVAL_REQUIRED]: "),
+        text.as_str()
+            .unwrap()
+            .starts_with("Error [APPROVAL_REQUIRED]: "),
         "{text}"
     );
     let request = seen
@@ -170,7 +172,8 @@ async fn errors_and_approvals(client: &Client, approvals: &Approvals, seen: &sho
     );
 
     // A fatal outcome: a JSON-RPC internal error; the reason is in the audit.
-    let (code, message) = mcp_error(call(client, "count_shelf_labels", json!({"shelf": "A-3"})).await);
+    let (code, message) =
+        mcp_error(call(client, "count_shelf_labels", json!({"shelf": "A-3"})).await);
     assert_eq!(code, ErrorCode::INTERNAL_ERROR);
     assert_eq!(message, FATAL_MESSAGE);
     let audit = seen.results().last().unwrap().audit.clone();
@@ -188,7 +191,11 @@ async fn errors_and_approvals(client: &Client, approvals: &Approvals, seen: &sho
 #[tokio::test]
 async fn a_2025_11_25_client_lists_and_calls_tools() {
     let (approvals, seen) = (Approvals::new(), shop::Seen::default());
-    let client = connect(shop::server(&approvals, &seen), ProtocolVersion::V_2025_11_25).await;
+    let client = connect(
+        shop::server(&approvals, &seen),
+        ProtocolVersion::V_2025_11_25,
+    )
+    .await;
 
     let info = client.peer_info().unwrap();
     assert_eq!(info.protocol_version, ProtocolVersion::V_2025_11_25);
@@ -218,9 +225,15 @@ async fn a_2025_11_25_client_lists_and_calls_tools() {
     );
     let legacy = Some(&ProtocolVersion::V_2025_11_25);
     let inventory = listed.iter().find(|t| t.name == "get_inventory").unwrap();
-    assert_eq!(inventory, &mcp_tool(tools::GetInventory::contract(), legacy));
+    assert_eq!(
+        inventory,
+        &mcp_tool(tools::GetInventory::contract(), legacy)
+    );
     let warehouses = listed.iter().find(|t| t.name == "list_warehouses").unwrap();
-    assert_eq!(warehouses, &mcp_tool(rich::ListWarehouses::contract(), legacy));
+    assert_eq!(
+        warehouses,
+        &mcp_tool(rich::ListWarehouses::contract(), legacy)
+    );
     assert_eq!(warehouses.output_schema.as_ref().unwrap()["type"], "object");
 
     // A success: structuredContent valid against the output schema, and the
@@ -236,7 +249,10 @@ async fn a_2025_11_25_client_lists_and_calls_tools() {
             "isError": false
         })
     );
-    assert!(valid_output(inventory, stock.structured_content.as_ref().unwrap()));
+    assert!(valid_output(
+        inventory,
+        stock.structured_content.as_ref().unwrap()
+    ));
 
     // A non-object output is wrapped for this revision.
     let codes = call(&client, "list_warehouses", json!({})).await.unwrap();
@@ -248,7 +264,10 @@ async fn a_2025_11_25_client_lists_and_calls_tools() {
             "isError": false
         })
     );
-    assert!(valid_output(warehouses, codes.structured_content.as_ref().unwrap()));
+    assert!(valid_output(
+        warehouses,
+        codes.structured_content.as_ref().unwrap()
+    ));
 
     // A tool without a declared output answers with text only.
     let report = call(&client, "build_slow_report", json!({"wait": 0}))
@@ -260,26 +279,40 @@ async fn a_2025_11_25_client_lists_and_calls_tools() {
     );
 
     errors_and_approvals(&client, &approvals, &seen).await;
-    assert!(seen.revisions().iter().all(|v| v.as_deref() == Some("2025-11-25")));
+    assert!(
+        seen.revisions()
+            .iter()
+            .all(|v| v.as_deref() == Some("2025-11-25"))
+    );
     client.cancel().await.unwrap();
 }
 
 #[tokio::test]
 async fn a_2026_07_28_client_discovers_and_calls_tools() {
     let (approvals, seen) = (Approvals::new(), shop::Seen::default());
-    let client = connect(shop::server(&approvals, &seen), ProtocolVersion::V_2026_07_28).await;
+    let client = connect(
+        shop::server(&approvals, &seen),
+        ProtocolVersion::V_2026_07_28,
+    )
+    .await;
 
     let listed = client.list_all_tools().await.unwrap();
     assert_eq!(listed.len(), 8);
     let current = Some(&ProtocolVersion::V_2026_07_28);
     let warehouses = listed.iter().find(|t| t.name == "list_warehouses").unwrap();
-    assert_eq!(warehouses, &mcp_tool(rich::ListWarehouses::contract(), current));
+    assert_eq!(
+        warehouses,
+        &mcp_tool(rich::ListWarehouses::contract(), current)
+    );
     assert_eq!(warehouses.output_schema.as_ref().unwrap()["type"], "array");
 
     // This revision takes any JSON as structured content: no wrapping.
     let codes = call(&client, "list_warehouses", json!({})).await.unwrap();
     assert_eq!(codes.structured_content, Some(json!(["BER-1", "HAM-2"])));
-    assert!(valid_output(warehouses, codes.structured_content.as_ref().unwrap()));
+    assert!(valid_output(
+        warehouses,
+        codes.structured_content.as_ref().unwrap()
+    ));
     let ticket = call(
         &client,
         "open_support_ticket",
@@ -293,14 +326,22 @@ async fn a_2026_07_28_client_discovers_and_calls_tools() {
     );
 
     errors_and_approvals(&client, &approvals, &seen).await;
-    assert!(seen.revisions().iter().all(|v| v.as_deref() == Some("2026-07-28")));
+    assert!(
+        seen.revisions()
+            .iter()
+            .all(|v| v.as_deref() == Some("2026-07-28"))
+    );
     client.cancel().await.unwrap();
 }
 
 #[tokio::test]
 async fn concurrent_calls_each_get_their_own_answer() {
     let (approvals, seen) = (Approvals::new(), shop::Seen::default());
-    let client = connect(shop::server(&approvals, &seen), ProtocolVersion::V_2025_11_25).await;
+    let client = connect(
+        shop::server(&approvals, &seen),
+        ProtocolVersion::V_2025_11_25,
+    )
+    .await;
     let calls = (0..32).map(|i| {
         let client = &client;
         async move {
@@ -319,7 +360,9 @@ async fn concurrent_calls_each_get_their_own_answer() {
 }
 
 /// Runs the futures concurrently on this task, outputs in order.
-async fn futures_join_all<F: std::future::Future>(futures: impl Iterator<Item = F>) -> Vec<F::Output> {
+async fn futures_join_all<F: std::future::Future>(
+    futures: impl Iterator<Item = F>,
+) -> Vec<F::Output> {
     let handles: Vec<_> = futures.map(Box::pin).collect();
     let mut outputs = Vec::new();
     let mut pending: Vec<_> = handles.into_iter().map(Some).collect();

@@ -83,7 +83,10 @@ fn only_non_object_outputs_differ_between_revisions() {
     assert_eq!(differ, ["list_warehouses", "get_city_temperature"]);
     // Peers before 2026-07-28 get an object; later ones the type itself.
     assert_eq!(
-        Value::Object(output_schema(rich::ListWarehouses::contract().output_schema(), true)),
+        Value::Object(output_schema(
+            rich::ListWarehouses::contract().output_schema(),
+            true
+        )),
         json!({
             "type": "object",
             "properties": {"value": {"title": "Array_of_string", "type": "array", "items": {"type": "string"}}},
@@ -92,7 +95,10 @@ fn only_non_object_outputs_differ_between_revisions() {
         })
     );
     assert_eq!(
-        Value::Object(output_schema(rich::ListWarehouses::contract().output_schema(), false)),
+        Value::Object(output_schema(
+            rich::ListWarehouses::contract().output_schema(),
+            false
+        )),
         json!({"title": "Array_of_string", "type": "array", "items": {"type": "string"}})
     );
 }
@@ -100,7 +106,9 @@ fn only_non_object_outputs_differ_between_revisions() {
 #[test]
 fn a_tool_without_arguments_takes_a_closed_empty_object() {
     assert_eq!(
-        Value::Object(input_schema(rich::ListWarehouses::contract().input_schema())),
+        Value::Object(input_schema(
+            rich::ListWarehouses::contract().input_schema()
+        )),
         json!({"type": "object", "additionalProperties": false})
     );
 }
@@ -135,7 +143,10 @@ fn objects<'a>(schema: &'a Value, at: String, out: &mut Vec<(String, &'a Value)>
         Value::Object(object) => {
             out.push((at.clone(), schema));
             for (key, child) in object {
-                if matches!(key.as_str(), "enum" | "const" | "default" | "examples" | "required") {
+                if matches!(
+                    key.as_str(),
+                    "enum" | "const" | "default" | "examples" | "required"
+                ) {
                     continue;
                 }
                 objects(child, format!("{at}/{key}"), out);
@@ -208,7 +219,10 @@ fn what_the_mcp_schema_accepts_the_contract_parses() {
                 [{"name": "Boots", "children": []}]}}),
         ),
         (rich::ListWarehouses::contract(), json!({})),
-        (rich::GetCityTemperature::contract(), json!({"city": "Berlin"})),
+        (
+            rich::GetCityTemperature::contract(),
+            json!({"city": "Berlin"}),
+        ),
         (
             tools::CreateRefundDraft::contract(),
             json!({"order_ref": "A-10293", "reason": "late", "amount": {"amount_minor": 1299, "currency": "EUR"}}),
@@ -220,13 +234,23 @@ fn what_the_mcp_schema_accepts_the_contract_parses() {
             .should_validate_formats(true)
             .build(&schema)
             .unwrap();
-        assert!(validator.is_valid(&arguments), "{}: {arguments}", contract.name());
+        assert!(
+            validator.is_valid(&arguments),
+            "{}: {arguments}",
+            contract.name()
+        );
         let text = arguments.to_string();
         let parsed = match contract.name() {
-            "open_support_ticket" => rich::OpenSupportTicket::from_arguments(&text, &session).map(|_| ()),
-            "replace_category_tree" => rich::ReplaceCategoryTree::from_arguments(&text, &session).map(|_| ()),
+            "open_support_ticket" => {
+                rich::OpenSupportTicket::from_arguments(&text, &session).map(|_| ())
+            }
+            "replace_category_tree" => {
+                rich::ReplaceCategoryTree::from_arguments(&text, &session).map(|_| ())
+            }
             "list_warehouses" => rich::ListWarehouses::from_arguments(&text, &session).map(|_| ()),
-            "get_city_temperature" => rich::GetCityTemperature::from_arguments(&text, &session).map(|_| ()),
+            "get_city_temperature" => {
+                rich::GetCityTemperature::from_arguments(&text, &session).map(|_| ())
+            }
             _ => tools::CreateRefundDraft::from_arguments(&text, &session).map(|_| ()),
         };
         assert!(parsed.is_ok(), "{}: {parsed:?}", contract.name());

@@ -41,18 +41,26 @@ async fn unknown_tools_and_fatal_outcomes_are_json_rpc_errors() {
         .await;
     let error = call_tool_result(&unknown, None, true).unwrap_err();
     assert_eq!(error.code, ErrorCode::INVALID_PARAMS);
-    assert!(error.message.starts_with("There is no tool named \"list_warehouse\"."));
+    assert!(
+        error
+            .message
+            .starts_with("There is no tool named \"list_warehouse\".")
+    );
 
     // A value missing from the session is the application's fault: fatal.
     let fatal = toolbox
         .call(
-            &ToolCall::new("c2", "open_support_ticket", r#"{"order_ref": "A-1", "summary": "x"}"#),
+            &ToolCall::new(
+                "c2",
+                "open_support_ticket",
+                r#"{"order_ref": "A-1", "summary": "x"}"#,
+            ),
             &session,
         )
         .await;
     assert!(fatal.is_fatal());
-    let error = call_tool_result(&fatal, Some(rich::OpenSupportTicket::contract()), true)
-        .unwrap_err();
+    let error =
+        call_tool_result(&fatal, Some(rich::OpenSupportTicket::contract()), true).unwrap_err();
     assert_eq!(error.code, ErrorCode::INTERNAL_ERROR);
     assert_eq!(error.message, FATAL_MESSAGE);
     assert_eq!(error.data, None);

@@ -37,7 +37,12 @@ impl Host {
 
     async fn answer(&mut self, message: Value) -> Value {
         self.send(message).await;
-        let line = self.from_server.next_line().await.unwrap().expect("an answer");
+        let line = self
+            .from_server
+            .next_line()
+            .await
+            .unwrap()
+            .expect("an answer");
         serde_json::from_str(&line).unwrap()
     }
 }
@@ -58,9 +63,11 @@ async fn a_2025_11_25_session_line_by_line() {
     let approvals = Approvals::new();
     let mut host = Host::start(&approvals);
     let init = host
-        .answer(json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        .answer(
+            json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
             "protocolVersion": "2025-11-25", "capabilities": {},
-            "clientInfo": {"name": "host", "version": "1.0.0"}}}))
+            "clientInfo": {"name": "host", "version": "1.0.0"}}}),
+        )
         .await;
     assert_eq!(
         init,
@@ -96,8 +103,10 @@ async fn a_2025_11_25_session_line_by_line() {
     assert!(list["result"].get("resultType").is_none());
 
     let stock = host
-        .answer(json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
-            "name": "get_inventory", "arguments": {"sku": "SKU-1042", "include_reserved": true}}}))
+        .answer(
+            json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+            "name": "get_inventory", "arguments": {"sku": "SKU-1042", "include_reserved": true}}}),
+        )
         .await;
     assert_eq!(
         stock,
@@ -111,8 +120,10 @@ async fn a_2025_11_25_session_line_by_line() {
     let reserve = json!({"sku": "SKU-1042", "quantity": 2,
         "request_id": "0b7e9a52-3f4e-4c1a-9d2b-6a8f1c2e3d4b"});
     let refused = host
-        .answer(json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {
-            "name": "reserve_inventory", "arguments": reserve}}))
+        .answer(
+            json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {
+            "name": "reserve_inventory", "arguments": reserve}}),
+        )
         .await;
     assert_eq!(
         refused,
@@ -125,8 +136,10 @@ async fn a_2025_11_25_session_line_by_line() {
     );
 
     let unknown = host
-        .answer(json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {
-            "name": "delete_everything", "arguments": {}}}))
+        .answer(
+            json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {
+            "name": "delete_everything", "arguments": {}}}),
+        )
         .await;
     assert_eq!(
         unknown,
@@ -136,8 +149,10 @@ async fn a_2025_11_25_session_line_by_line() {
 
     // Arguments that are not an object are a malformed request.
     let malformed = host
-        .answer(json!({"jsonrpc": "2.0", "id": 6, "method": "tools/call", "params": {
-            "name": "get_inventory", "arguments": "{\"sku\": \"SKU-1042\"}"}}))
+        .answer(
+            json!({"jsonrpc": "2.0", "id": 6, "method": "tools/call", "params": {
+            "name": "get_inventory", "arguments": "{\"sku\": \"SKU-1042\"}"}}),
+        )
         .await;
     assert_eq!(
         malformed,
@@ -170,18 +185,28 @@ async fn a_2026_07_28_session_line_by_line() {
     );
     assert_eq!(
         discover["result"]["supportedVersions"],
-        json!(["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"])
+        json!([
+            "2024-11-05",
+            "2025-03-26",
+            "2025-06-18",
+            "2025-11-25",
+            "2026-07-28"
+        ])
     );
 
     let list = host
-        .answer(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {"_meta": meta()}}))
+        .answer(
+            json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {"_meta": meta()}}),
+        )
         .await;
     assert_eq!(list["result"]["resultType"], "complete");
     assert_eq!(list["result"]["tools"].as_array().unwrap().len(), 3);
 
     let invalid = host
-        .answer(json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
-            "name": "get_inventory", "arguments": {"sku": 7}, "_meta": meta()}}))
+        .answer(
+            json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+            "name": "get_inventory", "arguments": {"sku": 7}, "_meta": meta()}}),
+        )
         .await;
     assert_eq!(
         invalid,
@@ -196,9 +221,11 @@ async fn a_2026_07_28_session_line_by_line() {
     );
 
     let draft = host
-        .answer(json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {
+        .answer(
+            json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {
             "name": "create_refund_draft", "arguments": {"order_ref": "A-10293", "reason": "late"},
-            "_meta": meta()}}))
+            "_meta": meta()}}),
+        )
         .await;
     assert_eq!(
         draft["result"]["structuredContent"],

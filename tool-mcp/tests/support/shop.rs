@@ -67,7 +67,11 @@ pub fn toolbox() -> Toolbox {
         Ok::<_, ToolError>(vec!["BER-1".to_owned(), "HAM-2".to_owned()])
     });
     toolbox.register(|call: GetCityTemperature, _cx: CallContext| async move {
-        Ok::<_, ToolError>(if call.fahrenheit == Some(true) { 50.0 } else { 10.0 })
+        Ok::<_, ToolError>(if call.fahrenheit == Some(true) {
+            50.0
+        } else {
+            10.0
+        })
     });
     toolbox.register(|_call: CountShelfLabels, _cx: CallContext| async move {
         if true {
@@ -111,7 +115,11 @@ pub fn server(approvals: &Approvals, seen: &Seen) -> McpServer {
     let session = Session::new()
         .with(CustomerId("c-42".into()))
         .with(TenantId("acme".into()))
-        .with(Subjects::new().with("tenant", "acme").with("customer", "c-42"))
+        .with(
+            Subjects::new()
+                .with("tenant", "acme")
+                .with("customer", "c-42"),
+        )
         .with(approvals.clone());
     let revisions = Arc::clone(&seen.revisions);
     let results = Arc::clone(&seen.results);
