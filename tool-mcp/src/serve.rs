@@ -16,7 +16,7 @@ pub enum ServeError {
     /// The connection failed before the client was served: it closed, or
     /// its first message was not a valid opening (`initialize` or a request
     /// with 2026-07-28 `_meta`).
-    Start(ServerInitializeError),
+    Start(Box<ServerInitializeError>),
     /// The task that served the connection panicked or was cancelled.
     Stopped(tokio::task::JoinError),
 }
@@ -33,7 +33,7 @@ impl fmt::Display for ServeError {
 impl Error for ServeError {
     fn source(&self) -> Option<&(dyn Error + 'static)> {
         match self {
-            ServeError::Start(error) => Some(error),
+            ServeError::Start(error) => Some(error.as_ref()),
             ServeError::Stopped(error) => Some(error),
         }
     }
@@ -58,7 +58,7 @@ where
     let running = server
         .serve((reader, writer))
         .await
-        .map_err(ServeError::Start)?;
+        .map_err(|error| ServeError::Start(Box::new(error)))?;
     running.waiting().await.map_err(ServeError::Stopped)?;
     Ok(())
 }
