@@ -73,7 +73,7 @@ pub fn output_schema(type_schema: &Value, object_root: bool) -> Map<String, Valu
         }
     };
     let wrap = object_root && !is_object_root(&root);
-    let meta_schema = root.remove("$schema");
+    let meta_schema = root.shift_remove("$schema");
     let mut defs = take_defs(&mut root);
     if wrap && refers_to_root(&Value::Object(root.clone()), 0) {
         let name = unique_name(&defs, root.get("title").and_then(Value::as_str));
@@ -118,11 +118,11 @@ pub fn is_object_root(schema: &Map<String, Value>) -> bool {
 /// Removes and returns the root's named definitions (`$defs`, and draft-07
 /// `definitions` under names `$defs` does not use).
 fn take_defs(root: &mut Map<String, Value>) -> Map<String, Value> {
-    let mut defs = match root.remove("$defs") {
+    let mut defs = match root.shift_remove("$defs") {
         Some(Value::Object(defs)) => defs,
         _ => Map::new(),
     };
-    if let Some(Value::Object(older)) = root.remove("definitions") {
+    if let Some(Value::Object(older)) = root.shift_remove("definitions") {
         for (name, schema) in older {
             defs.entry(name).or_insert(schema);
         }
@@ -397,6 +397,7 @@ impl Dialect {
         if self.input && closes(&out) {
             out.insert("additionalProperties".into(), Value::Bool(false));
         }
+        numeric_format_as_bounds(&mut out);
         out
     }
 
@@ -432,6 +433,37 @@ impl Dialect {
     }
 }
 
+/// Replaces a schemars number format (`uint32`, `int64`, `double`, ...),
+/// which JSON Schema does not define and validators such as Ajv (the
+/// official TypeScript client's) warn about, by the bounds it stands for;
+/// bounds the schema already states stay.
+fn numeric_format_as_bounds(object: &mut Map<String, Value>) {
+    let Some(format) = object.get("format").and_then(Value::as_str) else {
+        return;
+    };
+    let bounds: Option<(Value, Value)> = match format {
+        "int8" => Some((i8::MIN.into(), i8::MAX.into())),
+        "int16" => Some((i16::MIN.into(), i16::MAX.into())),
+        "int32" => Some((i32::MIN.into(), i32::MAX.into())),
+        "int64" | "int" => Some((i64::MIN.into(), i64::MAX.into())),
+        "uint8" => Some((0.into(), u8::MAX.into())),
+        "uint16" => Some((0.into(), u16::MAX.into())),
+        "uint32" => Some((0.into(), u32::MAX.into())),
+        "uint64" | "uint" => Some((0.into(), u64::MAX.into())),
+        "float" | "double" => None,
+        _ => return,
+    };
+    object.shift_remove("format");
+    if let Some((minimum, maximum)) = bounds {
+        if !object.contains_key("minimum") && !object.contains_key("exclusiveMinimum") {
+            object.insert("minimum".into(), minimum);
+        }
+        if !object.contains_key("maximum") && !object.contains_key("exclusiveMaximum") {
+            object.insert("maximum".into(), maximum);
+        }
+    }
+}
+
 /// Whether an input object schema must be closed: it lists properties or
 /// says `type: "object"`, and says nothing about other properties.
 fn closes(object: &Map<String, Value>) -> bool {
@@ -453,7 +485,7 @@ fn strip_null(schema: &mut Value) {
     let Value::Object(object) = schema else {
         return;
     };
-    object.remove("nullable");
+    object.shift_remove("nullable");
     if let Some(Value::Array(types)) = object.get_mut("type")
         && types.iter().any(|t| t.as_str() != Some("null"))
     {
@@ -479,7 +511,7 @@ fn strip_null(schema: &mut Value) {
         }
         if branches.len() == 1 {
             let only = branches.remove(0);
-            object.remove(key);
+            object.shift_remove(key);
             match only {
                 Value::Object(branch) => {
                     for (k, v) in branch {
@@ -712,6 +744,25 @@ mod tests {
                 "x-tool-allow": {"type": "string"},
                 "$ref": {"type": "string"}
             }, "required": ["enum", "x-tool-allow", "$ref"], "additionalProperties": false})
+        );
+    }
+
+    #[test]
+    fn number_formats_become_the_bounds_they_stand_for() {
+        let contract = json!({"type": "object", "properties": {
+            "a": {"type": "integer", "format": "uint8", "minimum": 1},
+            "b": {"type": "integer", "format": "int16"},
+            "c": {"type": "number", "format": "double"},
+            "d": {"type": "string", "format": "uuid"}
+        }, "required": ["a", "b", "c", "d"]});
+        assert_eq!(
+            Value::Object(input_schema(&contract)),
+            json!({"type": "object", "properties": {
+                "a": {"type": "integer", "minimum": 1, "maximum": 255},
+                "b": {"type": "integer", "minimum": -32768, "maximum": 32767},
+                "c": {"type": "number"},
+                "d": {"type": "string", "format": "uuid"}
+            }, "required": ["a", "b", "c", "d"], "additionalProperties": false})
         );
     }
 
