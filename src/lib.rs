@@ -151,7 +151,8 @@
 //! | key | meaning | default |
 //! | --- | --- | --- |
 //! | `description = "..."` | what the tool does and when to use it | the doc comment |
-//! | `name = "..."` | the name the model calls (`^[a-zA-Z0-9_-]{1,64}$`) | the struct name in snake_case |
+//! | `name = "..."` | the name the model calls (`^[A-Za-z_][A-Za-z0-9_-]{0,63}$`, which every provider accepts) | the struct name in snake_case |
+//! | `title = "..."` | the short name a person reads in a host (MCP's `title`), one line | none; MCP shows the name in words |
 //! | `version = "MAJOR.MINOR.PATCH"` | the contract version | `"1.0.0"` |
 //! | `effect = "read" \| "write" \| "destructive"` | what the tool does to the world | `"read"` |
 //! | `idempotent`, `idempotent = false` | whether a repeated call is safe | unstated |
