@@ -17,7 +17,9 @@
 //! `APPROVAL_REQUIRED` and the approval request goes to stderr. An
 //! application shows it to the user and grants it into the session's
 //! `Approvals` ([`server`] takes them), after which the same call runs.
-//! The tests of tool-mcp drive [`server`] through rmcp's client.
+//! tool-mcp's tests drive [`server`] over an in-memory stream, in raw
+//! JSON-RPC lines (`tests/wire.rs`) and through rmcp's own client
+//! (`tests/client.rs`).
 
 #[path = "tools/mod.rs"]
 pub mod tools;

@@ -4,7 +4,6 @@ use std::fmt;
 use std::future::{Future, poll_fn};
 use std::pin::pin;
 use std::sync::Arc;
-use std::task::Poll;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult, ErrorCode,
@@ -226,10 +225,7 @@ async fn until_cancelled(
             fired = true;
             abort.abort();
         }
-        match call.as_mut().poll(cx) {
-            Poll::Ready(result) => Poll::Ready(result),
-            Poll::Pending => Poll::Pending,
-        }
+        call.as_mut().poll(cx)
     })
     .await
 }

@@ -5,6 +5,9 @@
 //! 2025-11-25 client (`initialize`) and on a 2026-07-28 client
 //! (`server/discover`, per-request `_meta`).
 
+#[path = "../../examples/mcp_server.rs"]
+#[allow(dead_code)]
+mod example;
 #[path = "support/rich.rs"]
 mod rich;
 #[path = "support/shop.rs"]
@@ -389,4 +392,38 @@ async fn futures_join_all<F: std::future::Future>(
     .await;
     outputs.extend(done.into_iter().flatten());
     outputs
+}
+
+#[tokio::test]
+async fn the_example_server_answers_clients_of_both_revisions() {
+    for revision in [ProtocolVersion::V_2025_11_25, ProtocolVersion::V_2026_07_28] {
+        let approvals = Approvals::new();
+        let client = connect(example::server(&approvals), revision.clone()).await;
+        let names: Vec<String> = client
+            .list_all_tools()
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|tool| tool.name.into_owned())
+            .collect();
+        assert_eq!(
+            names,
+            ["create_refund_draft", "get_inventory", "reserve_inventory"]
+        );
+        let stock = call(&client, "get_inventory", json!({"sku": "SKU-1042"}))
+            .await
+            .unwrap();
+        assert_eq!(
+            stock.structured_content,
+            Some(json!({"sku": "SKU-1042", "available": 12, "reserved": 0})),
+            "{revision:?}"
+        );
+        let invalid = call(&client, "get_inventory", json!({})).await.unwrap();
+        assert_eq!(
+            wire(&invalid)["content"][0]["text"],
+            "Error [INVALID_ARGUMENTS]: $.sku: missing required field \"sku\"",
+            "{revision:?}"
+        );
+        client.cancel().await.unwrap();
+    }
 }
