@@ -45,7 +45,8 @@ pub fn requires_object_output(version: Option<&ProtocolVersion>) -> bool {
 ///   [`input_schema`](crate::input_schema));
 /// - `outputSchema`: only when the struct declares `output = ...`; the MCP
 ///   dialect of the output type's schema, wrapped as `{"value": ...}` when
-///   it is not an object and the peer requires one;
+///   it is not an object and the peer requires one, or when it may be
+///   `null` ([`wraps`](crate::wraps));
 /// - `annotations`: see [`annotations`], all four hints always written;
 /// - `_meta`: approval, version and data class under [`META_PREFIX`].
 pub fn mcp_tool(contract: &ToolContract, version: Option<&ProtocolVersion>) -> Tool {

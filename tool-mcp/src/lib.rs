@@ -27,7 +27,8 @@
 //!   [`META_PREFIX`].
 //! - `outputSchema`: only for a tool that declares `output = ...`; wrapped
 //!   as `{"value": ...}` when it is not an object and the peer is on a
-//!   revision before 2026-07-28, which require an object.
+//!   revision before 2026-07-28, which require an object, and on any
+//!   revision when the output may be `null` ([`wraps`]).
 //!
 //! # Answers
 //!
@@ -51,7 +52,7 @@ pub use definition::{
     display_title, mcp_tool, requires_object_output,
 };
 pub use result::{FATAL_MESSAGE, call_tool_result};
-pub use schema::{VALUE_KEY, input_schema, output_schema};
+pub use schema::{VALUE_KEY, input_schema, output_schema, wraps};
 pub use serve::{ServeError, serve, serve_stdio};
 pub use server::McpServer;
 

@@ -8,7 +8,7 @@ use tool_core::{ToolContract, ToolOutput};
 use tool_runtime::CallResult;
 
 use crate::definition::META_ERROR;
-use crate::schema::{VALUE_KEY, is_object_root};
+use crate::schema::{VALUE_KEY, wraps};
 
 /// The message of the JSON-RPC error that answers a fatal outcome; the
 /// reason stays in the audit record.
@@ -22,7 +22,8 @@ pub const FATAL_MESSAGE: &str =
 /// - a success is `isError: false` with the model text as a text block;
 ///   when the tool declares an output, it also carries the output as
 ///   `structuredContent` (as `{"value": ...}` when its schema was wrapped
-///   for the peer), valid against the `outputSchema` the peer was given;
+///   for the peer, see [`wraps`](crate::wraps)), valid against the
+///   `outputSchema` the peer was given;
 /// - every error the model can act on (invalid arguments, a tool's
 ///   declared error, `APPROVAL_REQUIRED`, `TIMEOUT`, ...) is
 ///   `isError: true` with the model text (`Error [CODE]: message`) and the
@@ -66,11 +67,7 @@ pub fn call_tool_result(
 /// The output as `structuredContent`: as it is, or as `{"value": ...}`
 /// when the output schema the peer got was wrapped.
 fn structured(contract: &ToolContract, details: &Value, object_output: bool) -> Value {
-    let wrapped = object_output
-        && !contract
-            .output_schema()
-            .as_object()
-            .is_some_and(is_object_root);
+    let wrapped = wraps(contract.output_schema(), object_output);
     if wrapped {
         let mut object = Map::new();
         object.insert(VALUE_KEY.into(), details.clone());

@@ -72,7 +72,7 @@ pub fn output_schema(type_schema: &Value, object_root: bool) -> Map<String, Valu
             any
         }
     };
-    let wrap = object_root && !is_object_root(&root);
+    let wrap = wraps(type_schema, object_root);
     let meta_schema = root.shift_remove("$schema");
     let mut defs = take_defs(&mut root);
     if wrap && refers_to_root(&Value::Object(root.clone()), 0) {
@@ -107,6 +107,43 @@ pub fn output_schema(type_schema: &Value, object_root: bool) -> Map<String, Valu
     }
     dialect.finish(&mut out);
     out
+}
+
+/// Whether the output of this type schema goes to the peer wrapped as
+/// `{"value": ...}`: when its root is not `type: "object"` and the peer
+/// requires an object (`object_root`, revisions before 2026-07-28), and
+/// for any peer when the output may be `null` (an `Option` or `()`
+/// output), since the official clients read `"structuredContent": null` as
+/// missing and refuse the result.
+pub fn wraps(type_schema: &Value, object_root: bool) -> bool {
+    match type_schema {
+        Value::Object(root) if is_object_root(root) => false,
+        Value::Object(root) => object_root || may_be_null(root),
+        _ => true,
+    }
+}
+
+/// Whether a root schema admits `null`: `type` says so, a branch of
+/// `anyOf`/`oneOf` is `null`, or it says nothing about type at all.
+fn may_be_null(root: &Map<String, Value>) -> bool {
+    let branch_is_null = ["anyOf", "oneOf"].iter().any(|key| match root.get(*key) {
+        Some(Value::Array(branches)) => branches.iter().any(|branch| match branch {
+            Value::Object(branch) => may_be_null(branch),
+            other => other == &Value::Bool(true),
+        }),
+        _ => false,
+    });
+    match root.get("type") {
+        Some(Value::String(t)) => t == "null",
+        Some(Value::Array(types)) => types.iter().any(|t| t == "null"),
+        Some(_) => false,
+        None => {
+            branch_is_null
+                || !["anyOf", "oneOf", "allOf", "$ref", "const", "enum", "not"]
+                    .iter()
+                    .any(|key| root.contains_key(*key))
+        }
+    }
 }
 
 /// Whether a peer that requires an object root accepts this output schema
@@ -744,6 +781,38 @@ mod tests {
                 "x-tool-allow": {"type": "string"},
                 "$ref": {"type": "string"}
             }, "required": ["enum", "x-tool-allow", "$ref"], "additionalProperties": false})
+        );
+    }
+
+    #[test]
+    fn an_output_that_may_be_null_is_wrapped_for_every_revision() {
+        let cases = [
+            (json!({"type": "object", "properties": {}}), false, false),
+            (json!({"type": "number"}), false, true),
+            (json!({"type": ["string", "null"]}), true, true),
+            (json!({"type": "null"}), true, true),
+            (
+                json!({"anyOf": [{"$ref": "#/$defs/A"}, {"type": "null"}]}),
+                true,
+                true,
+            ),
+            (
+                json!({"oneOf": [{"type": "integer"}, {"type": "string"}]}),
+                false,
+                true,
+            ),
+            (json!({"enum": ["a", "b"]}), false, true),
+            (json!({}), true, true),
+            (json!(true), true, true),
+        ];
+        for (schema, any_revision, legacy) in cases {
+            assert_eq!(wraps(&schema, false), any_revision, "{schema}");
+            assert_eq!(wraps(&schema, true), legacy, "{schema}");
+        }
+        assert_eq!(
+            Value::Object(output_schema(&json!({"type": ["string", "null"]}), false)),
+            json!({"type": "object", "properties": {"value": {"type": ["string", "null"]}},
+                "required": ["value"], "additionalProperties": false})
         );
     }
 

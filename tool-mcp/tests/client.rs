@@ -136,7 +136,7 @@ async fn errors_and_approvals(client: &Client, approvals: &Approvals, seen: &sho
     assert_eq!(
         message,
         "There is no tool named \"get_inventroy\". Use one of: build_slow_report, \
-         count_shelf_labels, get_city_temperature, get_inventory, list_warehouses, \
+         count_shelf_labels, find_order_note, get_city_temperature, get_inventory, list_warehouses, \
          open_support_ticket, replace_category_tree, reserve_inventory."
     );
 
@@ -218,6 +218,7 @@ async fn a_2025_11_25_client_lists_and_calls_tools() {
         [
             "build_slow_report",
             "count_shelf_labels",
+            "find_order_note",
             "get_city_temperature",
             "get_inventory",
             "list_warehouses",
@@ -300,7 +301,7 @@ async fn a_2026_07_28_client_discovers_and_calls_tools() {
     .await;
 
     let listed = client.list_all_tools().await.unwrap();
-    assert_eq!(listed.len(), 8);
+    assert_eq!(listed.len(), 9);
     let current = Some(&ProtocolVersion::V_2026_07_28);
     let warehouses = listed.iter().find(|t| t.name == "list_warehouses").unwrap();
     assert_eq!(
@@ -327,6 +328,11 @@ async fn a_2026_07_28_client_discovers_and_calls_tools() {
         ticket.structured_content,
         Some(json!({"ticket": "T-c-42", "answer_by": null}))
     );
+    // An output that may be null is wrapped on this revision too.
+    let note = call(&client, "find_order_note", json!({"order_ref": "A-2"}))
+        .await
+        .unwrap();
+    assert_eq!(note.structured_content, Some(json!({"value": null})));
 
     errors_and_approvals(&client, &approvals, &seen).await;
     assert!(

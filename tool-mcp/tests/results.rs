@@ -8,9 +8,9 @@ mod shop;
 #[path = "../../examples/tools/mod.rs"]
 mod tools;
 
-use serde_json::json;
-use tool_contract::mcp::rmcp::model::ErrorCode;
-use tool_contract::mcp::{FATAL_MESSAGE, call_tool_result};
+use serde_json::{Value, json};
+use tool_contract::mcp::rmcp::model::{ErrorCode, ProtocolVersion};
+use tool_contract::mcp::{FATAL_MESSAGE, call_tool_result, mcp_tool};
 use tool_contract::{Session, Tool, ToolCall};
 
 #[tokio::test]
@@ -77,4 +77,29 @@ async fn a_non_object_output_is_wrapped_only_for_peers_that_need_objects() {
     assert_eq!(legacy.structured_content, Some(json!({"value": 10.0})));
     assert_eq!(current.structured_content, Some(json!(10.0)));
     assert_eq!(legacy.content[0].as_text().unwrap().text, "10.0");
+}
+
+#[tokio::test]
+async fn an_output_that_may_be_null_is_wrapped_for_both_revisions() {
+    let toolbox = shop::toolbox();
+    let contract = Some(shop::FindOrderNote::contract());
+    for (order, value) in [("A-2", json!(null)), ("A-1", json!("Leave at the door."))] {
+        let arguments = json!({"order_ref": order}).to_string();
+        let call = ToolCall::new("c1", "find_order_note", arguments);
+        let result = toolbox.call(&call, &Session::new()).await;
+        for object_output in [true, false] {
+            let answer = call_tool_result(&result, contract, object_output).unwrap();
+            // `"structuredContent": null` reads as missing to the official
+            // clients, which then refuse the result.
+            assert_eq!(answer.structured_content, Some(json!({"value": value})));
+        }
+    }
+    for version in [ProtocolVersion::V_2025_11_25, ProtocolVersion::V_2026_07_28] {
+        let tool = mcp_tool(shop::FindOrderNote::contract(), Some(&version));
+        assert_eq!(
+            Value::Object(tool.output_schema.unwrap().as_ref().clone()),
+            json!({"type": "object", "properties": {"value": {"title": "Nullable_string",
+                "type": ["string", "null"]}}, "required": ["value"], "additionalProperties": false})
+        );
+    }
 }

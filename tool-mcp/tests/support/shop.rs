@@ -33,6 +33,14 @@ pub struct BuildSlowReport {
     pub wait: u64,
 }
 
+/// Look up the note the shop keeps on an order, if there is one.
+#[derive(Debug, Tool)]
+#[tool(output = Option<String>)]
+pub struct FindOrderNote {
+    /// Order reference exactly as the app shows it, e.g. "A-10293".
+    pub order_ref: String,
+}
+
 pub fn toolbox() -> Toolbox {
     let mut toolbox = Toolbox::new();
     toolbox.register(|call: GetInventory, _cx: CallContext| async move {
@@ -78,6 +86,9 @@ pub fn toolbox() -> Toolbox {
             panic!("label printer database is gone");
         }
         Ok::<_, ToolError>("0".to_owned())
+    });
+    toolbox.register(|call: FindOrderNote, _cx: CallContext| async move {
+        Ok::<_, ToolError>((call.order_ref == "A-1").then(|| "Leave at the door.".to_owned()))
     });
     toolbox.register(|call: BuildSlowReport, _cx: CallContext| async move {
         tokio::time::sleep(std::time::Duration::from_millis(call.wait)).await;
