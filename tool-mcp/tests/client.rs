@@ -12,8 +12,8 @@ mod example;
 mod rich;
 #[path = "support/shop.rs"]
 mod shop;
-#[path = "../../examples/tools/mod.rs"]
-mod tools;
+
+use example::tools;
 
 use serde_json::{Map, Value, json};
 use tool_contract::Tool as _;
