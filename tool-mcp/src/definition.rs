@@ -8,7 +8,8 @@ use rmcp::model::{JsonObject, MetaObject, ProtocolVersion, Tool, ToolAnnotations
 use serde_json::Value;
 use tool_core::{Approval, DataClass, Effect, Idempotency, Policy, ToolContract};
 
-use crate::schema::{input_schema, output_schema};
+use crate::output::output_schema;
+use crate::schema::input_schema;
 
 /// The vendor prefix of the `_meta` keys this crate writes
 /// (`dev.tool-contract/approval`, ...): dot-separated labels and a `/`, as

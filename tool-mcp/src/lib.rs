@@ -42,6 +42,7 @@
 #![deny(missing_docs)]
 
 mod definition;
+mod output;
 mod result;
 mod schema;
 mod serve;
@@ -51,8 +52,9 @@ pub use definition::{
     META_APPROVAL, META_DATA_CLASS, META_ERROR, META_PREFIX, META_VERSION, annotations,
     display_title, mcp_tool, requires_object_output,
 };
+pub use output::{VALUE_KEY, output_schema, wraps};
 pub use result::{FATAL_MESSAGE, call_tool_result};
-pub use schema::{VALUE_KEY, input_schema, output_schema, wraps};
+pub use schema::input_schema;
 pub use serve::{ServeError, serve, serve_stdio};
 pub use server::McpServer;
 

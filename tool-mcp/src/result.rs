@@ -8,7 +8,7 @@ use tool_core::{ToolContract, ToolOutput};
 use tool_runtime::CallResult;
 
 use crate::definition::META_ERROR;
-use crate::schema::{VALUE_KEY, wraps};
+use crate::output::{VALUE_KEY, wraps};
 
 /// The message of the JSON-RPC error that answers a fatal outcome; the
 /// reason stays in the audit record.

@@ -1,31 +1,23 @@
-//! The MCP dialect of a contract's schemas.
+//! The MCP dialect of a contract's input schema, and the walk over a
+//! schema document that the output schema shares (`output.rs`).
 //!
-//! - `inputSchema`: the contract's input schema with every local `$ref`
-//!   inlined (`$defs` kept only for the types that contain themselves),
-//!   every object closed (`additionalProperties: false`), and each optional
-//!   property written with its plain type: absent from `required`, with no
-//!   `["T", "null"]`, no `null` branch and no `nullable`. Hosts and gateways
-//!   refuse type arrays and cannot resolve `$ref`s (PROVIDERS-DIALECTS.md
-//!   3.6); the parser takes absence as `None`, so nothing is lost.
-//! - `outputSchema`: the output type's schema with its local `$ref`s
-//!   inlined the same way, and nothing else changed (a serialized `None` is
-//!   `null`, so nulls stay); wrapped as `{"value": ...}` for peers that
-//!   require an object root.
-//!
-//! Both are subsets of the contract's own schemas: whatever they accept,
-//! the contract's parser accepts.
+//! `inputSchema` is the contract's input schema with every local `$ref`
+//! inlined (`$defs` kept only for the types that contain themselves), every
+//! object closed (`additionalProperties: false`), schemars' number formats
+//! written as bounds, and each optional property written with its plain
+//! type: absent from `required`, with no `["T", "null"]`, no `null` branch
+//! and no `nullable`. Hosts and gateways refuse type arrays and cannot
+//! resolve `$ref`s (PROVIDERS-DIALECTS.md 3.6); the parser takes absence as
+//! `None`, so nothing is lost: whatever the MCP schema accepts, the
+//! contract's parser accepts.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
-/// The key under which a non-object output is wrapped for peers on a
-/// revision that requires an object (`{"value": ...}`).
-pub const VALUE_KEY: &str = "value";
-
 /// How deep the dialect follows nested schemas; deeper ones are copied as
 /// they are (schemars writes far shallower trees).
-const MAX_DEPTH: usize = 128;
+pub(crate) const MAX_DEPTH: usize = 128;
 
 /// How many JSON values inlining may copy in all before the remaining
 /// `$ref`s are kept as references (with their definitions), so that a type
@@ -55,106 +47,9 @@ pub fn input_schema(contract_schema: &Value) -> Map<String, Value> {
     out
 }
 
-/// The MCP `outputSchema` of an output type's root schema: local `$ref`s
-/// inlined; when `object_root` is set and the root is not `type: "object"`,
-/// wrapped as `{"type": "object", "properties": {"value": ...},
-/// "required": ["value"], "additionalProperties": false}` (a root that
-/// refers to itself moves into `$defs` first, so its `$ref`s still hold).
-pub fn output_schema(type_schema: &Value, object_root: bool) -> Map<String, Value> {
-    let mut root = match type_schema {
-        Value::Object(object) => object.clone(),
-        // `true` or `false`: any value, or none.
-        other => {
-            let mut any = Map::new();
-            if other == &Value::Bool(false) {
-                any.insert("not".into(), Value::Object(Map::new()));
-            }
-            any
-        }
-    };
-    let wrap = wraps(type_schema, object_root);
-    let meta_schema = root.shift_remove("$schema");
-    let mut defs = take_defs(&mut root);
-    if wrap && refers_to_root(&Value::Object(root.clone()), 0) {
-        let name = unique_name(&defs, root.get("title").and_then(Value::as_str));
-        let target = format!("#/$defs/{name}");
-        let mut moved = Value::Object(std::mem::take(&mut root));
-        retarget_root_refs(&mut moved, &target, 0);
-        for def in defs.values_mut() {
-            retarget_root_refs(def, &target, 0);
-        }
-        defs.insert(name, moved);
-        root.insert("$ref".into(), Value::from(target));
-    }
-    let mut dialect = Dialect::new(defs, false);
-    let body = dialect.object(&root, 0);
-    let mut out = Map::new();
-    if let Some(meta_schema) = meta_schema {
-        out.insert("$schema".into(), meta_schema);
-    }
-    if wrap {
-        let mut properties = Map::new();
-        properties.insert(VALUE_KEY.into(), Value::Object(body));
-        out.insert("type".into(), Value::from("object"));
-        out.insert("properties".into(), Value::Object(properties));
-        out.insert(
-            "required".into(),
-            Value::Array(vec![Value::from(VALUE_KEY)]),
-        );
-        out.insert("additionalProperties".into(), Value::Bool(false));
-    } else {
-        out.extend(body);
-    }
-    dialect.finish(&mut out);
-    out
-}
-
-/// Whether the output of this type schema goes to the peer wrapped as
-/// `{"value": ...}`: when its root is not `type: "object"` and the peer
-/// requires an object (`object_root`, revisions before 2026-07-28), and
-/// for any peer when the output may be `null` (an `Option` or `()`
-/// output), since the official clients read `"structuredContent": null` as
-/// missing and refuse the result.
-pub fn wraps(type_schema: &Value, object_root: bool) -> bool {
-    match type_schema {
-        Value::Object(root) if is_object_root(root) => false,
-        Value::Object(root) => object_root || may_be_null(root),
-        _ => true,
-    }
-}
-
-/// Whether a root schema admits `null`: `type` says so, a branch of
-/// `anyOf`/`oneOf` is `null`, or it says nothing about type at all.
-fn may_be_null(root: &Map<String, Value>) -> bool {
-    let branch_is_null = ["anyOf", "oneOf"].iter().any(|key| match root.get(*key) {
-        Some(Value::Array(branches)) => branches.iter().any(|branch| match branch {
-            Value::Object(branch) => may_be_null(branch),
-            other => other == &Value::Bool(true),
-        }),
-        _ => false,
-    });
-    match root.get("type") {
-        Some(Value::String(t)) => t == "null",
-        Some(Value::Array(types)) => types.iter().any(|t| t == "null"),
-        Some(_) => false,
-        None => {
-            branch_is_null
-                || !["anyOf", "oneOf", "allOf", "$ref", "const", "enum", "not"]
-                    .iter()
-                    .any(|key| root.contains_key(*key))
-        }
-    }
-}
-
-/// Whether a peer that requires an object root accepts this output schema
-/// as it is: its root says `type: "object"` (as rmcp checks it).
-pub fn is_object_root(schema: &Map<String, Value>) -> bool {
-    schema.get("type").and_then(Value::as_str) == Some("object")
-}
-
 /// Removes and returns the root's named definitions (`$defs`, and draft-07
 /// `definitions` under names `$defs` does not use).
-fn take_defs(root: &mut Map<String, Value>) -> Map<String, Value> {
+pub(crate) fn take_defs(root: &mut Map<String, Value>) -> Map<String, Value> {
     let mut defs = match root.shift_remove("$defs") {
         Some(Value::Object(defs)) => defs,
         _ => Map::new(),
@@ -169,7 +64,7 @@ fn take_defs(root: &mut Map<String, Value>) -> Map<String, Value> {
 
 /// The definition name a local `$ref` names: `#/$defs/NAME` or
 /// `#/definitions/NAME`, with `~1` and `~0` decoded.
-fn def_name(reference: &str) -> Option<String> {
+pub(crate) fn def_name(reference: &str) -> Option<String> {
     let name = reference
         .strip_prefix("#/$defs/")
         .or_else(|| reference.strip_prefix("#/definitions/"))?;
@@ -181,35 +76,11 @@ fn def_ref(name: &str) -> String {
     format!("#/$defs/{}", name.replace('~', "~0").replace('/', "~1"))
 }
 
-/// Whether `schema` holds a `$ref` to the document root (`#`).
-fn refers_to_root(schema: &Value, depth: usize) -> bool {
-    let Value::Object(object) = schema else {
-        return false;
-    };
-    object.get("$ref").and_then(Value::as_str) == Some("#")
-        || (depth < MAX_DEPTH && subschemas(object).any(|child| refers_to_root(child, depth + 1)))
-}
-
-/// Rewrites every `$ref: "#"` under `schema` to `target`.
-fn retarget_root_refs(schema: &mut Value, target: &str, depth: usize) {
-    let Value::Object(object) = schema else {
-        return;
-    };
-    if object.get("$ref").and_then(Value::as_str) == Some("#") {
-        object.insert("$ref".into(), Value::from(target));
-    }
-    if depth < MAX_DEPTH {
-        for child in subschemas_mut(object) {
-            retarget_root_refs(child, target, depth + 1);
-        }
-    }
-}
-
 /// The schemas directly inside a schema object, by what each keyword
 /// holds: `properties` and the other maps of named schemas, the lists of
 /// schemas, and the keywords of one schema. Values (`enum`, `const`,
 /// `default`, `examples`), `required` and unknown keywords hold none.
-fn subschemas(object: &Map<String, Value>) -> impl Iterator<Item = &Value> {
+pub(crate) fn subschemas(object: &Map<String, Value>) -> impl Iterator<Item = &Value> {
     object.iter().flat_map(|(key, value)| {
         let children: Box<dyn Iterator<Item = &Value>> = match (key.as_str(), value) {
             ("properties", Value::Object(named)) => Box::new(named.values()),
@@ -223,7 +94,7 @@ fn subschemas(object: &Map<String, Value>) -> impl Iterator<Item = &Value> {
 }
 
 /// [`subschemas`], mutable.
-fn subschemas_mut(object: &mut Map<String, Value>) -> Vec<&mut Value> {
+pub(crate) fn subschemas_mut(object: &mut Map<String, Value>) -> Vec<&mut Value> {
     let mut out = Vec::new();
     for (key, value) in object.iter_mut() {
         let key = key.as_str();
@@ -240,27 +111,6 @@ fn subschemas_mut(object: &mut Map<String, Value>) -> Vec<&mut Value> {
         }
     }
     out
-}
-
-/// A definition name not in `defs`, from the root's title.
-fn unique_name(defs: &Map<String, Value>, title: Option<&str>) -> String {
-    let base: String = title
-        .unwrap_or("Output")
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
-        .collect();
-    let base = if base.is_empty() {
-        "Output".into()
-    } else {
-        base
-    };
-    let mut name = base.clone();
-    let mut n = 2;
-    while defs.contains_key(&name) {
-        name = format!("{base}_{n}");
-        n += 1;
-    }
-    name
 }
 
 /// Keywords whose value is one schema.
@@ -298,7 +148,7 @@ fn is_map_keyword(key: &str) -> bool {
 
 /// One pass over a schema document: its definitions, which of them
 /// contain themselves, and which of them the output keeps.
-struct Dialect {
+pub(crate) struct Dialect {
     defs: Map<String, Value>,
     /// Definitions that reach themselves through `$ref`s: kept as `$ref`s.
     recursive: HashSet<String>,
@@ -312,7 +162,7 @@ struct Dialect {
 }
 
 impl Dialect {
-    fn new(defs: Map<String, Value>, input: bool) -> Self {
+    pub(crate) fn new(defs: Map<String, Value>, input: bool) -> Self {
         let recursive = recursive_defs(&defs);
         Dialect {
             defs,
@@ -325,7 +175,7 @@ impl Dialect {
 
     /// Writes the kept definitions (each in the dialect, which may keep
     /// more) into `root`'s `$defs`, in the order of the input's `$defs`.
-    fn finish(&mut self, root: &mut Map<String, Value>) {
+    pub(crate) fn finish(&mut self, root: &mut Map<String, Value>) {
         let mut done: HashMap<String, Value> = HashMap::new();
         loop {
             let pending: Vec<String> = self
@@ -367,7 +217,11 @@ impl Dialect {
     }
 
     /// The dialect of one schema object.
-    fn object(&mut self, object: &Map<String, Value>, depth: usize) -> Map<String, Value> {
+    pub(crate) fn object(
+        &mut self,
+        object: &Map<String, Value>,
+        depth: usize,
+    ) -> Map<String, Value> {
         if depth > MAX_DEPTH {
             // Copied as it is; the definitions it refers to stay.
             let mut names = BTreeSet::new();
@@ -634,7 +488,7 @@ fn recursive_defs(defs: &Map<String, Value>) -> HashSet<String> {
 }
 
 /// The definition names of the local `$ref`s under `schema`.
-fn collect_refs(schema: &Value, out: &mut BTreeSet<String>, depth: usize) {
+pub(crate) fn collect_refs(schema: &Value, out: &mut BTreeSet<String>, depth: usize) {
     let Value::Object(object) = schema else {
         return;
     };
@@ -649,202 +503,5 @@ fn collect_refs(schema: &Value, out: &mut BTreeSet<String>, depth: usize) {
         for child in subschemas(object) {
             collect_refs(child, out, depth + 1);
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use serde_json::json;
-
-    use super::*;
-
-    #[test]
-    fn a_type_used_at_every_level_twice_stops_inlining_at_the_budget() {
-        // D0 holds two D1s, D1 two D2s, ...: inlined in full, 2^40 copies.
-        let mut defs = Map::new();
-        for i in 0..40 {
-            let next = json!({"$ref": format!("#/$defs/D{}", i + 1)});
-            defs.insert(
-                format!("D{i}"),
-                json!({"type": "object", "properties": {"a": next, "b": next}, "required": ["a", "b"]}),
-            );
-        }
-        defs.insert("D40".into(), json!({"type": "string"}));
-        let contract = json!({"type": "object", "properties": {"root": {"$ref": "#/$defs/D0"}},
-            "required": ["root"], "additionalProperties": false, "$defs": defs});
-        let schema = Value::Object(input_schema(&contract));
-        let text = schema.to_string();
-        assert!(text.len() < 4 * 1024 * 1024, "{} bytes", text.len());
-        // What was not inlined is referred to and defined.
-        let kept = schema["$defs"].as_object().unwrap();
-        assert!(!kept.is_empty());
-        let mut refs = BTreeSet::new();
-        collect_refs(&schema, &mut refs, 0);
-        for def in kept.values() {
-            collect_refs(def, &mut refs, 0);
-        }
-        for name in &refs {
-            assert!(kept.contains_key(name), "#/$defs/{name} is not defined");
-        }
-    }
-
-    #[test]
-    fn a_schema_deeper_than_the_walk_keeps_its_definitions() {
-        let mut deep = json!({"$ref": "#/$defs/Leaf"});
-        for _ in 0..(MAX_DEPTH + 20) {
-            deep = json!({"type": "array", "items": deep});
-        }
-        let contract = json!({"type": "object", "properties": {"deep": deep}, "required": ["deep"],
-            "$defs": {"Leaf": {"type": "string"}}});
-        let schema = input_schema(&contract);
-        assert_eq!(schema["$defs"], json!({"Leaf": {"type": "string"}}));
-    }
-
-    #[test]
-    fn nulls_leave_optional_properties_only() {
-        let contract = json!({
-            "type": "object",
-            "properties": {
-                "a": {"type": ["integer", "null"]},
-                "b": {"anyOf": [{"$ref": "#/$defs/Pet"}, {"type": "null"}], "description": "A pet."},
-                "c": {"enum": ["x", null]},
-                "d": {"type": ["string", "null"]},
-                "e": {"type": "null"},
-                "f": {"type": ["null"]},
-                "g": {"type": "string", "nullable": true},
-                "h": {"anyOf": [{"type": "string"}, {"type": "integer"}, {"type": "null"}]}
-            },
-            "required": ["d"],
-            "$defs": {"Pet": {"type": "object", "properties": {"name": {"type": "string"}},
-                "required": ["name"], "description": "Any pet."}}
-        });
-        assert_eq!(
-            Value::Object(input_schema(&contract)),
-            json!({
-                "type": "object",
-                "properties": {
-                    "a": {"type": "integer"},
-                    "b": {"description": "A pet.", "type": "object",
-                        "properties": {"name": {"type": "string"}}, "required": ["name"],
-                        "additionalProperties": false},
-                    "c": {"enum": ["x"]},
-                    "d": {"type": ["string", "null"]},
-                    "e": {"type": "null"},
-                    "f": {"type": ["null"]},
-                    "g": {"type": "string"},
-                    "h": {"anyOf": [{"type": "string"}, {"type": "integer"}]}
-                },
-                "required": ["d"],
-                "additionalProperties": false
-            })
-        );
-    }
-
-    #[test]
-    fn a_recursive_root_moves_into_defs_when_wrapped() {
-        // schemars writes a root that refers to itself as `$ref: "#"`.
-        let output = json!({"title": "Expr", "oneOf": [
-            {"type": "integer"},
-            {"type": "array", "items": {"$ref": "#"}}
-        ]});
-        assert_eq!(
-            Value::Object(output_schema(&output, true)),
-            json!({
-                "type": "object",
-                "properties": {"value": {"$ref": "#/$defs/Expr"}},
-                "required": ["value"],
-                "additionalProperties": false,
-                "$defs": {"Expr": {"title": "Expr", "oneOf": [
-                    {"type": "integer"},
-                    {"type": "array", "items": {"$ref": "#/$defs/Expr"}}
-                ]}}
-            })
-        );
-        // Unwrapped, `#` still names the root.
-        assert_eq!(Value::Object(output_schema(&output, false)), output);
-    }
-
-    #[test]
-    fn property_names_that_are_keywords_are_walked_as_properties() {
-        let contract = json!({"type": "object", "properties": {
-            "enum": {"$ref": "#/$defs/Tag"},
-            "x-tool-allow": {"type": "string"},
-            "$ref": {"type": "string"}
-        }, "required": ["enum", "x-tool-allow", "$ref"],
-        "$defs": {"Tag": {"type": "object", "properties": {"name": {"type": "string"}},
-            "required": ["name"], "x-tool-allow": {"": ["model_identity"]}}}});
-        assert_eq!(
-            Value::Object(input_schema(&contract)),
-            json!({"type": "object", "properties": {
-                "enum": {"type": "object", "properties": {"name": {"type": "string"}},
-                    "required": ["name"], "additionalProperties": false},
-                "x-tool-allow": {"type": "string"},
-                "$ref": {"type": "string"}
-            }, "required": ["enum", "x-tool-allow", "$ref"], "additionalProperties": false})
-        );
-    }
-
-    #[test]
-    fn an_output_that_may_be_null_is_wrapped_for_every_revision() {
-        let cases = [
-            (json!({"type": "object", "properties": {}}), false, false),
-            (json!({"type": "number"}), false, true),
-            (json!({"type": ["string", "null"]}), true, true),
-            (json!({"type": "null"}), true, true),
-            (
-                json!({"anyOf": [{"$ref": "#/$defs/A"}, {"type": "null"}]}),
-                true,
-                true,
-            ),
-            (
-                json!({"oneOf": [{"type": "integer"}, {"type": "string"}]}),
-                false,
-                true,
-            ),
-            (json!({"enum": ["a", "b"]}), false, true),
-            (json!({}), true, true),
-            (json!(true), true, true),
-        ];
-        for (schema, any_revision, legacy) in cases {
-            assert_eq!(wraps(&schema, false), any_revision, "{schema}");
-            assert_eq!(wraps(&schema, true), legacy, "{schema}");
-        }
-        assert_eq!(
-            Value::Object(output_schema(&json!({"type": ["string", "null"]}), false)),
-            json!({"type": "object", "properties": {"value": {"type": ["string", "null"]}},
-                "required": ["value"], "additionalProperties": false})
-        );
-    }
-
-    #[test]
-    fn number_formats_become_the_bounds_they_stand_for() {
-        let contract = json!({"type": "object", "properties": {
-            "a": {"type": "integer", "format": "uint8", "minimum": 1},
-            "b": {"type": "integer", "format": "int16"},
-            "c": {"type": "number", "format": "double"},
-            "d": {"type": "string", "format": "uuid"}
-        }, "required": ["a", "b", "c", "d"]});
-        assert_eq!(
-            Value::Object(input_schema(&contract)),
-            json!({"type": "object", "properties": {
-                "a": {"type": "integer", "minimum": 1, "maximum": 255},
-                "b": {"type": "integer", "minimum": -32768, "maximum": 32767},
-                "c": {"type": "number"},
-                "d": {"type": "string", "format": "uuid"}
-            }, "required": ["a", "b", "c", "d"], "additionalProperties": false})
-        );
-    }
-
-    #[test]
-    fn not_an_object_or_a_boolean_schema_is_still_an_object_root() {
-        assert_eq!(
-            Value::Object(input_schema(&json!(true))),
-            json!({"type": "object", "additionalProperties": false})
-        );
-        assert_eq!(
-            Value::Object(output_schema(&json!(true), true)),
-            json!({"type": "object", "properties": {"value": {}}, "required": ["value"],
-                "additionalProperties": false})
-        );
     }
 }
