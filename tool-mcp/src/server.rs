@@ -2,6 +2,7 @@
 
 use std::fmt;
 use std::future::{Future, poll_fn};
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::pin;
 use std::sync::Arc;
 
@@ -16,7 +17,7 @@ use tool_core::{Session, ToolCall};
 use tool_runtime::{AbortHandle, CallResult, Toolbox};
 
 use crate::definition::{mcp_tool, requires_object_output};
-use crate::result::call_tool_result;
+use crate::result::{FATAL_MESSAGE, call_tool_result};
 
 /// Builds the session of one request from its rmcp context (its `_meta`,
 /// the client's info, the extensions a transport puts there).
@@ -136,7 +137,8 @@ impl McpServer {
     ///
     /// The client writes `_meta` and its info: never take an identity, a
     /// tenant or an approval from them; those come from the application's
-    /// own authentication.
+    /// own authentication. A panic in `session` fails that call with a
+    /// JSON-RPC internal error and leaves the connection serving.
     #[must_use]
     pub fn with_session_fn(
         mut self,
@@ -148,7 +150,8 @@ impl McpServer {
 
     /// Hands the [`CallResult`] of every call to `on_result`, before the
     /// client gets its answer: the audit record to keep (a fatal outcome's
-    /// reason is only there), the approval request to show the user.
+    /// reason is only there), the approval request to show the user. A
+    /// panic in it is caught; the client still gets its answer.
     #[must_use]
     pub fn on_result(mut self, on_result: impl Fn(&CallResult) + Send + Sync + 'static) -> Self {
         self.on_result = Some(Arc::new(on_result));
@@ -184,7 +187,10 @@ impl McpServer {
             None => "{}".to_owned(),
         };
         let call = ToolCall::new(call_id(&context.id), request.name.as_ref(), arguments);
-        let session = (self.session)(context);
+        // The application's closures run inside the connection's task: a
+        // panic in one fails this call, not the connection.
+        let session = catch_unwind(AssertUnwindSafe(|| (self.session)(context)))
+            .map_err(|_| ErrorData::internal_error(FATAL_MESSAGE, None))?;
         let abort = AbortHandle::new();
         let result = until_cancelled(
             self.toolbox.call_with_abort(&call, &session, &abort),
@@ -193,7 +199,7 @@ impl McpServer {
         )
         .await;
         if let Some(on_result) = &self.on_result {
-            on_result(&result);
+            let _ = catch_unwind(AssertUnwindSafe(|| on_result(&result)));
         }
         let contract = self.toolbox.contract(&call.name);
         call_tool_result(&result, contract, object_output).map(CallToolResponse::from)

@@ -226,3 +226,45 @@ async fn one_approval_runs_one_call_however_many_race_for_it() {
     }
     assert_eq!(approvals.unused(), 0);
 }
+
+#[tokio::test]
+async fn a_panic_in_the_applications_closures_fails_one_call_not_the_connection() {
+    use tool_contract::Session;
+    use tool_contract::mcp::{FATAL_MESSAGE, McpServer};
+
+    let server = McpServer::new(shop::toolbox(), "shop-tools", "2.1.0")
+        .with_session_fn(|context| {
+            if context.id.to_string() == "1" {
+                panic!("session store is down");
+            }
+            Session::new().with(tools::TenantId("acme".into()))
+        })
+        .on_result(|_| panic!("audit sink is down"));
+    let (host_end, server_end) = tokio::io::duplex(1 << 16);
+    let (server_read, server_write) = tokio::io::split(server_end);
+    tokio::spawn(serve(server, server_read, server_write));
+    let (read, write) = tokio::io::split(host_end);
+    let mut host = Host {
+        to_server: write,
+        from_server: BufReader::new(read).lines(),
+    };
+    host.answer(
+        json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "hostile", "version": "6.6.6"}}}),
+    )
+    .await;
+    host.send_line(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
+        .await;
+    let failed = host
+        .answer(call(json!(1), "get_inventory", json!({"sku": "SKU-1"})))
+        .await;
+    assert_eq!(
+        failed,
+        json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32603, "message": FATAL_MESSAGE}})
+    );
+    let served = host
+        .answer(call(json!(2), "get_inventory", json!({"sku": "SKU-2"})))
+        .await;
+    assert_eq!(served["result"]["structuredContent"]["sku"], "SKU-2");
+}
