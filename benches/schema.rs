@@ -40,6 +40,7 @@ fn uncached_contract<T: Tool>() -> ToolContract {
     ToolContract::__new(ContractParts {
         name: contract.name(),
         rust_name: contract.rust_name(),
+        title: contract.title(),
         description: contract.description(),
         version: contract.version(),
         policy: *contract.policy(),

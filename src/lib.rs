@@ -125,6 +125,7 @@
 //! | [`docs`] | Markdown pages and catalogs of tools |
 //! | `lock` | lock files and semver diffs of contracts (feature `lock`, for dev-dependencies) |
 //! | [`openai`] | the OpenAI adapter: strict schemas, tool definitions, calls and outputs |
+//! | `mcp` | an MCP server of a [`Toolbox`] through rmcp (feature `mcp`) |
 //!
 //! Nested argument types derive `serde::Deserialize` and
 //! `schemars::JsonSchema`; both crates are re-exported ([`serde`],
@@ -150,7 +151,8 @@
 //! | key | meaning | default |
 //! | --- | --- | --- |
 //! | `description = "..."` | what the tool does and when to use it | the doc comment |
-//! | `name = "..."` | the name the model calls (`^[a-zA-Z0-9_-]{1,64}$`) | the struct name in snake_case |
+//! | `name = "..."` | the name the model calls (`^[A-Za-z_][A-Za-z0-9_-]{0,63}$`, which every provider accepts) | the struct name in snake_case |
+//! | `title = "..."` | the short name a person reads in a host (MCP's `title`), one line | none; MCP shows the name in words |
 //! | `version = "MAJOR.MINOR.PATCH"` | the contract version | `"1.0.0"` |
 //! | `effect = "read" \| "write" \| "destructive"` | what the tool does to the world | `"read"` |
 //! | `idempotent`, `idempotent = false` | whether a repeated call is safe | unstated |
@@ -432,6 +434,23 @@ macro_rules! assert_contracts_locked {
 /// tool definitions, tool calls read from responses and outputs written back.
 pub mod openai {
     pub use tool_openai::*;
+}
+
+/// The MCP adapter (cargo feature `mcp`): a [`Toolbox`]'s tools served
+/// over the Model Context Protocol through rmcp, the official Rust SDK,
+/// to hosts such as Claude Desktop and Code, Cursor, VS Code and the MCP
+/// Inspector.
+///
+/// [`McpServer`](mcp::McpServer) writes each contract in MCP's dialect
+/// (plain optional fields, inlined `$ref`s, closed objects, all four
+/// annotations from the policy) and answers each call through the toolbox:
+/// a success with `structuredContent` and a text block, every error the
+/// model can act on as `isError: true` with the model text.
+/// [`serve_stdio`](mcp::serve_stdio) runs it on stdin/stdout; see
+/// `examples/mcp_server.rs` (`cargo run --example mcp_server --features mcp`).
+#[cfg(feature = "mcp")]
+pub mod mcp {
+    pub use tool_mcp::*;
 }
 
 pub use schemars;

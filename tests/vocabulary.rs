@@ -10,8 +10,9 @@
 //!   variant has a spelling; the expansion's tokens name that variant;
 //! - formats: the macro's list is tool-core's `formats::SUPPORTED`, and the
 //!   OpenAI adapter accepts exactly those but `uri`;
-//! - tool names: the rule the macro applies (tool-words' `name_problem`)
-//!   refuses exactly the names the OpenAI adapter refuses;
+//! - tool names: the rule the macro applies (tool-words' `name_problem`) is
+//!   the shared `^[A-Za-z_][A-Za-z0-9_-]{0,63}$`, and every name it accepts
+//!   the OpenAI adapter accepts;
 //! - patterns: the macro accepts exactly what the `regex` crate compiles.
 
 #[path = "../tool-macros/src/pattern.rs"]
@@ -331,6 +332,7 @@ fn openai_accepts(name: &str) -> bool {
     let contract: &'static ToolContract = Box::leak(Box::new(ToolContract::__new(ContractParts {
         name,
         rust_name: "Probe",
+        title: None,
         description: "Probe the name rule.",
         version: Version::new(1, 0, 0),
         policy: Policy::__new(
@@ -359,8 +361,15 @@ fn openai_accepts(name: &str) -> bool {
     }
 }
 
+/// The rule every provider accepts: `^[A-Za-z_][A-Za-z0-9_-]{0,63}$`.
+fn shared_rule(name: &str) -> bool {
+    regex::Regex::new("^[A-Za-z_][A-Za-z0-9_-]{0,63}$")
+        .unwrap()
+        .is_match(name)
+}
+
 #[test]
-fn tool_names_are_refused_as_the_openai_adapter_refuses_them() {
+fn tool_names_follow_the_rule_every_provider_accepts() {
     let longest = "a".repeat(MAX_CHARS);
     let too_long = "a".repeat(MAX_CHARS + 1);
     let table: Vec<(&str, Option<NameProblem>)> = vec![
@@ -380,12 +389,25 @@ fn tool_names_are_refused_as_the_openai_adapter_refuses_them() {
         assert_eq!(name_problem(name), problem, "{name:?}");
         assert_eq!(openai_accepts(name), problem.is_none(), "{name:?}");
     }
+    // OpenAI takes a leading digit or `-`; Gemini does not, so neither does
+    // the shared rule.
+    for (name, first) in [("2fa_check", '2'), ("-get_weather", '-'), ("9", '9')] {
+        assert_eq!(
+            name_problem(name),
+            Some(NameProblem::Start(first)),
+            "{name:?}"
+        );
+        assert!(openai_accepts(name), "{name:?}");
+    }
+    assert_eq!(name_problem("_private_lookup"), None);
 }
 
 proptest! {
     #[test]
-    fn tool_names_agree_on_any_text(name in "[a-zA-Z0-9_-]{0,70}|[a-z_ .é-]{0,8}|\\PC{0,70}") {
-        prop_assert_eq!(name_problem(&name).is_none(), openai_accepts(&name));
+    fn tool_names_agree_on_any_text(name in "[a-zA-Z0-9_-]{0,70}|[0-9-][a-z_]{0,8}|[a-z_ .é-]{0,8}|\\PC{0,70}") {
+        prop_assert_eq!(name_problem(&name).is_none(), shared_rule(&name));
+        // Whatever the shared rule accepts, OpenAI accepts.
+        prop_assert!(name_problem(&name).is_some() || openai_accepts(&name));
     }
 }
 

@@ -213,6 +213,7 @@ fn empty_attrs() -> ToolAttrs {
         doc: None,
         description: Slot::Absent,
         name: Slot::Absent,
+        title: Slot::Absent,
         version: Slot::Absent,
         effect: Slot::Absent,
         idempotent: Slot::Absent,

@@ -27,6 +27,8 @@ pub struct ToolAttrs {
     pub doc: Option<Doc>,
     pub description: Slot<LitStr>,
     pub name: Slot<LitStr>,
+    /// `title = "..."`: the display name hosts show (MCP's `title`).
+    pub title: Slot<LitStr>,
     pub version: Slot<((u64, u64, u64), LitStr)>,
     pub effect: Slot<(Effect, LitStr)>,
     pub idempotent: Slot<(bool, TokenStream)>,
@@ -81,6 +83,7 @@ impl FieldAttrs {
 pub fn tool_attrs(cx: &Ctxt, attrs: &[Attribute]) -> ToolAttrs {
     let mut description = Attr::none(cx, DESCRIPTION);
     let mut name = Attr::none(cx, NAME);
+    let mut title = Attr::none(cx, TITLE);
     let mut version = Attr::none(cx, VERSION);
     let mut effect = Attr::none(cx, EFFECT);
     let mut idempotent = Attr::none(cx, IDEMPOTENT);
@@ -98,6 +101,19 @@ pub fn tool_attrs(cx: &Ctxt, attrs: &[Attribute]) -> ToolAttrs {
             description.set(&meta.path, lit_str(cx, meta, DESCRIPTION)?);
         } else if meta.path == NAME {
             name.set(&meta.path, lit_str(cx, meta, NAME)?);
+        } else if meta.path == TITLE {
+            let value = lit_str(cx, meta, TITLE)?.filter(|s| {
+                let text = s.value();
+                let fine = !text.trim().is_empty() && !text.contains(['\n', '\r']);
+                if !fine {
+                    cx.error_spanned_by(
+                        s,
+                        "the title is empty or spans lines; write the short name a person reads, e.g. `title = \"Create refund draft\"`",
+                    );
+                }
+                fine
+            });
+            title.set(&meta.path, value);
         } else if meta.path == VERSION {
             let value = lit_str(cx, meta, VERSION)?.and_then(|s| match parse_version(&s.value()) {
                 Some(v) => Some((v, s)),
@@ -162,6 +178,7 @@ pub fn tool_attrs(cx: &Ctxt, attrs: &[Attribute]) -> ToolAttrs {
         doc: doc(attrs),
         description: description.finish(failed),
         name: name.finish(failed),
+        title: title.finish(failed),
         version: version.finish(failed),
         effect: effect.finish(failed),
         idempotent: idempotent.finish(failed),
@@ -376,13 +393,37 @@ mod tests {
         assert_eq!(
             errors,
             vec![
-                "unknown tool attribute `bogus`; the keys on the struct are `description`, `name`, `version`, `effect`, `idempotent`, `approval`, `timeout_ms`, `open_world`, `data`, `output`, `errors`, `crate`, `allow`",
+                "unknown tool attribute `bogus`; the keys on the struct are `description`, `name`, `title`, `version`, `effect`, `idempotent`, `approval`, `timeout_ms`, `open_world`, `data`, `output`, `errors`, `crate`, `allow`",
                 "unknown effect `delete`; write `effect = \"read\"`, `effect = \"write\"` or `effect = \"destructive\"`",
                 "malformed version `1.0`; write `MAJOR.MINOR.PATCH` with unsigned integers, e.g. `version = \"1.2.0\"`",
                 "`#[tool(inject)]` is not expected here; it belongs on a field",
                 "duplicate tool attribute `name`",
             ]
         );
+    }
+
+    #[test]
+    fn a_title_is_one_line_of_words() {
+        let attrs: Vec<Attribute> = vec![parse_quote!(#[tool(title = "Open support ticket")])];
+        let mut title = None;
+        let errors = errors_of(|cx| {
+            title = tool_attrs(cx, &attrs).title.given().map(LitStr::value);
+        });
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(title.as_deref(), Some("Open support ticket"));
+        for bad in ["", "  ", "Open\nticket"] {
+            let attrs: Vec<Attribute> = vec![parse_quote!(#[tool(title = #bad)])];
+            let errors = errors_of(|cx| {
+                tool_attrs(cx, &attrs);
+            });
+            assert_eq!(
+                errors,
+                vec![
+                    "the title is empty or spans lines; write the short name a person reads, e.g. `title = \"Create refund draft\"`"
+                ],
+                "{bad:?}"
+            );
+        }
     }
 
     #[test]
@@ -396,8 +437,8 @@ mod tests {
         assert_eq!(
             errors,
             vec![
-                "unknown tool attribute `efect` (did you mean `effect`?); the keys on the struct are `description`, `name`, `version`, `effect`, `idempotent`, `approval`, `timeout_ms`, `open_world`, `data`, `output`, `errors`, `crate`, `allow`",
-                "unknown tool attribute `verison` (did you mean `version`?); the keys on the struct are `description`, `name`, `version`, `effect`, `idempotent`, `approval`, `timeout_ms`, `open_world`, `data`, `output`, `errors`, `crate`, `allow`",
+                "unknown tool attribute `efect` (did you mean `effect`?); the keys on the struct are `description`, `name`, `title`, `version`, `effect`, `idempotent`, `approval`, `timeout_ms`, `open_world`, `data`, `output`, `errors`, `crate`, `allow`",
+                "unknown tool attribute `verison` (did you mean `version`?); the keys on the struct are `description`, `name`, `title`, `version`, `effect`, `idempotent`, `approval`, `timeout_ms`, `open_world`, `data`, `output`, `errors`, `crate`, `allow`",
                 "unknown key `meanig` in error code `LATE` (did you mean `meaning`?); the keys of an error code are `meaning`, `category`, `recovery`",
                 "error code `LATE` needs a meaning: `LATE(meaning = \"what it means and what to do\")`",
             ]

@@ -125,6 +125,10 @@ fn contract(input: &Input) -> TokenStream {
         .description()
         .map(|(text, _)| text)
         .unwrap_or_default();
+    let title = option(attrs.title.given().map(|s| {
+        let text = s.value();
+        quote!(#text)
+    }));
     let (major, minor, patch) = attrs.version.given().map_or((1, 0, 0), |(v, _)| *v);
 
     let effect = input.effect();
@@ -179,6 +183,7 @@ fn contract(input: &Input) -> TokenStream {
         static __TOOL_CONTRACT: _tool::ToolContract = _tool::ToolContract::__new(_tool::ContractParts {
             name: #name,
             rust_name: #rust_name,
+            title: #title,
             description: #description,
             version: _tool::Version::new(#major, #minor, #patch),
             policy: _tool::Policy::__new(

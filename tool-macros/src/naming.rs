@@ -39,6 +39,10 @@ pub fn check_tool_name(cx: &Ctxt, input: &Input, waivers: &Waivers) {
                     .join(", "),
                 cleaned_name(name)
             ),
+            NameProblem::Start(first) => format!(
+                "tool name `{name}` starts with {first:?}; Gemini wants a letter or `_` first, so start with the verb, e.g. `{}`",
+                started_name(name)
+            ),
         };
         cx.error_spanned_by(&input.name_tokens, message);
         return;
@@ -50,6 +54,22 @@ pub fn check_tool_name(cx: &Ctxt, input: &Input, waivers: &Waivers) {
             &input.name_tokens,
             format!("{why}{}", waiver_hint(Rule::VagueName)),
         );
+    }
+}
+
+/// The name with the digits and `-` it starts with moved to its end
+/// (`2fa_check` -> `fa_check_2`), or `_` put first when nothing is left.
+fn started_name(name: &str) -> String {
+    let rest = name.trim_start_matches(|c: char| c.is_ascii_digit() || c == '-');
+    let lead: String = name[..name.len() - rest.len()]
+        .chars()
+        .filter(char::is_ascii_digit)
+        .collect();
+    let rest = rest.trim_matches('_');
+    match (rest.is_empty(), lead.is_empty()) {
+        (true, _) => format!("_{lead}"),
+        (false, true) => rest.to_owned(),
+        (false, false) => format!("{rest}_{lead}"),
     }
 }
 

@@ -12,6 +12,7 @@ pub const TOOL: Symbol = Symbol("tool");
 pub const DOC: Symbol = Symbol("doc");
 pub const DESCRIPTION: Symbol = Symbol("description");
 pub const NAME: Symbol = Symbol("name");
+pub const TITLE: Symbol = Symbol("title");
 pub const VERSION: Symbol = Symbol("version");
 pub const EFFECT: Symbol = Symbol("effect");
 pub const IDEMPOTENT: Symbol = Symbol("idempotent");
@@ -51,8 +52,8 @@ pub const SCHEMARS: Symbol = Symbol("schemars");
 
 /// Keys that belong on the struct, for "belongs on ..." messages.
 pub const STRUCT_KEYS: &[Symbol] = &[
-    NAME, VERSION, EFFECT, IDEMPOTENT, APPROVAL, TIMEOUT_MS, OPEN_WORLD, DATA, OUTPUT, ERRORS,
-    CRATE,
+    NAME, TITLE, VERSION, EFFECT, IDEMPOTENT, APPROVAL, TIMEOUT_MS, OPEN_WORLD, DATA, OUTPUT,
+    ERRORS, CRATE,
 ];
 
 /// Keys that belong on a field.
@@ -77,6 +78,7 @@ pub const FIELD_KEYS: &[Symbol] = &[
 pub const ALL_STRUCT_KEYS: &[Symbol] = &[
     DESCRIPTION,
     NAME,
+    TITLE,
     VERSION,
     EFFECT,
     IDEMPOTENT,

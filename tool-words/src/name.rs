@@ -1,6 +1,8 @@
-//! The rule providers apply to a tool's name: 1 to 64 ASCII letters, digits,
-//! `_` and `-` (OpenAI's `^[a-zA-Z0-9_-]{1,64}$`), which the derive checks
-//! when a tool is declared.
+//! The rule every provider accepts in a tool's name,
+//! `^[A-Za-z_][A-Za-z0-9_-]{0,63}$`, which the derive checks when a tool is
+//! declared: OpenAI and Anthropic take `^[a-zA-Z0-9_-]{1,64}$`, Gemini wants
+//! a letter or `_` first, and MCP up to 128 of `[A-Za-z0-9_.-]`; this is
+//! where all of them meet.
 
 /// The most characters a provider accepts in a tool name.
 pub const MAX_NAME_CHARS: usize = 64;
@@ -14,6 +16,9 @@ pub enum NameProblem {
     TooLong(usize),
     /// The characters providers refuse, in order.
     Characters(Vec<char>),
+    /// The first character, an ASCII digit or `-`: Gemini wants a name to
+    /// start with a letter or `_`.
+    Start(char),
 }
 
 /// Why providers refuse `name`, or `None` when they accept it.
@@ -29,7 +34,15 @@ pub fn name_problem(name: &str) -> Option<NameProblem> {
         .chars()
         .filter(|c| !(c.is_ascii_alphanumeric() || *c == '_' || *c == '-'))
         .collect();
-    (!refused.is_empty()).then_some(NameProblem::Characters(refused))
+    if !refused.is_empty() {
+        return Some(NameProblem::Characters(refused));
+    }
+    match name.chars().next() {
+        Some(first) if !(first.is_ascii_alphabetic() || first == '_') => {
+            Some(NameProblem::Start(first))
+        }
+        _ => None,
+    }
 }
 
 #[cfg(test)]
@@ -40,6 +53,9 @@ mod tests {
     fn names_providers_accept() {
         assert_eq!(name_problem("create_refund_draft"), None);
         assert_eq!(name_problem("get-weather-2"), None);
+        assert_eq!(name_problem("_private_lookup"), None);
+        assert_eq!(name_problem("2fa_check"), Some(NameProblem::Start('2')));
+        assert_eq!(name_problem("-get"), Some(NameProblem::Start('-')));
         assert_eq!(name_problem(&"a".repeat(64)), None);
         assert_eq!(name_problem(""), Some(NameProblem::Empty));
         assert_eq!(

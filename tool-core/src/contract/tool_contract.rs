@@ -31,6 +31,7 @@ pub struct ToolContract {
 pub struct ContractParts {
     pub name: &'static str,
     pub rust_name: &'static str,
+    pub title: Option<&'static str>,
     pub description: &'static str,
     pub version: Version,
     pub policy: Policy,
@@ -59,6 +60,13 @@ impl ToolContract {
     /// The name of the Rust struct that declares the tool.
     pub fn rust_name(&self) -> &'static str {
         self.parts.rust_name
+    }
+
+    /// The short name a person reads (`#[tool(title = "...")]`), e.g.
+    /// "Create refund draft"; `None` when the struct gives none. Hosts show
+    /// it instead of the name (MCP's `title`); the model reads the name.
+    pub fn title(&self) -> Option<&'static str> {
+        self.parts.title
     }
 
     /// What the tool does and when to use it, as the model reads it.

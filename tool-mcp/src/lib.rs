@@ -1,0 +1,63 @@
+//! MCP adapter of tool-contract: serves a [`Toolbox`](tool_runtime::Toolbox)'s
+//! derived tools over the Model Context Protocol through rmcp, the
+//! official Rust SDK, with a [`ServerHandler`](rmcp::ServerHandler)
+//! written by hand.
+//!
+//! - [`McpServer`] answers `initialize` / `server/discover` with the
+//!   application's own name and version, `tools/list` with the contracts in
+//!   MCP's dialect, and `tools/call` through the toolbox (approvals,
+//!   idempotent replays, time limits, audit records), in the session the
+//!   application builds per connection or per request;
+//! - [`serve_stdio`] runs it on stdin/stdout, [`serve`] on any byte stream;
+//! - [`mcp_tool`], [`input_schema`], [`output_schema`] and [`annotations`]
+//!   write the definitions, [`call_tool_result`] the answers, for code that
+//!   drives rmcp itself.
+//!
+//! # The MCP dialect of a contract
+//!
+//! - `inputSchema`: root `type: "object"`, `additionalProperties: false` on
+//!   every object, optional fields absent from `required` with their plain
+//!   type (no `["T", "null"]`, no `nullable`), local `$ref`s inlined and
+//!   `$defs` kept only for types that contain themselves; a tool without
+//!   arguments is `{"type": "object", "additionalProperties": false}`.
+//! - `title`: `#[tool(title = "...")]`, else the name in words
+//!   ([`display_title`]).
+//! - `annotations`: all four hints, from the policy ([`annotations`]);
+//!   approval, version and data class in `_meta` under
+//!   [`META_PREFIX`].
+//! - `outputSchema`: only for a tool that declares `output = ...`; wrapped
+//!   as `{"value": ...}` when it is not an object and the peer is on a
+//!   revision before 2026-07-28, which require an object, and on any
+//!   revision when the output may be `null` ([`wraps`]).
+//!
+//! # Answers
+//!
+//! A success carries the model text as a text block and, when the tool
+//! declares an output, the output as `structuredContent` (what the official
+//! TypeScript and Python clients require); every error the model can act
+//! on, invalid arguments included, is `isError: true` with the runtime's
+//! model text (`Error [CODE]: message`). Only an unknown tool (`-32602`), a
+//! malformed request and a fatal outcome (`-32603`, the reason in the audit
+//! record) are JSON-RPC errors.
+#![deny(missing_docs)]
+
+mod definition;
+mod output;
+mod result;
+mod schema;
+mod serve;
+mod server;
+
+pub use definition::{
+    META_APPROVAL, META_DATA_CLASS, META_ERROR, META_PREFIX, META_VERSION, annotations,
+    display_title, mcp_tool, requires_object_output,
+};
+pub use output::{VALUE_KEY, output_schema, wraps};
+pub use result::{FATAL_MESSAGE, call_tool_result};
+pub use schema::input_schema;
+pub use serve::{ServeError, serve, serve_stdio};
+pub use server::McpServer;
+
+/// rmcp, the MCP SDK this crate serves through, for its model types and
+/// transports.
+pub use rmcp;

@@ -1,0 +1,64 @@
+//! Serving an [`McpServer`] over a byte stream: newline-delimited JSON-RPC,
+//! as MCP's stdio transport speaks it.
+
+use std::error::Error;
+use std::fmt;
+
+use rmcp::ServiceExt;
+use rmcp::service::ServerInitializeError;
+use tokio::io::{AsyncRead, AsyncWrite};
+
+use crate::server::McpServer;
+
+/// Why serving stopped with an error.
+#[derive(Debug)]
+pub enum ServeError {
+    /// The connection failed before the client was served: it closed, or
+    /// its first message was not a valid opening (`initialize` or a request
+    /// with 2026-07-28 `_meta`).
+    Start(Box<ServerInitializeError>),
+    /// The task that served the connection panicked or was cancelled.
+    Stopped(tokio::task::JoinError),
+}
+
+impl fmt::Display for ServeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ServeError::Start(error) => write!(f, "the MCP connection did not start: {error}"),
+            ServeError::Stopped(error) => write!(f, "the MCP connection stopped: {error}"),
+        }
+    }
+}
+
+impl Error for ServeError {
+    fn source(&self) -> Option<&(dyn Error + 'static)> {
+        match self {
+            ServeError::Start(error) => Some(error.as_ref()),
+            ServeError::Stopped(error) => Some(error),
+        }
+    }
+}
+
+/// Serves `server` on the process's stdin and stdout until the client
+/// closes them: how a host (Claude Desktop, Claude Code, Cursor, the MCP
+/// Inspector) runs a local server. Nothing else may write to stdout; log
+/// to stderr.
+pub async fn serve_stdio(server: McpServer) -> Result<(), ServeError> {
+    serve(server, tokio::io::stdin(), tokio::io::stdout()).await
+}
+
+/// Serves `server` on any pair of byte streams (a socket's halves, a
+/// child's pipes, `tokio::io::duplex` in tests) until the client closes
+/// its end.
+pub async fn serve<R, W>(server: McpServer, reader: R, writer: W) -> Result<(), ServeError>
+where
+    R: AsyncRead + Send + Unpin + 'static,
+    W: AsyncWrite + Send + Unpin + 'static,
+{
+    let running = server
+        .serve((reader, writer))
+        .await
+        .map_err(|error| ServeError::Start(Box::new(error)))?;
+    running.waiting().await.map_err(ServeError::Stopped)?;
+    Ok(())
+}

@@ -1,0 +1,310 @@
+//! The hand-written rmcp `ServerHandler` over a `Toolbox`.
+
+use std::fmt;
+use std::future::{Future, poll_fn};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::pin::pin;
+use std::sync::Arc;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult, ErrorCode,
+    Implementation, ListToolsResult, PaginatedRequestParams, RequestId, ServerCapabilities,
+    ServerConfig, Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler};
+use tool_core::{Session, ToolCall};
+use tool_runtime::{AbortHandle, CallResult, Toolbox};
+
+use crate::definition::{mcp_tool, requires_object_output};
+use crate::result::{FATAL_MESSAGE, call_tool_result};
+
+/// Builds the session of one request from its rmcp context (its `_meta`,
+/// the client's info, the extensions a transport puts there).
+type SessionFn = dyn Fn(&RequestContext<RoleServer>) -> Session + Send + Sync;
+
+/// Sees the [`CallResult`] of every call: its audit record, its approval
+/// request, its fatal reason.
+type ResultFn = dyn Fn(&CallResult) + Send + Sync;
+
+/// An MCP server of a [`Toolbox`]'s tools: an rmcp [`ServerHandler`]
+/// written by hand, without rmcp's macros.
+///
+/// - `initialize` and `server/discover` name the application (the name and
+///   version given to [`new`](Self::new)) and offer tools;
+/// - `tools/list` gives every registered tool, sorted by name, in the MCP
+///   dialect ([`mcp_tool`]) of the peer's revision;
+/// - `tools/call` runs the call through the toolbox, with its approvals,
+///   idempotent replays, time limits and audit records, in the session the
+///   application builds ([`with_session`](Self::with_session),
+///   [`with_session_fn`](Self::with_session_fn)); a client's
+///   `notifications/cancelled` aborts the call (`ABORTED`). The answer is
+///   [`call_tool_result`](crate::call_tool_result)'s.
+///
+/// Clients on 2025-11-25 (the `initialize` handshake) and on 2026-07-28
+/// (`server/discover` and per-request `_meta`) are served; rmcp negotiates
+/// the revision.
+///
+/// ```no_run
+/// use tool_contract::mcp::McpServer;
+/// use tool_contract::{CallContext, Tool, ToolError, Toolbox};
+///
+/// /// Look up the opening hours of one store, e.g. before promising a pickup.
+/// #[derive(Tool)]
+/// pub struct GetStoreHours {
+///     /// Store code as printed on the receipt, e.g. "BER-1".
+///     pub store: String,
+/// }
+///
+/// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+/// let mut toolbox = Toolbox::new();
+/// toolbox.register(|call: GetStoreHours, _cx: CallContext| async move {
+///     Ok::<_, ToolError>(format!("{} opens Mon-Sat 9:00-20:00.", call.store))
+/// });
+/// let server = McpServer::new(toolbox, "store-hours", "1.0.0");
+/// tool_contract::mcp::serve_stdio(server).await?;
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Clone)]
+pub struct McpServer {
+    toolbox: Arc<Toolbox>,
+    info: Implementation,
+    instructions: Option<String>,
+    session: Arc<SessionFn>,
+    on_result: Option<Arc<ResultFn>>,
+    /// The definitions for peers that require object output, and for the
+    /// others, each sorted by name.
+    tools_object_output: Arc<[Tool]>,
+    tools_any_output: Arc<[Tool]>,
+}
+
+impl McpServer {
+    /// A server of `toolbox`'s tools that names itself `name` at `version`
+    /// (the application's, not rmcp's); every call runs in an empty
+    /// [`Session`] until [`with_session`](Self::with_session) or
+    /// [`with_session_fn`](Self::with_session_fn) says otherwise.
+    ///
+    /// The tool definitions are built here, once.
+    pub fn new(
+        toolbox: impl Into<Arc<Toolbox>>,
+        name: impl Into<String>,
+        version: impl Into<String>,
+    ) -> Self {
+        let toolbox = toolbox.into();
+        let legacy = Some(&rmcp::model::ProtocolVersion::V_2025_11_25);
+        let current = Some(&rmcp::model::ProtocolVersion::V_2026_07_28);
+        let tools_object_output = toolbox
+            .contracts()
+            .map(|contract| mcp_tool(contract, legacy))
+            .collect();
+        let tools_any_output = toolbox
+            .contracts()
+            .map(|contract| mcp_tool(contract, current))
+            .collect();
+        McpServer {
+            toolbox,
+            info: Implementation::new(name, version),
+            instructions: None,
+            session: Arc::new(|_| Session::new()),
+            on_result: None,
+            tools_object_output,
+            tools_any_output,
+        }
+    }
+
+    /// Sets what the server tells the client about using its tools
+    /// (`instructions`, which many hosts put into the model's context).
+    #[must_use]
+    pub fn with_instructions(mut self, instructions: impl Into<String>) -> Self {
+        self.instructions = Some(instructions.into());
+        self
+    }
+
+    /// Runs every call in a clone of `session`: the session of the
+    /// connection. Clones share what the session holds by `Arc`, such as
+    /// `Approvals`, so an approval granted after the server started counts.
+    #[must_use]
+    pub fn with_session(mut self, session: Session) -> Self {
+        self.session = Arc::new(move |_| session.clone());
+        self
+    }
+
+    /// Builds the session of each call from its request: the client's
+    /// info, the request's `_meta`, or what a transport put into the
+    /// context's extensions (an HTTP request's headers, after the
+    /// transport's authentication).
+    ///
+    /// The client writes `_meta` and its info: never take an identity, a
+    /// tenant or an approval from them; those come from the application's
+    /// own authentication. A panic in `session` fails that call with a
+    /// JSON-RPC internal error and leaves the connection serving.
+    #[must_use]
+    pub fn with_session_fn(
+        mut self,
+        session: impl Fn(&RequestContext<RoleServer>) -> Session + Send + Sync + 'static,
+    ) -> Self {
+        self.session = Arc::new(session);
+        self
+    }
+
+    /// Hands the [`CallResult`] of every call to `on_result`, before the
+    /// client gets its answer: the audit record to keep (a fatal outcome's
+    /// reason is only there), the approval request to show the user. A
+    /// panic in it is caught; the client still gets its answer.
+    #[must_use]
+    pub fn on_result(mut self, on_result: impl Fn(&CallResult) + Send + Sync + 'static) -> Self {
+        self.on_result = Some(Arc::new(on_result));
+        self
+    }
+
+    /// The toolbox whose tools the server offers.
+    pub fn toolbox(&self) -> &Toolbox {
+        &self.toolbox
+    }
+
+    /// The tool definitions a peer on a revision that requires object
+    /// output (`true`: 2025-11-25 and earlier) or not gets, sorted by name.
+    pub fn tools(&self, object_output: bool) -> &[Tool] {
+        if object_output {
+            &self.tools_object_output
+        } else {
+            &self.tools_any_output
+        }
+    }
+
+    /// Runs one `tools/call` as [`ServerHandler::call_tool`] does, with the
+    /// request's cancellation token and session.
+    async fn run(
+        &self,
+        request: CallToolRequestParams,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let object_output = requires_object_output(context.protocol_version().as_ref());
+        let arguments = match &request.arguments {
+            Some(arguments) => serde_json::to_string(arguments)
+                .map_err(|error| ErrorData::invalid_params(error.to_string(), None))?,
+            None => "{}".to_owned(),
+        };
+        let call = ToolCall::new(call_id(&context.id), request.name.as_ref(), arguments);
+        // The application's closures run inside the connection's task: a
+        // panic in one fails this call, not the connection.
+        let session = catch_unwind(AssertUnwindSafe(|| (self.session)(context)))
+            .map_err(|_| ErrorData::internal_error(FATAL_MESSAGE, None))?;
+        let abort = AbortHandle::new();
+        let result = until_cancelled(
+            self.toolbox.call_with_abort(&call, &session, &abort),
+            context.ct.cancelled(),
+            &abort,
+        )
+        .await;
+        if let Some(on_result) = &self.on_result {
+            let _ = catch_unwind(AssertUnwindSafe(|| on_result(&result)));
+        }
+        let contract = self.toolbox.contract(&call.name);
+        call_tool_result(&result, contract, object_output).map(CallToolResponse::from)
+    }
+}
+
+/// The call id of a request: its JSON-RPC id, cut to 128 characters (the
+/// client chooses it, and the audit record keeps it).
+fn call_id(id: &RequestId) -> String {
+    let id = id.to_string();
+    match id.char_indices().nth(128) {
+        Some((end, _)) => id[..end].to_owned(),
+        None => id,
+    }
+}
+
+/// Polls `call` to its end; once `cancelled` is ready, aborts the call
+/// (which then ends as `ABORTED`, or as it was about to).
+async fn until_cancelled(
+    call: impl Future<Output = CallResult>,
+    cancelled: impl Future<Output = ()>,
+    abort: &AbortHandle,
+) -> CallResult {
+    let mut call = pin!(call);
+    let mut cancelled = pin!(cancelled);
+    let mut fired = false;
+    poll_fn(|cx| {
+        if !fired && cancelled.as_mut().poll(cx).is_ready() {
+            fired = true;
+            abort.abort();
+        }
+        call.as_mut().poll(cx)
+    })
+    .await
+}
+
+impl ServerHandler for McpServer {
+    fn get_info(&self) -> ServerConfig {
+        let capabilities = ServerCapabilities::builder().enable_tools().build();
+        let config = ServerConfig::new(capabilities).with_server_info(self.info.clone());
+        match &self.instructions {
+            Some(instructions) => config.with_instructions(instructions.clone()),
+            None => config,
+        }
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let object_output = requires_object_output(context.protocol_version().as_ref());
+        Ok(ListToolsResult::with_all_items(
+            self.tools(object_output).to_vec(),
+        ))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        self.run(request, &context).await
+    }
+
+    /// rmcp hands a `tools/call` or `tools/list` whose params it cannot
+    /// read (`arguments` that are not an object, a `name` that is not a
+    /// string) over as a custom request; it is a malformed request
+    /// (`-32602`), not an unknown method.
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        match request.method.as_str() {
+            "tools/call" => Err(ErrorData::invalid_params(
+                "malformed tools/call: `params` needs a `name` string and, if any, an `arguments` object",
+                None,
+            )),
+            "tools/list" => Err(ErrorData::invalid_params(
+                "malformed tools/list: `params` may hold only a `cursor` string and `_meta`",
+                None,
+            )),
+            _ => Err(ErrorData::new(
+                ErrorCode::METHOD_NOT_FOUND,
+                request.method,
+                None,
+            )),
+        }
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        self.tools_any_output
+            .iter()
+            .find(|tool| tool.name == name)
+            .cloned()
+    }
+}
+
+impl fmt::Debug for McpServer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("McpServer")
+            .field("name", &self.info.name)
+            .field("version", &self.info.version)
+            .field("toolbox", &self.toolbox)
+            .finish_non_exhaustive()
+    }
+}
