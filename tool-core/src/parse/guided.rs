@@ -165,7 +165,7 @@ pub(crate) struct GuidedSeed<'a, T>(pub G<'a>, pub PhantomData<T>);
 impl<'de, T: de::Deserialize<'de>> DeserializeSeed<'de> for GuidedSeed<'_, T> {
     type Value = T;
 
-    #[inline]
+    #[inline(always)]
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<T, D::Error> {
         T::deserialize(Guided(deserializer, self.0))
     }
@@ -177,7 +177,7 @@ struct Seed<'a, S>(S, G<'a>);
 impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for Seed<'_, S> {
     type Value = S::Value;
 
-    #[inline]
+    #[inline(always)]
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<S::Value, D::Error> {
         self.0.deserialize(Guided(deserializer, self.1))
     }
@@ -288,7 +288,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Guided<'_, D> {
         deserialize_ignored_any
     );
 
-    #[inline]
+    #[inline(always)]
     fn deserialize_unit_struct<V: Visitor<'de>>(
         self,
         name: &'static str,
@@ -302,7 +302,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Guided<'_, D> {
             .deserialize_unit_struct(name, Visit(visitor, g, false))
     }
 
-    #[inline]
+    #[inline(always)]
     fn deserialize_newtype_struct<V: Visitor<'de>>(
         self,
         name: &'static str,
@@ -316,7 +316,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Guided<'_, D> {
             .deserialize_newtype_struct(name, Visit(visitor, g, false))
     }
 
-    #[inline]
+    #[inline(always)]
     fn deserialize_tuple<V: Visitor<'de>>(
         self,
         len: usize,
@@ -329,7 +329,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Guided<'_, D> {
         self.0.deserialize_tuple(len, Visit(visitor, g, false))
     }
 
-    #[inline]
+    #[inline(always)]
     fn deserialize_tuple_struct<V: Visitor<'de>>(
         self,
         name: &'static str,
@@ -344,7 +344,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Guided<'_, D> {
             .deserialize_tuple_struct(name, len, Visit(visitor, g, false))
     }
 
-    #[inline]
+    #[inline(always)]
     fn deserialize_struct<V: Visitor<'de>>(
         self,
         name: &'static str,
@@ -369,7 +369,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Guided<'_, D> {
             .deserialize_struct(name, fields, Visit(visitor, g, true))
     }
 
-    #[inline]
+    #[inline(always)]
     fn deserialize_enum<V: Visitor<'de>>(
         self,
         name: &'static str,
@@ -384,7 +384,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Guided<'_, D> {
             .deserialize_enum(name, variants, Visit(visitor, g, false))
     }
 
-    #[inline]
+    #[inline(always)]
     fn is_human_readable(&self) -> bool {
         self.0.is_human_readable()
     }
@@ -469,7 +469,7 @@ impl<'a> G<'a> {
 
     /// Whether the node says integer (not number): a whole float is then
     /// handed to serde as the integer it is.
-    #[inline]
+    #[inline(always)]
     fn integer_only(&self) -> bool {
         let types = self.node().types;
         types & INT != 0 && types & NUM == 0
@@ -495,11 +495,11 @@ macro_rules! checked_integers {
 impl<'a, 'de, V: Visitor<'de>> Visitor<'de> for Visit<'a, V> {
     type Value = V::Value;
 
-    #[inline]
+    #[inline(always)]
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.0.expecting(f)
     }
-    #[inline]
+    #[inline(always)]
     fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
         let g = self.1;
         let out = self.0.visit_bool(v)?;
@@ -520,19 +520,19 @@ impl<'a, 'de, V: Visitor<'de>> Visitor<'de> for Visit<'a, V> {
         visit_u32(u32) => U,
         visit_u64(u64) => U,
     }
-    #[inline]
+    #[inline(always)]
     fn visit_i128<E: de::Error>(self, v: i128) -> Result<Self::Value, E> {
         self.0.visit_i128(v)
     }
-    #[inline]
+    #[inline(always)]
     fn visit_u128<E: de::Error>(self, v: u128) -> Result<Self::Value, E> {
         self.0.visit_u128(v)
     }
-    #[inline]
+    #[inline(always)]
     fn visit_f32<E: de::Error>(self, v: f32) -> Result<Self::Value, E> {
         self.visit_f64(f64::from(v))
     }
-    #[inline]
+    #[inline(always)]
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
         let g = self.1;
         // JSON Schema counts `-0` and `2.0` as integers. Only floats that
@@ -550,66 +550,66 @@ impl<'a, 'de, V: Visitor<'de>> Visitor<'de> for Visit<'a, V> {
         g.number(Num::F(v))?;
         Ok(out)
     }
-    #[inline]
+    #[inline(always)]
     fn visit_char<E: de::Error>(self, v: char) -> Result<Self::Value, E> {
         let g = self.1;
         let out = self.0.visit_char(v)?;
         g.string(v.encode_utf8(&mut [0; 4]))?;
         Ok(out)
     }
-    #[inline]
+    #[inline(always)]
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
         let g = self.1;
         let out = self.0.visit_str(v)?;
         g.string(v)?;
         Ok(out)
     }
-    #[inline]
+    #[inline(always)]
     fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
         let g = self.1;
         let out = self.0.visit_borrowed_str(v)?;
         g.string(v)?;
         Ok(out)
     }
-    #[inline]
+    #[inline(always)]
     fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
         if self.1.node().has_scalar_checks {
             return self.visit_str(&v);
         }
         self.0.visit_string(v)
     }
-    #[inline]
+    #[inline(always)]
     fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Self::Value, E> {
         self.0.visit_bytes(v)
     }
-    #[inline]
+    #[inline(always)]
     fn visit_borrowed_bytes<E: de::Error>(self, v: &'de [u8]) -> Result<Self::Value, E> {
         self.0.visit_borrowed_bytes(v)
     }
-    #[inline]
+    #[inline(always)]
     fn visit_byte_buf<E: de::Error>(self, v: Vec<u8>) -> Result<Self::Value, E> {
         self.0.visit_byte_buf(v)
     }
-    #[inline]
+    #[inline(always)]
     fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
         self.0.visit_none()
     }
-    #[inline]
+    #[inline(always)]
     fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
         self.0.visit_some(Guided(deserializer, self.1))
     }
-    #[inline]
+    #[inline(always)]
     fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
         self.0.visit_unit()
     }
-    #[inline]
+    #[inline(always)]
     fn visit_newtype_struct<D: Deserializer<'de>>(
         self,
         deserializer: D,
     ) -> Result<Self::Value, D::Error> {
         self.0.visit_newtype_struct(Guided(deserializer, self.1))
     }
-    #[inline]
+    #[inline(always)]
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
         self.0.visit_map(Map {
             map,
@@ -620,7 +620,7 @@ impl<'a, 'de, V: Visitor<'de>> Visitor<'de> for Visit<'a, V> {
             last: 0,
         })
     }
-    #[inline]
+    #[inline(always)]
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
         if self.2 {
             return Err(de::Error::invalid_type(Unexpected::Seq, &self));
@@ -631,7 +631,7 @@ impl<'a, 'de, V: Visitor<'de>> Visitor<'de> for Visit<'a, V> {
             count: 0,
         })
     }
-    #[inline]
+    #[inline(always)]
     fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<Self::Value, A::Error> {
         self.0.visit_enum(Enum(data, self.1))
     }
@@ -658,7 +658,7 @@ struct Map<'a, A> {
 impl<'a, 'de, A: MapAccess<'de>> MapAccess<'de> for Map<'a, A> {
     type Error = A::Error;
 
-    #[inline]
+    #[inline(always)]
     fn next_key_seed<K: DeserializeSeed<'de>>(
         &mut self,
         seed: K,
@@ -703,7 +703,7 @@ impl<'a, 'de, A: MapAccess<'de>> MapAccess<'de> for Map<'a, A> {
         Ok(Some(key))
     }
 
-    #[inline]
+    #[inline(always)]
     fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value, A::Error> {
         let node = self.g.node();
         match &self.key {
@@ -728,7 +728,7 @@ impl<'a, 'de, A: MapAccess<'de>> MapAccess<'de> for Map<'a, A> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn size_hint(&self) -> Option<usize> {
         self.map.size_hint()
     }
@@ -736,7 +736,7 @@ impl<'a, 'de, A: MapAccess<'de>> MapAccess<'de> for Map<'a, A> {
 
 impl<'de, A: MapAccess<'de>> Map<'_, A> {
     /// At the end of the object: required keys and the number of keys.
-    #[inline]
+    #[inline(always)]
     fn finish(&self) -> Result<(), A::Error> {
         let node = self.g.node();
         if node.required_mask & !self.seen == 0
@@ -784,7 +784,7 @@ struct KeySeed<'h, K> {
 impl<'de, K: DeserializeSeed<'de>> DeserializeSeed<'de> for KeySeed<'_, K> {
     type Value = K::Value;
 
-    #[inline]
+    #[inline(always)]
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<K::Value, D::Error> {
         self.seed.deserialize(KeyDe {
             de: deserializer,
@@ -900,7 +900,7 @@ struct KeyVisit<'h, V> {
 }
 
 impl<V> KeyVisit<'_, V> {
-    #[inline]
+    #[inline(always)]
     fn see(&mut self, key: &str) {
         let props = &self.node.properties;
         let start = self.start.min(props.len());
@@ -922,17 +922,17 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for KeyVisit<'_, V> {
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.v.expecting(f)
     }
-    #[inline]
+    #[inline(always)]
     fn visit_str<E: de::Error>(mut self, v: &str) -> Result<Self::Value, E> {
         self.see(v);
         self.v.visit_str(v)
     }
-    #[inline]
+    #[inline(always)]
     fn visit_borrowed_str<E: de::Error>(mut self, v: &'de str) -> Result<Self::Value, E> {
         self.see(v);
         self.v.visit_borrowed_str(v)
     }
-    #[inline]
+    #[inline(always)]
     fn visit_string<E: de::Error>(mut self, v: String) -> Result<Self::Value, E> {
         self.see(&v);
         self.v.visit_string(v)
@@ -987,7 +987,7 @@ struct Seq<'a, A> {
 impl<'a, 'de, A: SeqAccess<'de>> SeqAccess<'de> for Seq<'a, A> {
     type Error = A::Error;
 
-    #[inline]
+    #[inline(always)]
     fn next_element_seed<S: DeserializeSeed<'de>>(
         &mut self,
         seed: S,
@@ -1035,14 +1035,14 @@ impl<'a, 'de, A: SeqAccess<'de>> SeqAccess<'de> for Seq<'a, A> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn size_hint(&self) -> Option<usize> {
         self.seq.size_hint()
     }
 }
 
 impl<'de, A: SeqAccess<'de>> Seq<'_, A> {
-    #[inline]
+    #[inline(always)]
     fn end<T>(&self) -> Result<Option<T>, A::Error> {
         let node = self.g.node();
         if node.min_items.is_none_or(|min| self.count as u64 >= min) {
@@ -1062,7 +1062,7 @@ impl<'a, 'de, A: EnumAccess<'de>> EnumAccess<'de> for Enum<'a, A> {
     type Error = A::Error;
     type Variant = Variant<'a, A::Variant>;
 
-    #[inline]
+    #[inline(always)]
     fn variant_seed<S: DeserializeSeed<'de>>(
         self,
         seed: S,
@@ -1084,22 +1084,22 @@ struct Variant<'a, A>(A, G<'a>);
 impl<'de, A: VariantAccess<'de>> VariantAccess<'de> for Variant<'_, A> {
     type Error = A::Error;
 
-    #[inline]
+    #[inline(always)]
     fn unit_variant(self) -> Result<(), A::Error> {
         self.0.unit_variant()
     }
 
-    #[inline]
+    #[inline(always)]
     fn newtype_variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<S::Value, A::Error> {
         self.0.newtype_variant_seed(Seed(seed, self.1))
     }
 
-    #[inline]
+    #[inline(always)]
     fn tuple_variant<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, A::Error> {
         self.0.tuple_variant(len, Visit(visitor, self.1, false))
     }
 
-    #[inline]
+    #[inline(always)]
     fn struct_variant<V: Visitor<'de>>(
         self,
         fields: &'static [&'static str],
