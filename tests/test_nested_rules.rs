@@ -357,3 +357,44 @@ pub struct PlanReviewedMaintenance {
 fn a_waiver_on_the_tool_covers_free_form_commands_in_plain_types() {
     assert_eq!(PlanReviewedMaintenance::contract().check_rules(), Ok(()));
 }
+
+/// Who a member is, as the shop shows it.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct Member {
+    /// The member's public handle, e.g. "ana_runs".
+    pub username: String,
+}
+
+/// Show the public profiles of up to ten shop members.
+#[derive(Debug, Tool)]
+#[allow(dead_code)]
+pub struct ShowMemberProfiles {
+    /// The members to show.
+    #[tool(max_items = 10)]
+    members: Vec<Member>,
+}
+
+/// Follow a shop member's public feed for the signed-in customer.
+#[derive(Debug, Tool)]
+#[tool(effect = "write", idempotent)]
+#[allow(dead_code)]
+pub struct FollowMembers {
+    /// The members to follow.
+    #[tool(max_items = 10)]
+    members: Vec<Member>,
+}
+
+#[test]
+fn a_username_is_looked_up_by_a_read_tool_and_is_identity_on_a_write() {
+    assert_eq!(ShowMemberProfiles::contract().check_rules(), Ok(()));
+    let error = FollowMembers::contract().check_rules().unwrap_err();
+    let found: Vec<(ContractRule, &str)> = error
+        .violations()
+        .iter()
+        .map(|v| (v.rule(), v.path()))
+        .collect();
+    assert_eq!(
+        found,
+        vec![(ContractRule::ModelIdentity, "$.members[].username")]
+    );
+}

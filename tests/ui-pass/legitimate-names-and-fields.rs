@@ -53,7 +53,6 @@ pub struct CheckOrderStatus {
 #[derive(Tool)]
 pub struct GetMemberProfile {
     /// The member's public handle, e.g. "ana_runs".
-    #[tool(allow(model_identity = "public profiles are looked up by any member's handle"))]
     pub username: String,
     /// Which saved script of the member to show, e.g. "scr_1".
     pub script_id: Option<String>,

@@ -200,19 +200,23 @@ pub fn check_untyped_quantities(cx: &Ctxt, input: &Input, waivers: &Waivers) {
     }
 }
 
-fn is_identity(field: &Field) -> bool {
-    let by_name = name_words(field).iter().any(|w| words::identity_name(w));
+fn is_identity(field: &Field, read: bool) -> bool {
+    let by_name = name_words(field)
+        .iter()
+        .any(|w| words::identity_name_on(w, read));
     let by_type = ty::last_ident(ty::peel(field.ty))
         .is_some_and(|i| words::IDENTITY_TYPES.contains(&i.to_string().as_str()));
     by_name || by_type
 }
 
 // Rule: who is acting (user, tenant, role, permissions) comes from the
-// session, never from the model.
+// session, never from the model. On a tool that only reads (`read`), a
+// public handle (`username`) is what is looked up, not who acts; a nested
+// type's tool is not known, so there it is judged as on a write.
 //   user_id: String        role: Role        is_admin: bool
-pub fn check_model_identity(cx: &Ctxt, input: &Input, waivers: &Waivers) {
+pub fn check_model_identity(cx: &Ctxt, input: &Input, waivers: &Waivers, read: bool) {
     for (index, field) in input.model_fields() {
-        if !is_identity(field) || waivers.waived(Rule::ModelIdentity, Some(index)) {
+        if !is_identity(field, read) || waivers.waived(Rule::ModelIdentity, Some(index)) {
             continue;
         }
         cx.error_spanned_by(

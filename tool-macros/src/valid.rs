@@ -22,7 +22,7 @@ pub fn check(cx: &Ctxt, input: &Input) {
     naming::check_tool_name(cx, input, &waivers);
     naming::check_untyped_amounts(cx, input, &waivers);
     naming::check_untyped_quantities(cx, input, &waivers);
-    naming::check_model_identity(cx, input, &waivers);
+    naming::check_model_identity(cx, input, &waivers, input.effect() == Effect::Read);
     naming::check_boolean_pairs(cx, input, &waivers);
     outbound::check_misleading_name(cx, input, &waivers);
     outbound::check_free_form_commands(cx, input, &waivers);
@@ -45,7 +45,7 @@ pub fn check_nested(cx: &Ctxt, input: &Input, check_unused: bool) {
     check_field_descriptions(cx, input);
     naming::check_untyped_amounts(cx, input, &waivers);
     naming::check_untyped_quantities(cx, input, &waivers);
-    naming::check_model_identity(cx, input, &waivers);
+    naming::check_model_identity(cx, input, &waivers, false);
     naming::check_boolean_pairs(cx, input, &waivers);
     outbound::check_free_form_commands(cx, input, &waivers);
     check_field_types(cx, input);

@@ -2,7 +2,7 @@
 
 pub use tool_words::judge::{
     DURATION, IDENTITY_TYPES, NOT_A_DURATION, TIME_UNIT, boolean_pair, currency_name,
-    identity_name, money_name, snake_case, words,
+    identity_name_on, money_name, snake_case, words,
 };
 
 /// Verbs that say nothing about what a tool does.

@@ -375,6 +375,37 @@ pub const IDENTITY_WORDS: &[&str] = &[
     "superuser",
 ];
 
+/// Words that name an account by its public handle. On a tool that only
+/// reads, such a field is what is looked up (`get_member_profile {
+/// username }`), not who is acting, and the model may give it; on a tool
+/// that changes anything it says whom the change acts as, and is identity.
+pub const HANDLE_WORDS: &[&str] = &["username", "usernames", "login", "logins"];
+
+/// [`identity_name`] for a field of a tool whose effect is known: on a
+/// `read` tool a name that is an identity only by a handle word
+/// ([`HANDLE_WORDS`]: `username`, `member_login`) is a lookup, not an
+/// identity; `sudo_login` or `user_id` still are.
+///
+/// ```
+/// use tool_contract::docs::judge::{identity_name_on, words};
+///
+/// assert!(!identity_name_on(&words("username"), true));
+/// assert!(identity_name_on(&words("username"), false));
+/// assert!(identity_name_on(&words("sudo_login"), true));
+/// assert!(identity_name_on(&words("user_id"), true));
+/// ```
+pub fn identity_name_on(w: &[String], read: bool) -> bool {
+    if read && w.iter().any(|word| HANDLE_WORDS.contains(&word.as_str())) {
+        let rest: Vec<String> = w
+            .iter()
+            .filter(|word| !HANDLE_WORDS.contains(&word.as_str()))
+            .cloned()
+            .collect();
+        return identity_name(&rest);
+    }
+    identity_name(w)
+}
+
 /// The owners of an id that identify who is acting: `user` in `user_id`.
 pub const IDENTITY_OWNERS: &[&str] = &[
     "user",

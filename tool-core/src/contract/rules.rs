@@ -39,11 +39,12 @@ use std::fmt;
 use serde_json::{Map, Value};
 use tool_words::judge::{
     AmountProblem, boolean_pair, boolean_pair_message, command_word, currency_name,
-    free_form_command_message, identity_name, model_identity_message, money_name,
+    free_form_command_message, identity_name_on, model_identity_message, money_name,
     untyped_amount_message, words,
 };
 
 use super::input_schema::ALLOW_KEY;
+use super::policy::Effect;
 use super::tool_contract::ToolContract;
 use super::waiver::ContractRule;
 use crate::parse::SchemaError;
@@ -173,6 +174,7 @@ impl ToolContract {
             .collect();
         let mut walk = Walk {
             defs,
+            read: self.effect() == Effect::Read,
             seen: HashSet::new(),
             violations: Vec::new(),
         };
@@ -227,6 +229,9 @@ fn rule_named(name: &str) -> Option<ContractRule> {
 
 struct Walk<'a> {
     defs: &'a Map<String, Value>,
+    /// Whether the tool only reads: a public handle (`username`) is then
+    /// what is looked up, not who is acting.
+    read: bool,
     /// (definition, waived rules) already judged: recursive types end.
     seen: HashSet<(String, Vec<ContractRule>)>,
     violations: Vec<RuleViolation>,
@@ -454,7 +459,7 @@ impl<'a> Walk<'a> {
                     );
                 }
             }
-            if identity_name(&name_words) {
+            if identity_name_on(&name_words, self.read) {
                 self.report(
                     ContractRule::ModelIdentity,
                     waived,
