@@ -309,6 +309,15 @@ pub mod audit {
         CanonicalArguments, arguments_sha256, canonical_arguments, canonical_json,
     };
     pub use tool_runtime::audit::*;
+    pub use tool_runtime::audit_sink::*;
+}
+
+/// Policy state in PostgreSQL, shared by every instance of an application:
+/// idempotency records, approval grants and the append-only audit trail,
+/// with their migrations (cargo feature `postgres`).
+#[cfg(feature = "postgres")]
+pub mod store_postgres {
+    pub use tool_store_postgres::*;
 }
 
 /// Docs written from the contracts: one tool's Markdown page

@@ -24,6 +24,7 @@
 mod abort;
 pub mod approval;
 pub mod audit;
+pub mod audit_sink;
 mod call_result;
 mod handler;
 pub mod idempotency;

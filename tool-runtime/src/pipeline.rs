@@ -12,15 +12,17 @@ use tracing::Instrument as _;
 use tracing::field::Empty;
 
 use crate::abort::AbortHandle;
-use crate::approval::{ApprovalCheck, ApprovalRequest, Approvals};
+use crate::approval::{ApprovalCheck, ApprovalLookup, ApprovalRequest, ApprovalStore, Approvals};
 use crate::audit::{AUDIT_SCHEMA_VERSION, AuditRecord, Subject, Subjects};
+use crate::audit_sink::{AuditEntry, AuditStart};
 use crate::call_result::CallResult;
 use crate::handler::{
     CallContext, CatchUnwind, DropPanic, HandlerResult, Notes, Parsed, take_panic,
 };
 use crate::idempotency::{ClaimOutcome, IdempotencyRecord, IdempotencyScope};
 use crate::messages::{
-    aborted, approval_required, cut, empty_key, in_progress, key_reused, timeout, unknown_tool,
+    aborted, approval_required, cut, empty_key, in_progress, key_reused, outcome_unknown,
+    store_unavailable, timeout, unknown_tool,
 };
 use crate::model_result::{
     ContentTrust, Delivery, Execution, ExecutionOutcome, ModelResult, Provenance, format_rfc3339,
@@ -48,6 +50,10 @@ struct Draft {
     idempotency_key: Option<String>,
     undeclared_error_code: Option<String>,
     internal_detail: Option<String>,
+    /// The audit sink's entry for a write or destructive call it was told of.
+    audit_entry: Option<AuditEntry>,
+    /// When the call started, RFC 3339.
+    started_at: String,
 }
 
 /// How a call ended, before it is written into the audit record.
@@ -79,8 +85,9 @@ impl Toolbox {
             duration_ms = Empty,
         );
         let started = Instant::now();
-        let started_at = format_rfc3339((self.clock)());
         let mut draft = Draft {
+            started_at: format_rfc3339((self.clock)()),
+            audit_entry: None,
             contract: None,
             subjects: session
                 .get::<Subjects>()
@@ -140,13 +147,13 @@ impl Toolbox {
             OutputKind::Success => tracing::info!("tool call succeeded"),
         });
 
-        let audit = AuditRecord {
+        let mut audit = AuditRecord {
             schema_version: AUDIT_SCHEMA_VERSION.to_owned(),
             call_id: call.call_id.clone(),
             tool: name.into_owned(),
             contract_version: draft.contract.map(ToolContract::version),
             subjects: draft.subjects,
-            started_at,
+            started_at: draft.started_at,
             duration_ms,
             arguments_sha256: draft.arguments_sha256,
             result,
@@ -158,6 +165,18 @@ impl Toolbox {
             undeclared_error_code: draft.undeclared_error_code,
             internal_detail: draft.internal_detail,
         };
+        if let Some(sink) = &self.audit
+            && let Err(error) = sink.ended(draft.audit_entry, &audit).await
+        {
+            // The call has ended: its result stands, and the failure is
+            // reported where the application looks.
+            let detail = error.to_string();
+            span.in_scope(|| tracing::error!(detail = %detail, "the audit record was not written"));
+            audit.internal_detail = Some(match audit.internal_detail.take() {
+                Some(earlier) => format!("{earlier}; {detail}"),
+                None => detail,
+            });
+        }
         CallResult {
             output: finished.output,
             model_result: finished.model_result,
@@ -222,7 +241,8 @@ impl Toolbox {
             }
             (Idempotency::Keyed { field }, Some(key)) => {
                 draft.idempotency_key = Some(key.clone());
-                if let Err(detail) = principal(contract, session, "an idempotency key") {
+                let shared = self.idempotency.requires_principal();
+                if let Err(detail) = principal(contract, session, "an idempotency key", shared) {
                     return self.fatal(draft, ExecutionOutcome::NotStarted, detail);
                 }
                 let scope = IdempotencyScope {
@@ -242,8 +262,13 @@ impl Toolbox {
                         return self.refuse(draft, key_reused(field, key));
                     }
                     Ok(ClaimOutcome::InProgress) => return self.refuse(draft, in_progress(field)),
+                    Ok(ClaimOutcome::Abandoned) => {
+                        return self.refuse(draft, outcome_unknown(field));
+                    }
                     Err(error) => {
-                        return self.fatal(draft, ExecutionOutcome::NotStarted, error.to_string());
+                        // Never run a keyed call without its claim.
+                        add_detail(draft, error.to_string());
+                        return self.refuse(draft, store_unavailable());
                     }
                 }
             }
@@ -286,22 +311,41 @@ impl Toolbox {
             return self.refuse(draft, aborted(None));
         }
         if contract.approval() == Approval::Required {
-            let Some(approvals) = session.get::<Approvals>() else {
-                let detail = format!(
-                    "the tool `{}` requires approval, but the session holds no `Approvals`; the application must add one with `Session::with`",
-                    contract.name()
-                );
-                return self.fatal(draft, ExecutionOutcome::NotStarted, detail);
+            let session_approvals = session.get::<Approvals>();
+            let store: &dyn ApprovalStore = match (&self.approvals, &session_approvals) {
+                (Some(store), _) => store.as_ref(),
+                (None, Some(approvals)) => *approvals,
+                (None, None) => {
+                    let detail = format!(
+                        "the tool `{}` requires approval, but the session holds no `Approvals`; the application must add one with `Session::with`",
+                        contract.name()
+                    );
+                    return self.fatal(draft, ExecutionOutcome::NotStarted, detail);
+                }
             };
-            if let Err(detail) = principal(contract, session, "approvals") {
+            if let Err(detail) =
+                principal(contract, session, "approvals", store.requires_principal())
+            {
                 return self.fatal(draft, ExecutionOutcome::NotStarted, detail);
             }
-            let check = approvals.consume(
-                contract.name(),
-                contract.version(),
-                &draft.arguments_sha256,
-                &draft.subjects,
-            );
+            // The sink hears of the call before its grant is used, so a
+            // sink that fails leaves the grant for the retry.
+            if let Err(finished) = self.announce(contract, call, draft).await {
+                return finished;
+            }
+            let lookup = ApprovalLookup {
+                tool: contract.name(),
+                contract_version: contract.version(),
+                arguments_sha256: &draft.arguments_sha256,
+                subjects: &draft.subjects,
+            };
+            let check = match store.consume(lookup).await {
+                Ok(check) => check,
+                Err(error) => {
+                    add_detail(draft, error.to_string());
+                    return self.refuse(draft, store_unavailable());
+                }
+            };
             match check {
                 ApprovalCheck::Granted(grant) => draft.approval_id = Some(grant.approval_id),
                 refused => {
@@ -321,6 +365,10 @@ impl Toolbox {
                     return self.refuse(draft, approval_required(used));
                 }
             }
+        }
+
+        if let Err(finished) = self.announce(contract, call, draft).await {
+            return finished;
         }
 
         let cx = CallContext::new(&call.call_id, session.clone());
@@ -401,6 +449,42 @@ impl Toolbox {
             Either::Right(Ok(Ok(HandlerResult::Unserializable(message)))) => {
                 let detail = format!("the output could not be serialized: {message}");
                 self.fatal(draft, ExecutionOutcome::Completed, detail)
+            }
+        }
+    }
+
+    /// Tells the audit sink that a write or destructive call is about to
+    /// run (once); when the sink fails, the call is refused.
+    async fn announce(
+        &self,
+        contract: &'static ToolContract,
+        call: &ToolCall,
+        draft: &mut Draft,
+    ) -> Result<(), Finished> {
+        let Some(sink) = &self.audit else {
+            return Ok(());
+        };
+        if contract.effect() == Effect::Read || draft.audit_entry.is_some() {
+            return Ok(());
+        }
+        let start = AuditStart {
+            schema_version: AUDIT_SCHEMA_VERSION.to_owned(),
+            call_id: call.call_id.clone(),
+            tool: contract.name().to_owned(),
+            contract_version: contract.version(),
+            subjects: draft.subjects.clone(),
+            started_at: draft.started_at.clone(),
+            arguments_sha256: draft.arguments_sha256.clone(),
+            idempotency_key: draft.idempotency_key.clone(),
+        };
+        match sink.started(&start).await {
+            Ok(entry) => {
+                draft.audit_entry = Some(entry);
+                Ok(())
+            }
+            Err(error) => {
+                add_detail(draft, error.to_string());
+                Err(self.refuse(draft, store_unavailable()))
             }
         }
     }
@@ -539,13 +623,31 @@ fn unparsed_sha256(call: &ToolCall, session: &Session) -> String {
 /// tool that takes injected (trusted) values acts for whoever they name,
 /// so without `Subjects` two principals would share one scope. That is the
 /// application's configuration error.
-fn principal(contract: &ToolContract, session: &Session, what: &str) -> Result<(), String> {
+///
+/// A store shared by several processes (`shared`) needs `Subjects` for
+/// every keyed or approved call: without them every session of every
+/// instance would share one scope.
+fn principal(
+    contract: &ToolContract,
+    session: &Session,
+    what: &str,
+    shared: bool,
+) -> Result<(), String> {
     let injected: Vec<&str> = contract
         .fields()
         .iter()
         .filter(|field| field.injected())
         .map(|field| field.name())
         .collect();
+    if shared && injected.is_empty() {
+        return match session.get::<Subjects>() {
+            Some(subjects) if !subjects.as_slice().is_empty() => Ok(()),
+            _ => Err(format!(
+                "the tool `{}` uses {what} kept in a shared store, but the session names no one (no `Subjects`, or an empty one) to scope them by; the application must add the principal's subjects with `Session::with`",
+                contract.name()
+            )),
+        };
+    }
     // An empty `Subjects` names no one: every session would share its scope.
     let missing = match session.get::<Subjects>() {
         _ if injected.is_empty() => return Ok(()),
