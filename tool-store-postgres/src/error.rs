@@ -36,7 +36,17 @@ impl From<tokio_postgres::Error> for StoreError {
         // statement timeout") says more than the driver's summary.
         match error.as_db_error() {
             Some(db) => StoreError::new(format!("{}: {}", db.code().code(), db.message())),
-            None => StoreError::new(error.to_string()),
+            None => {
+                // The driver's summary ("error connecting to server") and
+                // the cause under it ("Connection refused").
+                let mut message = error.to_string();
+                let mut source = std::error::Error::source(&error);
+                while let Some(cause) = source {
+                    message.push_str(&format!(": {cause}"));
+                    source = cause.source();
+                }
+                StoreError::new(message)
+            }
         }
     }
 }

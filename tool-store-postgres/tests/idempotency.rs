@@ -1,0 +1,216 @@
+//! Idempotency across instances: one key runs once whichever instance
+//! each retry lands on, records are scoped by principal, the key and the
+//! tool name are only ever bound parameters, and old records are purged.
+
+mod support;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use support::{IN_PROGRESS, Probe, TestDb, count, quick, session, toolbox, voucher};
+use tool_contract::store_postgres::PostgresIdempotencyStore;
+use tool_contract::{
+    Session, ToolError, ToolOutput, audit::Subjects, idempotency::ClaimOutcome,
+    idempotency::IdempotencyScope, idempotency::IdempotencyStore, runtime::Delivery,
+    runtime::ExecutionOutcome,
+};
+
+const LEASE: Duration = Duration::from_secs(60);
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_key_sent_to_eight_instances_at_once_runs_once() {
+    let Some(db) = TestDb::create("idem_instances").await else {
+        return;
+    };
+    let probe = Arc::new(Probe::default());
+    db.migrated_pool(&quick()).await;
+    // Eight instances, each with its own pool, racing with one key.
+    let mut tasks = Vec::new();
+    for _ in 0..8 {
+        let toolbox = toolbox(&db.pool(&quick()), &probe, LEASE);
+        tasks.push(tokio::spawn(async move {
+            toolbox.call(&voucher("SLOW", "key-1"), &session()).await
+        }));
+    }
+    let mut fresh = 0;
+    let mut in_progress = 0;
+    for task in tasks {
+        let result = task.await.unwrap();
+        match result.model_text().as_deref() {
+            Some("Voucher V-1 for SLOW") => {
+                assert_eq!(result.audit.delivery, Delivery::Fresh);
+                fresh += 1;
+            }
+            Some(IN_PROGRESS) => in_progress += 1,
+            other => panic!("unexpected answer {other:?}"),
+        }
+    }
+    assert_eq!((fresh, in_progress), (1, 7));
+    assert_eq!(probe.runs(), 1);
+
+    // Retries on every instance now get the recorded result.
+    for _ in 0..3 {
+        let toolbox = toolbox(&db.pool(&quick()), &probe, LEASE);
+        let result = toolbox.call(&voucher("SLOW", "key-1"), &session()).await;
+        assert_eq!(
+            result.output,
+            ToolOutput::Success {
+                content_text: "Voucher V-1 for SLOW".into(),
+                notice: Some("This is the recorded result of an earlier call with the same request_id; it was not run again.".into()),
+                truncated: false,
+                details: serde_json::json!("Voucher V-1 for SLOW"),
+            }
+        );
+        assert_eq!(result.audit.delivery, Delivery::Replayed);
+        assert_eq!(result.audit.outcome, ExecutionOutcome::Completed);
+    }
+    assert_eq!(probe.runs(), 1);
+    let client = db.client().await;
+    assert_eq!(
+        count(
+            &client,
+            "SELECT count(*) FROM tool_contract_idempotency WHERE state = 'done'"
+        )
+        .await,
+        1
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_key_is_reused_only_for_the_same_arguments_and_principal() {
+    let Some(db) = TestDb::create("idem_scope").await else {
+        return;
+    };
+    let probe = Arc::new(Probe::default());
+    let pool = db.migrated_pool(&quick()).await;
+    let toolbox = toolbox(&pool, &probe, LEASE);
+    let first = toolbox.call(&voucher("CMP-1", "k"), &session()).await;
+    assert_eq!(first.model_text().as_deref(), Some("Voucher V-1 for CMP-1"));
+
+    let other_args = toolbox.call(&voucher("CMP-2", "k"), &session()).await;
+    assert_eq!(
+        other_args.model_text().as_deref(),
+        Some(
+            r#"Error [IDEMPOTENCY_KEY_REUSED]: The request_id "k" was already used for a call with other arguments. Use a new request_id for a new request, or repeat the earlier call exactly."#
+        )
+    );
+    // Another customer's session with the same key is another record.
+    let other = Session::new().with(Subjects::new().with("customer", "cus_43"));
+    let theirs = toolbox.call(&voucher("CMP-1", "k"), &other).await;
+    assert_eq!(theirs.model_text().as_deref(), Some("Voucher V-2 for CMP-1"));
+    assert_eq!(theirs.audit.delivery, Delivery::Fresh);
+    assert_eq!(probe.runs(), 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_shared_store_needs_a_principal_even_without_injected_values() {
+    let Some(db) = TestDb::create("idem_principal").await else {
+        return;
+    };
+    let probe = Arc::new(Probe::default());
+    let pool = db.migrated_pool(&quick()).await;
+    let toolbox = toolbox(&pool, &probe, LEASE);
+    for session in [Session::new(), Session::new().with(Subjects::new())] {
+        let result = toolbox.call(&voucher("CMP-1", "k"), &session).await;
+        assert_eq!(result.output, ToolOutput::fatal(ToolError::internal()));
+        assert_eq!(result.audit.outcome, ExecutionOutcome::NotStarted);
+        assert_eq!(
+            result.audit.internal_detail.as_deref(),
+            Some(
+                "the tool `issue_voucher` uses an idempotency key kept in a shared store, but the session names no one (no `Subjects`, or an empty one) to scope them by; the application must add the principal's subjects with `Session::with`"
+            )
+        );
+    }
+    assert_eq!(probe.runs(), 0);
+    let client = db.client().await;
+    assert_eq!(
+        count(&client, "SELECT count(*) FROM tool_contract_idempotency").await,
+        0
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn keys_and_tool_names_are_data_whatever_they_hold() {
+    let Some(db) = TestDb::create("idem_injection").await else {
+        return;
+    };
+    let pool = db.migrated_pool(&quick()).await;
+    let store = PostgresIdempotencyStore::new(pool.clone());
+    let hostile = [
+        "'; DROP TABLE tool_contract_idempotency; --".to_owned(),
+        "\\x00 $1 $$ \" ' ".to_owned(),
+        // Far longer than a B-tree entry may be (about 2.7 kB).
+        "k".repeat(100_000),
+    ];
+    for (index, text) in hostile.iter().enumerate() {
+        let scope = IdempotencyScope {
+            tool: text.clone(),
+            contract_major: u64::MAX >> 1,
+            subjects: Subjects::new().with(text.clone(), text.clone()).as_slice().to_vec(),
+            key: text.clone(),
+        };
+        assert_eq!(store.claim(&scope).await, Ok(ClaimOutcome::Fresh), "{index}");
+        assert_eq!(store.claim(&scope).await, Ok(ClaimOutcome::InProgress), "{index}");
+    }
+    let client = db.client().await;
+    assert_eq!(
+        count(&client, "SELECT count(*) FROM tool_contract_idempotency").await,
+        3
+    );
+    let stored: i32 = client
+        .query_one(
+            "SELECT max(length(key)) FROM tool_contract_idempotency",
+            &[],
+        )
+        .await
+        .unwrap()
+        .get(0);
+    assert_eq!(stored, 100_000);
+    // A major version that does not fit the column is the store's error.
+    let scope = IdempotencyScope {
+        tool: "t".into(),
+        contract_major: u64::MAX,
+        subjects: Vec::new(),
+        key: "k".into(),
+    };
+    assert_eq!(
+        store.claim(&scope).await.unwrap_err().message(),
+        "the contract's major version is too large"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn records_older_than_the_retention_are_purged_and_running_ones_kept() {
+    let Some(db) = TestDb::create("idem_purge").await else {
+        return;
+    };
+    let pool = db.migrated_pool(&quick()).await;
+    let store = PostgresIdempotencyStore::new(pool.clone()).with_retention(Duration::ZERO);
+    let scope = |key: &str| IdempotencyScope {
+        tool: "issue_voucher".into(),
+        contract_major: 1,
+        subjects: Subjects::new().with("customer", "cus_42").as_slice().to_vec(),
+        key: key.into(),
+    };
+    assert_eq!(store.claim(&scope("done")).await, Ok(ClaimOutcome::Fresh));
+    let record = tool_contract::idempotency::IdempotencyRecord {
+        arguments_sha256: "h".into(),
+        output: ToolOutput::success("ok"),
+        model_result: None,
+        outcome: ExecutionOutcome::Completed,
+    };
+    store.record(&scope("done"), record.clone()).await.unwrap();
+    assert_eq!(
+        store.claim(&scope("done")).await,
+        Ok(ClaimOutcome::Recorded(Box::new(record)))
+    );
+    assert_eq!(store.claim(&scope("running")).await, Ok(ClaimOutcome::Fresh));
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    // The running claim's lease (10 minutes) is not over: it stays.
+    assert_eq!(store.purge().await, Ok(1));
+    assert_eq!(store.claim(&scope("running")).await, Ok(ClaimOutcome::InProgress));
+    assert_eq!(store.claim(&scope("done")).await, Ok(ClaimOutcome::Fresh));
+    // Kept for a week by default: nothing goes.
+    let week = PostgresIdempotencyStore::new(pool);
+    assert_eq!(week.purge().await, Ok(0));
+}
