@@ -73,7 +73,9 @@ struct Measured {
 async fn measure(name: &str, toolbox: Arc<Toolbox>) -> Measured {
     let session = Session::new().with(Subjects::new().with("customer", "cus_42"));
     for n in 0..WARM_UP {
-        let result = toolbox.call(&voucher(&format!("{name}-warm"), n), &session).await;
+        let result = toolbox
+            .call(&voucher(&format!("{name}-warm"), n), &session)
+            .await;
         assert!(result.output.error().is_none(), "{:?}", result.audit);
     }
     let mut latencies = Vec::with_capacity(CALLS);
@@ -143,21 +145,26 @@ async fn run() {
     migrate(&pool).await.expect("the migrations apply");
 
     let memory = toolbox().with_idempotency_store(Arc::new(InMemoryIdempotencyStore::new()));
-    let idempotency = toolbox()
-        .with_idempotency_store(Arc::new(PostgresIdempotencyStore::new(pool.clone())));
+    let idempotency =
+        toolbox().with_idempotency_store(Arc::new(PostgresIdempotencyStore::new(pool.clone())));
     let all = toolbox()
         .with_idempotency_store(Arc::new(PostgresIdempotencyStore::new(pool.clone())))
         .with_audit_sink(Arc::new(PostgresAuditSink::new(pool.clone())));
     let results = [
         ("memory", measure("memory", Arc::new(memory)).await),
-        ("postgres_idempotency", measure("pgi", Arc::new(idempotency)).await),
+        (
+            "postgres_idempotency",
+            measure("pgi", Arc::new(idempotency)).await,
+        ),
         ("postgres_all", measure("pga", Arc::new(all)).await),
     ];
     drop(pool);
 
     let base = results[0].1.median;
     let base_p99 = results[0].1.p99;
-    println!("| setup | median | p99 | added median | added p99 | calls/s, 1 caller | calls/s, {TASKS} tasks |");
+    println!(
+        "| setup | median | p99 | added median | added p99 | calls/s, 1 caller | calls/s, {TASKS} tasks |"
+    );
     println!("| --- | --- | --- | --- | --- | --- | --- |");
     for (setup, m) in &results {
         println!(

@@ -26,8 +26,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use tool_contract::audit::Subjects;
 use tool_contract::prelude::*;
 use tool_contract::store_postgres::{
-    Pool, PoolOptions, PostgresApprovalStore, PostgresAuditSink, PostgresIdempotencyStore,
-    connect, migrate,
+    Pool, PoolOptions, PostgresApprovalStore, PostgresAuditSink, PostgresIdempotencyStore, connect,
+    migrate,
 };
 use tools::{CustomerId, Reservation, ReserveInventory, TenantId};
 
@@ -58,7 +58,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let pool_a = connect(&url, &options)?;
     let pool_b = connect(&url, &options)?;
     let report = migrate(&pool_a).await?;
-    println!("schema version {} (applied now: {:?})", report.current, report.applied);
+    println!(
+        "schema version {} (applied now: {:?})",
+        report.current, report.applied
+    );
     let (a, b) = (instance(&pool_a), instance(&pool_b));
 
     // The session names who the calls are for: shared stores scope
@@ -66,28 +69,52 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let session = Session::new()
         .with(TenantId("acme".into()))
         .with(CustomerId("cus_42".into()))
-        .with(Subjects::new().with("tenant", "acme").with("customer", "cus_42"));
+        .with(
+            Subjects::new()
+                .with("tenant", "acme")
+                .with("customer", "cus_42"),
+        );
     let key = fresh_uuid();
     let arguments = format!(r#"{{"sku": "SKU-1042", "quantity": 2, "request_id": "{key}"}}"#);
 
     // 1. Instance A: the call needs an approval.
-    let asked = a.call(&ToolCall::new("call_1", "reserve_inventory", &arguments), &session).await;
+    let asked = a
+        .call(
+            &ToolCall::new("call_1", "reserve_inventory", &arguments),
+            &session,
+        )
+        .await;
     println!("A  call_1: {}", asked.model_text().unwrap_or_default());
-    let request = asked.approval_request.ok_or("the call asks for an approval")?;
+    let request = asked
+        .approval_request
+        .ok_or("the call asks for an approval")?;
 
     // 2. The approval UI (any instance) records the customer's decision.
     let approvals = PostgresApprovalStore::new(pool_a.clone());
     approvals
-        .grant(&request.approve(format!("appr-{key}")), Duration::from_secs(15 * 60))
+        .grant(
+            &request.approve(format!("appr-{key}")),
+            Duration::from_secs(15 * 60),
+        )
         .await?;
     println!("UI granted appr-{key}");
 
     // 3. The repeated call lands on instance B and runs with the grant.
-    let ran = b.call(&ToolCall::new("call_2", "reserve_inventory", &arguments), &session).await;
+    let ran = b
+        .call(
+            &ToolCall::new("call_2", "reserve_inventory", &arguments),
+            &session,
+        )
+        .await;
     println!("B  call_2: {}", ran.model_text().unwrap_or_default());
 
     // 4. A retry with the same key lands on A: replayed, not run again.
-    let retried = a.call(&ToolCall::new("call_3", "reserve_inventory", &arguments), &session).await;
+    let retried = a
+        .call(
+            &ToolCall::new("call_3", "reserve_inventory", &arguments),
+            &session,
+        )
+        .await;
     println!("A  call_3: {}", retried.model_text().unwrap_or_default());
 
     // 5. The audit trail: one row per call, in the database.

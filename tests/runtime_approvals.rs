@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use serde_json::json;
 use tool_contract::{
-    Session, ToolError, ToolOutput, approval::ApprovalGrant, approval::Approvals, audit::Subjects,
+    Session, approval::ApprovalGrant, approval::Approvals, audit::Subjects,
     audit::arguments_sha256, contract::ErrorCategory, contract::Recovery, contract::Version,
     idempotency::BoxFuture, idempotency::ClaimOutcome, idempotency::IdempotencyError,
     idempotency::IdempotencyRecord, idempotency::IdempotencyScope, idempotency::IdempotencyStore,

@@ -42,7 +42,11 @@ impl PostgresApprovalStore {
     /// grant with its `approval_id` exists already (it is left as it was,
     /// so a repeated request from the approval UI grants nothing twice).
     /// An `approval_id` longer than 512 bytes is refused.
-    pub async fn grant(&self, grant: &ApprovalGrant, valid_for: Duration) -> Result<bool, StoreError> {
+    pub async fn grant(
+        &self,
+        grant: &ApprovalGrant,
+        valid_for: Duration,
+    ) -> Result<bool, StoreError> {
         if grant.approval_id.len() > MAX_APPROVAL_ID_BYTES {
             return Err(StoreError::new(format!(
                 "the approval id is {} bytes long; at most {MAX_APPROVAL_ID_BYTES} are kept",

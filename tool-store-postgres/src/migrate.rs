@@ -63,14 +63,17 @@ pub async fn migrate(pool: &Pool) -> Result<MigrationReport, StoreError> {
         .get(0);
     let mut applied = Vec::new();
     for migration in MIGRATIONS.iter().filter(|m| m.version > current) {
-        transaction.batch_execute(migration.sql).await.map_err(|error| {
-            StoreError::new(format!(
-                "migration {} ({}) failed: {}",
-                migration.version,
-                migration.name,
-                StoreError::from(error)
-            ))
-        })?;
+        transaction
+            .batch_execute(migration.sql)
+            .await
+            .map_err(|error| {
+                StoreError::new(format!(
+                    "migration {} ({}) failed: {}",
+                    migration.version,
+                    migration.name,
+                    StoreError::from(error)
+                ))
+            })?;
         transaction
             .execute(
                 "INSERT INTO tool_contract_migrations (version, name) VALUES ($1, $2)",

@@ -44,9 +44,15 @@ async fn a_grant_made_through_one_instance_is_used_once_by_another() {
     let approvals_a = PostgresApprovalStore::new(pool_a);
     let granted = request.approve("appr-1");
     assert_eq!(granted, grant("appr-1", "ACC-7"));
-    assert_eq!(approvals_a.grant(&granted, Duration::from_secs(600)).await, Ok(true));
+    assert_eq!(
+        approvals_a.grant(&granted, Duration::from_secs(600)).await,
+        Ok(true)
+    );
     // The UI's retry of the same decision grants nothing twice.
-    assert_eq!(approvals_a.grant(&granted, Duration::from_secs(600)).await, Ok(false));
+    assert_eq!(
+        approvals_a.grant(&granted, Duration::from_secs(600)).await,
+        Ok(false)
+    );
     assert_eq!(approvals_a.unused().await, Ok(1));
 
     let ran = instance_b.call(&close("ACC-7"), &session()).await;
@@ -124,14 +130,13 @@ async fn a_grant_binds_its_arguments_principal_and_expiry() {
         .await
         .unwrap();
     let version = grant("x", "ACC-1").contract_version;
-    let lookup = |hash: &'static str, subjects: &'static [tool_contract::audit::Subject]| {
-        ApprovalLookup {
+    let lookup =
+        |hash: &'static str, subjects: &'static [tool_contract::audit::Subject]| ApprovalLookup {
             tool: "close_account",
             contract_version: version,
             arguments_sha256: hash,
             subjects,
-        }
-    };
+        };
     let acc1: &'static str = Box::leak(grant("x", "ACC-1").arguments_sha256.into_boxed_str());
     let acc2: &'static str = Box::leak(grant("x", "ACC-2").arguments_sha256.into_boxed_str());
     let ours: &'static [_] = Box::leak(subjects().as_slice().to_vec().into_boxed_slice());
@@ -143,8 +148,14 @@ async fn a_grant_binds_its_arguments_principal_and_expiry() {
             .into_boxed_slice(),
     );
     // Another principal, other arguments, an expired grant: nothing.
-    assert_eq!(store.consume(lookup(acc1, theirs)).await, Ok(ApprovalCheck::Missing));
-    assert_eq!(store.consume(lookup(acc2, ours)).await, Ok(ApprovalCheck::Missing));
+    assert_eq!(
+        store.consume(lookup(acc1, theirs)).await,
+        Ok(ApprovalCheck::Missing)
+    );
+    assert_eq!(
+        store.consume(lookup(acc2, ours)).await,
+        Ok(ApprovalCheck::Missing)
+    );
     // The grant itself, once.
     assert_eq!(
         store.consume(lookup(acc1, ours)).await,
@@ -157,7 +168,11 @@ async fn a_grant_binds_its_arguments_principal_and_expiry() {
     // An id longer than the store keeps is refused before the database.
     let long = grant(&"a".repeat(513), "ACC-1");
     assert_eq!(
-        store.grant(&long, Duration::from_secs(1)).await.unwrap_err().message(),
+        store
+            .grant(&long, Duration::from_secs(1))
+            .await
+            .unwrap_err()
+            .message(),
         "the approval id is 513 bytes long; at most 512 are kept"
     );
     // A session without subjects cannot use a shared grant at all.

@@ -52,7 +52,10 @@ async fn a_write_is_written_before_it_runs_and_its_end_appended() {
     );
     probe.release.notify_one();
     let result = running.await.unwrap();
-    assert_eq!(result.model_text().as_deref(), Some("Voucher V-1 for GATED"));
+    assert_eq!(
+        result.model_text().as_deref(),
+        Some("Voucher V-1 for GATED")
+    );
 
     // A read is written once, when it ends.
     let read = toolbox.call(&list("CUS-42"), &session()).await;
@@ -72,9 +75,27 @@ async fn a_write_is_written_before_it_runs_and_its_end_appended() {
     assert_eq!(
         seen,
         [
-            (1, None, "started".into(), "issue_voucher".into(), "unknown".into()),
-            (2, Some(1), "ended".into(), "issue_voucher".into(), "completed".into()),
-            (3, None, "ended".into(), "list_complaints".into(), "completed".into()),
+            (
+                1,
+                None,
+                "started".into(),
+                "issue_voucher".into(),
+                "unknown".into()
+            ),
+            (
+                2,
+                Some(1),
+                "ended".into(),
+                "issue_voucher".into(),
+                "completed".into()
+            ),
+            (
+                3,
+                None,
+                "ended".into(),
+                "list_complaints".into(),
+                "completed".into()
+            ),
         ]
     );
     // The ended entry is the record the caller got.
@@ -92,8 +113,10 @@ async fn a_write_is_written_before_it_runs_and_its_end_appended() {
         )
         .await
         .unwrap();
-    let calls: Vec<(String, String, bool)> =
-        calls.iter().map(|r| (r.get(0), r.get(1), r.get(2))).collect();
+    let calls: Vec<(String, String, bool)> = calls
+        .iter()
+        .map(|r| (r.get(0), r.get(1), r.get(2)))
+        .collect();
     assert_eq!(
         calls,
         [

@@ -21,7 +21,11 @@ const REFUSED: &str = "error connecting to server: Connection refused (os error 
 const LEASE: Duration = Duration::from_secs(3);
 
 fn closed_port() -> tool_contract::store_postgres::Pool {
-    connect("host=127.0.0.1 port=1 user=postgres dbname=postgres", &quick()).unwrap()
+    connect(
+        "host=127.0.0.1 port=1 user=postgres dbname=postgres",
+        &quick(),
+    )
+    .unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -70,9 +74,13 @@ async fn a_failing_audit_sink_keeps_writes_from_running_and_frees_their_claim_an
     let probe = Arc::new(Probe::default());
     let pool = db.migrated_pool(&quick()).await;
     let approvals = PostgresApprovalStore::new(pool.clone());
-    let grant = ApprovalGrant::for_call::<support::CloseAccount>("appr-1", r#"{"account_ref": "ACC-1"}"#)
-        .for_subjects(&support::subjects());
-    approvals.grant(&grant, Duration::from_secs(600)).await.unwrap();
+    let grant =
+        ApprovalGrant::for_call::<support::CloseAccount>("appr-1", r#"{"account_ref": "ACC-1"}"#)
+            .for_subjects(&support::subjects());
+    approvals
+        .grant(&grant, Duration::from_secs(600))
+        .await
+        .unwrap();
     let toolbox = bare_toolbox(&probe)
         .with_idempotency_store(Arc::new(PostgresIdempotencyStore::new(pool.clone())))
         .with_approval_store(Arc::new(approvals.clone()))
@@ -179,10 +187,15 @@ async fn a_connection_terminated_between_claim_and_completion_leaves_the_claim_t
     let result = running.await.unwrap();
     holder.batch_execute("ROLLBACK").await.unwrap();
     // The handler ran: its result stands, the lost record is in the audit.
-    assert_eq!(result.model_text().as_deref(), Some("Voucher V-1 for GATED"));
+    assert_eq!(
+        result.model_text().as_deref(),
+        Some("Voucher V-1 for GATED")
+    );
     assert_eq!(
         result.audit.internal_detail.as_deref(),
-        Some("idempotency store failed: 57P01: terminating connection due to administrator command")
+        Some(
+            "idempotency store failed: 57P01: terminating connection due to administrator command"
+        )
     );
     assert_in_progress_then_unknown(&db, &probe).await;
 }
@@ -207,7 +220,10 @@ async fn a_statement_timeout_at_completion_leaves_the_claim_to_its_lease() {
     let (holder, _) = block_the_record(&db, &probe).await;
     let result = running.await.unwrap();
     holder.batch_execute("ROLLBACK").await.unwrap();
-    assert_eq!(result.model_text().as_deref(), Some("Voucher V-1 for GATED"));
+    assert_eq!(
+        result.model_text().as_deref(),
+        Some("Voucher V-1 for GATED")
+    );
     assert_eq!(
         result.audit.internal_detail.as_deref(),
         Some("idempotency store failed: 57014: canceling statement due to statement timeout")

@@ -97,7 +97,10 @@ async fn a_key_is_reused_only_for_the_same_arguments_and_principal() {
     // Another customer's session with the same key is another record.
     let other = Session::new().with(Subjects::new().with("customer", "cus_43"));
     let theirs = toolbox.call(&voucher("CMP-1", "k"), &other).await;
-    assert_eq!(theirs.model_text().as_deref(), Some("Voucher V-2 for CMP-1"));
+    assert_eq!(
+        theirs.model_text().as_deref(),
+        Some("Voucher V-2 for CMP-1")
+    );
     assert_eq!(theirs.audit.delivery, Delivery::Fresh);
     assert_eq!(probe.runs(), 2);
 }
@@ -146,11 +149,22 @@ async fn keys_and_tool_names_are_data_whatever_they_hold() {
         let scope = IdempotencyScope {
             tool: text.clone(),
             contract_major: u64::MAX >> 1,
-            subjects: Subjects::new().with(text.clone(), text.clone()).as_slice().to_vec(),
+            subjects: Subjects::new()
+                .with(text.clone(), text.clone())
+                .as_slice()
+                .to_vec(),
             key: text.clone(),
         };
-        assert_eq!(store.claim(&scope).await, Ok(ClaimOutcome::Fresh), "{index}");
-        assert_eq!(store.claim(&scope).await, Ok(ClaimOutcome::InProgress), "{index}");
+        assert_eq!(
+            store.claim(&scope).await,
+            Ok(ClaimOutcome::Fresh),
+            "{index}"
+        );
+        assert_eq!(
+            store.claim(&scope).await,
+            Ok(ClaimOutcome::InProgress),
+            "{index}"
+        );
     }
     let client = db.client().await;
     assert_eq!(
@@ -189,7 +203,10 @@ async fn records_older_than_the_retention_are_purged_and_running_ones_kept() {
     let scope = |key: &str| IdempotencyScope {
         tool: "issue_voucher".into(),
         contract_major: 1,
-        subjects: Subjects::new().with("customer", "cus_42").as_slice().to_vec(),
+        subjects: Subjects::new()
+            .with("customer", "cus_42")
+            .as_slice()
+            .to_vec(),
         key: key.into(),
     };
     assert_eq!(store.claim(&scope("done")).await, Ok(ClaimOutcome::Fresh));
@@ -204,11 +221,17 @@ async fn records_older_than_the_retention_are_purged_and_running_ones_kept() {
         store.claim(&scope("done")).await,
         Ok(ClaimOutcome::Recorded(Box::new(record)))
     );
-    assert_eq!(store.claim(&scope("running")).await, Ok(ClaimOutcome::Fresh));
+    assert_eq!(
+        store.claim(&scope("running")).await,
+        Ok(ClaimOutcome::Fresh)
+    );
     tokio::time::sleep(Duration::from_millis(20)).await;
     // The running claim's lease (10 minutes) is not over: it stays.
     assert_eq!(store.purge().await, Ok(1));
-    assert_eq!(store.claim(&scope("running")).await, Ok(ClaimOutcome::InProgress));
+    assert_eq!(
+        store.claim(&scope("running")).await,
+        Ok(ClaimOutcome::InProgress)
+    );
     assert_eq!(store.claim(&scope("done")).await, Ok(ClaimOutcome::Fresh));
     // Kept for a week by default: nothing goes.
     let week = PostgresIdempotencyStore::new(pool);

@@ -115,7 +115,11 @@ async fn four_processes_with_one_key_run_it_once(db: &TestDb, client: &tokio_pos
     let mut answers = Vec::new();
     for child in children {
         let output = child.wait_with_output().expect("the child ends");
-        assert!(output.status.success(), "a child failed: {:?}", output.status);
+        assert!(
+            output.status.success(),
+            "a child failed: {:?}",
+            output.status
+        );
         answers.push(String::from_utf8(output.stdout).unwrap().trim().to_owned());
     }
     let pid: i32 = client
@@ -127,12 +131,19 @@ async fn four_processes_with_one_key_run_it_once(db: &TestDb, client: &tokio_pos
     answers.sort();
     let refused = format!("refused|{IN_PROGRESS}");
     let fresh_count = answers.iter().filter(|a| **a == fresh).count();
-    let others_ok = answers
-        .iter()
-        .all(|a| *a == fresh || *a == refused || a.starts_with(&format!("replayed|Voucher by process {pid}")));
+    let others_ok = answers.iter().all(|a| {
+        *a == fresh || *a == refused || a.starts_with(&format!("replayed|Voucher by process {pid}"))
+    });
     assert_eq!(fresh_count, 1, "{answers:?}");
     assert!(others_ok, "{answers:?}");
-    assert_eq!(count(client, "SELECT count(*) FROM runs WHERE request_id = 'race'").await, 1);
+    assert_eq!(
+        count(
+            client,
+            "SELECT count(*) FROM runs WHERE request_id = 'race'"
+        )
+        .await,
+        1
+    );
 }
 
 async fn a_killed_process_leaves_a_claim_that_expires_as_outcome_unknown(
@@ -152,7 +163,14 @@ async fn a_killed_process_leaves_a_claim_that_expires_as_outcome_unknown(
     tokio::time::sleep(LEASE).await;
     let result = here.call(&voucher("CMP-1", "hang"), &session()).await;
     assert_eq!(result.model_text().as_deref(), Some(UNKNOWN));
-    assert_eq!(count(client, "SELECT count(*) FROM runs WHERE request_id = 'hang'").await, 1);
+    assert_eq!(
+        count(
+            client,
+            "SELECT count(*) FROM runs WHERE request_id = 'hang'"
+        )
+        .await,
+        1
+    );
     // The killed call's audit entry never ended: its outcome is unknown.
     let rows = client
         .query(

@@ -11,8 +11,8 @@ use tokio::sync::Notify;
 use tokio_postgres::NoTls;
 use tokio_postgres::config::Host;
 use tool_contract::store_postgres::{
-    Pool, PoolOptions, PostgresApprovalStore, PostgresAuditSink, PostgresIdempotencyStore,
-    connect, migrate,
+    Pool, PoolOptions, PostgresApprovalStore, PostgresAuditSink, PostgresIdempotencyStore, connect,
+    migrate,
 };
 use tool_contract::{CallContext, Session, Tool, ToolCall, ToolError, Toolbox, audit::Subjects};
 
@@ -87,7 +87,9 @@ impl TestDb {
     pub async fn client(&self) -> tokio_postgres::Client {
         let mut config = self.admin.clone();
         config.dbname(&self.name);
-        connect_admin(&config).await.expect("the test database answers")
+        connect_admin(&config)
+            .await
+            .expect("the test database answers")
     }
 }
 
