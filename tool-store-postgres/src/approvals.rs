@@ -22,7 +22,8 @@ const MAX_APPROVAL_ID_BYTES: usize = 512;
 /// instance runs it.
 ///
 /// A grant binds the tool, the contract version, the argument hash and the
-/// session's subjects, which every approved call must name
+/// session's subjects (as a set: their order does not matter), which
+/// every approved call must name
 /// ([`requires_principal`](ApprovalStore::requires_principal)). It is used
 /// by exactly one call, across instances (`UPDATE … WHERE used_at IS NULL
 /// … RETURNING`), and not after its expiry (the database server's clock).
@@ -148,13 +149,16 @@ impl PostgresApprovalStore {
     }
 }
 
-/// What a grant binds, hashed: the index stays small whatever the subjects.
+/// What a grant binds, hashed: the index stays small whatever the subjects,
+/// which are compared as a set (sorted first).
 fn binding_sha256(
     tool: &str,
     version: &str,
     subjects: &[Subject],
     arguments_sha256: &str,
 ) -> Result<String, StoreError> {
+    let mut subjects = subjects.to_vec();
+    subjects.sort();
     let binding = serde_json::to_string(&(tool, version, subjects, arguments_sha256))?;
     Ok(sha256_hex(binding.as_bytes()))
 }

@@ -29,7 +29,8 @@ use crate::error::StoreError;
 ///   ago than the [retention](Self::with_retention) (a running claim only
 ///   once its lease is over too); call it periodically. After that a key
 ///   may run again.
-/// - **Principal**: keyed calls need a non-empty
+/// - **Principal**: the subjects are compared as a set (their order does
+///   not matter), and keyed calls need a non-empty
 ///   [`Subjects`](tool_runtime::audit::Subjects) in the session
 ///   ([`requires_principal`](IdempotencyStore::requires_principal)), so
 ///   that sessions of different users never share a record.
@@ -190,9 +191,13 @@ impl PostgresIdempotencyStore {
 }
 
 /// The row's id: the SHA-256 of the scope as JSON, so that a key of any
-/// length fits the index and is only ever a bound parameter.
+/// length fits the index and is only ever a bound parameter. The subjects
+/// are sorted first: instances that list one principal's subjects in
+/// another order share its records.
 fn scope_sha256(scope: &IdempotencyScope) -> Result<String, StoreError> {
-    Ok(sha256_hex(serde_json::to_string(scope)?.as_bytes()))
+    let mut scope = scope.clone();
+    scope.subjects.sort();
+    Ok(sha256_hex(serde_json::to_string(&scope)?.as_bytes()))
 }
 
 /// A duration in milliseconds for an interval, at most 100 years (a longer

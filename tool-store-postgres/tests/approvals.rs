@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use support::{Probe, TestDb, close, count, quick, session, subjects, toolbox};
+use tool_contract::audit::{Subject, Subjects};
 use tool_contract::store_postgres::PostgresApprovalStore;
 use tool_contract::{
     ToolError, ToolOutput, approval::ApprovalCheck, approval::ApprovalGrant,
@@ -23,6 +24,19 @@ fn grant(id: &str, account_ref: &str) -> ApprovalGrant {
         &format!(r#"{{"account_ref": "{account_ref}"}}"#),
     )
     .for_subjects(&subjects())
+}
+
+fn close_lookup<'a>(
+    contract_version: tool_contract::contract::Version,
+    arguments_sha256: &'a str,
+    subjects: &'a [Subject],
+) -> ApprovalLookup<'a> {
+    ApprovalLookup {
+        tool: "close_account",
+        contract_version,
+        arguments_sha256,
+        subjects,
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -130,23 +144,15 @@ async fn a_grant_binds_its_arguments_principal_and_expiry() {
         .await
         .unwrap();
     let version = grant("x", "ACC-1").contract_version;
-    let lookup =
-        |hash: &'static str, subjects: &'static [tool_contract::audit::Subject]| ApprovalLookup {
-            tool: "close_account",
-            contract_version: version,
-            arguments_sha256: hash,
-            subjects,
-        };
-    let acc1: &'static str = Box::leak(grant("x", "ACC-1").arguments_sha256.into_boxed_str());
-    let acc2: &'static str = Box::leak(grant("x", "ACC-2").arguments_sha256.into_boxed_str());
-    let ours: &'static [_] = Box::leak(subjects().as_slice().to_vec().into_boxed_slice());
-    let theirs: &'static [_] = Box::leak(
-        tool_contract::audit::Subjects::new()
-            .with("customer", "cus_43")
-            .as_slice()
-            .to_vec()
-            .into_boxed_slice(),
-    );
+    let acc1 = grant("x", "ACC-1").arguments_sha256;
+    let acc2 = grant("x", "ACC-2").arguments_sha256;
+    let ours = subjects().as_slice().to_vec();
+    let theirs = Subjects::new()
+        .with("customer", "cus_43")
+        .as_slice()
+        .to_vec();
+    let lookup = |hash, subjects| close_lookup(version, hash, subjects);
+    let (acc1, acc2, ours, theirs) = (acc1.as_str(), acc2.as_str(), &ours[..], &theirs[..]);
     // Another principal, other arguments, an expired grant: nothing.
     assert_eq!(
         store.consume(lookup(acc1, theirs)).await,
@@ -165,6 +171,27 @@ async fn a_grant_binds_its_arguments_principal_and_expiry() {
         store.consume(lookup(acc1, ours)).await,
         Ok(ApprovalCheck::AlreadyUsed)
     );
+    // Subjects are a set: a grant for (tenant, customer) holds for a
+    // session that lists them the other way round.
+    let two = Subjects::new()
+        .with("tenant", "acme")
+        .with("customer", "cus_42");
+    let reversed = Subjects::new()
+        .with("customer", "cus_42")
+        .with("tenant", "acme");
+    let both =
+        ApprovalGrant::for_call::<support::CloseAccount>("both", r#"{"account_ref": "ACC-3"}"#)
+            .for_subjects(&two);
+    store.grant(&both, Duration::from_secs(600)).await.unwrap();
+    let check = store
+        .consume(ApprovalLookup {
+            tool: "close_account",
+            contract_version: version,
+            arguments_sha256: &both.arguments_sha256,
+            subjects: reversed.as_slice(),
+        })
+        .await;
+    assert!(matches!(check, Ok(ApprovalCheck::Granted(ref g)) if g.approval_id == "both"));
     // An id longer than the store keeps is refused before the database.
     let long = grant(&"a".repeat(513), "ACC-1");
     assert_eq!(

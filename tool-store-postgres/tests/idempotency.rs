@@ -237,3 +237,29 @@ async fn records_older_than_the_retention_are_purged_and_running_ones_kept() {
     let week = PostgresIdempotencyStore::new(pool);
     assert_eq!(week.purge().await, Ok(0));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_subjects_are_one_principal_in_any_order() {
+    let Some(db) = TestDb::create("idem_order").await else {
+        return;
+    };
+    let store = PostgresIdempotencyStore::new(db.migrated_pool(&quick()).await);
+    let scope = |subjects: Subjects| IdempotencyScope {
+        tool: "issue_voucher".into(),
+        contract_major: 1,
+        subjects: subjects.as_slice().to_vec(),
+        key: "k".into(),
+    };
+    let ab = Subjects::new()
+        .with("tenant", "acme")
+        .with("customer", "cus_42");
+    let ba = Subjects::new()
+        .with("customer", "cus_42")
+        .with("tenant", "acme");
+    let other = Subjects::new()
+        .with("tenant", "acme")
+        .with("customer", "cus_43");
+    assert_eq!(store.claim(&scope(ab)).await, Ok(ClaimOutcome::Fresh));
+    assert_eq!(store.claim(&scope(ba)).await, Ok(ClaimOutcome::InProgress));
+    assert_eq!(store.claim(&scope(other)).await, Ok(ClaimOutcome::Fresh));
+}
