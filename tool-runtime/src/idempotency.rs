@@ -2,8 +2,10 @@
 //! gets the recorded result instead of running twice.
 //!
 //! The runtime talks to an [`IdempotencyStore`]; [`InMemoryIdempotencyStore`]
-//! serves tests and single-process applications, and an application that
-//! runs several processes implements the trait over its database.
+//! serves tests and single-process applications; an application that runs
+//! several processes uses the PostgreSQL store (the facade's `postgres`
+//! feature, `tool_contract::store_postgres`) or implements the trait over
+//! its own database.
 
 use std::collections::{HashMap, VecDeque};
 use std::fmt;
