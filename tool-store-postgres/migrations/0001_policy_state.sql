@@ -1,5 +1,10 @@
 -- tool-contract policy state, version 1: idempotency records, approval
 -- grants and the append-only audit trail.
+--
+-- What the model sent (keys, tool names, outputs) may hold U+0000, which
+-- `text` and `jsonb` cannot: an idempotency record, replayed exactly, is
+-- kept as serialized JSON in `text` (where it is the escape \u0000);
+-- every other column is for reading and querying, with U+0000 as U+FFFD.
 
 CREATE TABLE tool_contract_idempotency (
     -- SHA-256 of the scope (tool, contract major, subjects, key) as JSON:
@@ -13,7 +18,8 @@ CREATE TABLE tool_contract_idempotency (
     claimed_at     timestamptz NOT NULL DEFAULT now(),
     lease_until    timestamptz NOT NULL,
     completed_at   timestamptz,
-    record         jsonb,
+    -- The IdempotencyRecord, serialized: replayed byte for byte.
+    record         text,
     CHECK ((state = 'done') = (record IS NOT NULL))
 );
 CREATE INDEX tool_contract_idempotency_claimed_at ON tool_contract_idempotency (claimed_at);

@@ -11,7 +11,8 @@ use tool_runtime::audit::Subject;
 use tool_runtime::idempotency::BoxFuture;
 
 use crate::error::StoreError;
-use crate::idempotency::millis;
+use crate::pool::settle;
+use crate::values::{millis, readable_json};
 
 /// The longest approval id, in bytes.
 const MAX_APPROVAL_ID_BYTES: usize = 512;
@@ -61,91 +62,103 @@ impl PostgresApprovalStore {
             &grant.subjects,
             &grant.arguments_sha256,
         )?;
-        let subjects = serde_json::to_value(&grant.subjects)?;
+        let subjects = readable_json(serde_json::to_value(&grant.subjects)?);
         let client = self.pool.get().await?;
-        let statement = client
-            .prepare_cached(
-                "INSERT INTO tool_contract_approvals
-                     (approval_id, binding_sha256, tool, contract_version, subjects,
-                      arguments_sha256, expires_at)
-                 VALUES ($1, $2, $3, $4, $5, $6, now() + $7::bigint * interval '1 millisecond')
-                 ON CONFLICT (approval_id) DO NOTHING",
-            )
-            .await?;
-        let inserted = client
-            .execute(
-                &statement,
-                &[
-                    &grant.approval_id,
-                    &binding,
-                    &grant.tool,
-                    &version,
-                    &subjects,
-                    &grant.arguments_sha256,
-                    &millis(valid_for),
-                ],
-            )
-            .await?;
-        Ok(inserted == 1)
+        let result: Result<_, StoreError> = async {
+            let statement = client
+                .prepare_cached(
+                    "INSERT INTO tool_contract_approvals
+                         (approval_id, binding_sha256, tool, contract_version, subjects,
+                          arguments_sha256, expires_at)
+                     VALUES ($1, $2, $3, $4, $5, $6, now() + $7::bigint * interval '1 millisecond')
+                     ON CONFLICT (approval_id) DO NOTHING",
+                )
+                .await?;
+            let inserted = client
+                .execute(
+                    &statement,
+                    &[
+                        &grant.approval_id,
+                        &binding,
+                        &grant.tool,
+                        &version,
+                        &subjects,
+                        &grant.arguments_sha256,
+                        &millis(valid_for),
+                    ],
+                )
+                .await?;
+            Ok(inserted == 1)
+        }
+        .await;
+        settle(client, result)
     }
 
     /// How many grants are neither used nor expired.
     pub async fn unused(&self) -> Result<u64, StoreError> {
         let client = self.pool.get().await?;
-        let row = client
-            .query_one(
-                "SELECT count(*) FROM tool_contract_approvals
-                 WHERE used_at IS NULL AND expires_at > now()",
-                &[],
-            )
-            .await?;
-        let count: i64 = row.get(0);
-        Ok(u64::try_from(count).unwrap_or(0))
+        let result: Result<_, StoreError> = async {
+            let row = client
+                .query_one(
+                    "SELECT count(*) FROM tool_contract_approvals
+                     WHERE used_at IS NULL AND expires_at > now()",
+                    &[],
+                )
+                .await?;
+            let count: i64 = row.get(0);
+            Ok(u64::try_from(count).unwrap_or(0))
+        }
+        .await;
+        settle(client, result)
     }
 
     async fn consume_now(&self, call: ApprovalLookup<'_>) -> Result<ApprovalCheck, StoreError> {
         let version = call.contract_version.to_string();
         let binding = binding_sha256(call.tool, &version, call.subjects, call.arguments_sha256)?;
         let client = self.pool.get().await?;
-        // The oldest usable grant, locked; a grant another instance holds
-        // is skipped, and the outer condition is checked again on the row
-        // as it is when the lock is taken.
-        let take = client
-            .prepare_cached(
-                "UPDATE tool_contract_approvals SET used_at = now()
-                 WHERE approval_id = (
-                     SELECT approval_id FROM tool_contract_approvals
-                     WHERE binding_sha256 = $1 AND used_at IS NULL AND expires_at > now()
-                     ORDER BY created_at, approval_id
-                     LIMIT 1
-                     FOR UPDATE SKIP LOCKED)
-                   AND used_at IS NULL
-                 RETURNING approval_id",
-            )
-            .await?;
-        if let Some(row) = client.query_opt(&take, &[&binding]).await? {
-            let approval_id: String = row.get(0);
-            let grant = ApprovalGrant {
-                approval_id,
-                tool: call.tool.to_owned(),
-                contract_version: call.contract_version,
-                subjects: call.subjects.to_vec(),
-                arguments_sha256: call.arguments_sha256.to_owned(),
-            };
-            return Ok(ApprovalCheck::Granted(grant));
+        let result: Result<_, StoreError> = async {
+            // The oldest usable grant, locked; a grant another instance holds
+            // is skipped, and the outer condition is checked again on the row
+            // as it is when the lock is taken.
+            let take = client
+                .prepare_cached(
+                    "UPDATE tool_contract_approvals SET used_at = now()
+                     WHERE approval_id = (
+                         SELECT approval_id FROM tool_contract_approvals
+                         WHERE binding_sha256 = $1 AND used_at IS NULL AND expires_at > now()
+                         ORDER BY created_at, approval_id
+                         LIMIT 1
+                         FOR UPDATE SKIP LOCKED)
+                       AND used_at IS NULL
+                     RETURNING approval_id",
+                )
+                .await?;
+            if let Some(row) = client.query_opt(&take, &[&binding]).await? {
+                let approval_id: String = row.get(0);
+                let grant = ApprovalGrant {
+                    approval_id,
+                    tool: call.tool.to_owned(),
+                    contract_version: call.contract_version,
+                    subjects: call.subjects.to_vec(),
+                    arguments_sha256: call.arguments_sha256.to_owned(),
+                };
+                return Ok(ApprovalCheck::Granted(grant));
+            }
+            let used = client
+                .prepare_cached(
+                    "SELECT EXISTS (SELECT 1 FROM tool_contract_approvals
+                                    WHERE binding_sha256 = $1 AND used_at IS NOT NULL)",
+                )
+                .await?;
+            let used: bool = client.query_one(&used, &[&binding]).await?.get(0);
+            Ok(if used {
+                ApprovalCheck::AlreadyUsed
+            } else {
+                ApprovalCheck::Missing
+            })
         }
-        let used = client
-            .prepare_cached(
-                "SELECT EXISTS (SELECT 1 FROM tool_contract_approvals
-                                WHERE binding_sha256 = $1 AND used_at IS NOT NULL)",
-            )
-            .await?;
-        let used: bool = client.query_one(&used, &[&binding]).await?.get(0);
-        Ok(if used {
-            ApprovalCheck::AlreadyUsed
-        } else {
-            ApprovalCheck::Missing
-        })
+        .await;
+        settle(client, result)
     }
 }
 

@@ -6,6 +6,8 @@ use tool_runtime::audit_sink::{AuditEntry, AuditSink, AuditSinkError, AuditStart
 use tool_runtime::idempotency::BoxFuture;
 
 use crate::error::StoreError;
+use crate::pool::settle;
+use crate::values::{readable, readable_json};
 
 /// An [`AuditSink`] that appends to `tool_contract_audit`: a `started`
 /// entry (outcome `unknown`) before a write or destructive call runs, and
@@ -31,22 +33,33 @@ impl PostgresAuditSink {
     }
 
     async fn started_now(&self, start: &AuditStart) -> Result<AuditEntry, StoreError> {
-        let record = serde_json::to_value(start)?;
+        let record = readable_json(serde_json::to_value(start)?);
         let client = self.pool.get().await?;
-        let statement = client
-            .prepare_cached(
-                "INSERT INTO tool_contract_audit (phase, call_id, tool, outcome, record)
-                 VALUES ('started', $1, $2, 'unknown', $3)
-                 RETURNING id",
-            )
-            .await?;
-        let row = client
-            .query_one(&statement, &[&start.call_id, &start.tool, &record])
-            .await?;
-        let id: i64 = row.get(0);
-        u64::try_from(id)
-            .map(AuditEntry::new)
-            .map_err(|_| StoreError::new("the audit entry's id is negative"))
+        let result: Result<_, StoreError> = async {
+            let statement = client
+                .prepare_cached(
+                    "INSERT INTO tool_contract_audit (phase, call_id, tool, outcome, record)
+                     VALUES ('started', $1, $2, 'unknown', $3)
+                     RETURNING id",
+                )
+                .await?;
+            let row = client
+                .query_one(
+                    &statement,
+                    &[
+                        &readable(&start.call_id).as_ref(),
+                        &readable(&start.tool).as_ref(),
+                        &record,
+                    ],
+                )
+                .await?;
+            let id: i64 = row.get(0);
+            u64::try_from(id)
+                .map(AuditEntry::new)
+                .map_err(|_| StoreError::new("the audit entry's id is negative"))
+        }
+        .await;
+        settle(client, result)
     }
 
     async fn ended_now(
@@ -58,27 +71,31 @@ impl PostgresAuditSink {
             .map(|entry| i64::try_from(entry.id()))
             .transpose()
             .map_err(|_| StoreError::new("the audit entry's id is out of range"))?;
-        let json = serde_json::to_value(record)?;
+        let json = readable_json(serde_json::to_value(record)?);
         let client = self.pool.get().await?;
-        let statement = client
-            .prepare_cached(
-                "INSERT INTO tool_contract_audit (phase, started_id, call_id, tool, outcome, record)
-                 VALUES ('ended', $1, $2, $3, $4, $5)",
-            )
-            .await?;
-        client
-            .execute(
-                &statement,
-                &[
-                    &started_id,
-                    &record.call_id,
-                    &record.tool,
-                    &record.outcome.as_str(),
-                    &json,
-                ],
-            )
-            .await?;
-        Ok(())
+        let result: Result<_, StoreError> = async {
+            let statement = client
+                .prepare_cached(
+                    "INSERT INTO tool_contract_audit (phase, started_id, call_id, tool, outcome, record)
+                     VALUES ('ended', $1, $2, $3, $4, $5)",
+                )
+                .await?;
+            client
+                .execute(
+                    &statement,
+                    &[
+                        &started_id,
+                        &readable(&record.call_id).as_ref(),
+                        &readable(&record.tool).as_ref(),
+                        &record.outcome.as_str(),
+                        &json,
+                    ],
+                )
+                .await?;
+            Ok(())
+        }
+        .await;
+        settle(client, result)
     }
 }
 

@@ -10,6 +10,8 @@ use tool_runtime::idempotency::{
 };
 
 use crate::error::StoreError;
+use crate::pool::settle;
+use crate::values::{millis, readable, readable_json};
 
 /// An [`IdempotencyStore`] in PostgreSQL, shared by every instance that
 /// uses the same database.
@@ -76,81 +78,90 @@ impl PostgresIdempotencyStore {
     /// (running claims only once their lease is over); returns how many.
     pub async fn purge(&self) -> Result<u64, StoreError> {
         let client = self.pool.get().await?;
-        let statement = client
-            .prepare_cached(
-                "DELETE FROM tool_contract_idempotency
-                 WHERE claimed_at < now() - $1::bigint * interval '1 millisecond'
-                   AND (state <> 'running' OR lease_until < now())",
-            )
-            .await?;
-        Ok(client
-            .execute(&statement, &[&millis(self.retention)])
-            .await?)
+        let result: Result<_, StoreError> = async {
+            let statement = client
+                .prepare_cached(
+                    "DELETE FROM tool_contract_idempotency
+                     WHERE claimed_at < now() - $1::bigint * interval '1 millisecond'
+                       AND (state <> 'running' OR lease_until < now())",
+                )
+                .await?;
+            Ok(client
+                .execute(&statement, &[&millis(self.retention)])
+                .await?)
+        }
+        .await;
+        settle(client, result)
     }
 
     async fn claim_now(&self, scope: &IdempotencyScope) -> Result<ClaimOutcome, StoreError> {
         let id = scope_sha256(scope)?;
-        let subjects = serde_json::to_value(&scope.subjects)?;
+        let subjects = readable_json(serde_json::to_value(&scope.subjects)?);
         let major = i64::try_from(scope.contract_major)
             .map_err(|_| StoreError::new("the contract's major version is too large"))?;
+        let key = readable(&scope.key);
         let client = self.pool.get().await?;
-        let insert = client
-            .prepare_cached(
-                "INSERT INTO tool_contract_idempotency
-                     (scope_sha256, tool, contract_major, subjects, key, state, lease_until)
-                 VALUES ($1, $2, $3, $4, $5, 'running', now() + $6::bigint * interval '1 millisecond')
-                 ON CONFLICT (scope_sha256) DO NOTHING
-                 RETURNING 1",
-            )
-            .await?;
-        let expire = client
-            .prepare_cached(
-                "UPDATE tool_contract_idempotency SET state = 'abandoned'
-                 WHERE scope_sha256 = $1 AND state = 'running' AND lease_until <= now()
-                 RETURNING 1",
-            )
-            .await?;
-        let read = client
-            .prepare_cached(
-                "SELECT state, record FROM tool_contract_idempotency WHERE scope_sha256 = $1",
-            )
-            .await?;
-        // A row released between the insert and the read is claimed again;
-        // three rounds in a row of that is reported, not looped on.
-        for _ in 0..3 {
-            let params: [&(dyn tokio_postgres::types::ToSql + Sync); 6] = [
-                &id,
-                &scope.tool,
-                &major,
-                &subjects,
-                &scope.key,
-                &millis(self.lease),
-            ];
-            if client.query_opt(&insert, &params).await?.is_some() {
-                return Ok(ClaimOutcome::Fresh);
-            }
-            if client.query_opt(&expire, &[&id]).await?.is_some() {
-                return Ok(ClaimOutcome::Abandoned);
-            }
-            let Some(row) = client.query_opt(&read, &[&id]).await? else {
-                continue;
-            };
-            let state: &str = row.get(0);
-            return match state {
-                "done" => {
-                    let record: Option<serde_json::Value> = row.get(1);
-                    let record: IdempotencyRecord =
-                        serde_json::from_value(record.unwrap_or_default())?;
-                    Ok(ClaimOutcome::Recorded(Box::new(record)))
+        let result: Result<_, StoreError> = async {
+            let insert = client
+                .prepare_cached(
+                    "INSERT INTO tool_contract_idempotency
+                         (scope_sha256, tool, contract_major, subjects, key, state, lease_until)
+                     VALUES ($1, $2, $3, $4, $5, 'running', now() + $6::bigint * interval '1 millisecond')
+                     ON CONFLICT (scope_sha256) DO NOTHING
+                     RETURNING 1",
+                )
+                .await?;
+            let expire = client
+                .prepare_cached(
+                    "UPDATE tool_contract_idempotency SET state = 'abandoned'
+                     WHERE scope_sha256 = $1 AND state = 'running' AND lease_until <= now()
+                     RETURNING 1",
+                )
+                .await?;
+            let read = client
+                .prepare_cached(
+                    "SELECT state, record FROM tool_contract_idempotency WHERE scope_sha256 = $1",
+                )
+                .await?;
+            // A row released between the insert and the read is claimed again;
+            // three rounds in a row of that is reported, not looped on.
+            for _ in 0..3 {
+                let params: [&(dyn tokio_postgres::types::ToSql + Sync); 6] = [
+                    &id,
+                    &scope.tool,
+                    &major,
+                    &subjects,
+                    &key.as_ref(),
+                    &millis(self.lease),
+                ];
+                if client.query_opt(&insert, &params).await?.is_some() {
+                    return Ok(ClaimOutcome::Fresh);
                 }
-                "running" => Ok(ClaimOutcome::InProgress),
-                "abandoned" => Ok(ClaimOutcome::Abandoned),
-                other => Err(StoreError::new(format!("unknown claim state {other:?}"))),
-            };
+                if client.query_opt(&expire, &[&id]).await?.is_some() {
+                    return Ok(ClaimOutcome::Abandoned);
+                }
+                let Some(row) = client.query_opt(&read, &[&id]).await? else {
+                    continue;
+                };
+                let state: &str = row.get(0);
+                return match state {
+                    "done" => {
+                        let record: Option<&str> = row.get(1);
+                        let record: IdempotencyRecord =
+                            serde_json::from_str(record.unwrap_or_default())?;
+                        Ok(ClaimOutcome::Recorded(Box::new(record)))
+                    }
+                    "running" => Ok(ClaimOutcome::InProgress),
+                    "abandoned" => Ok(ClaimOutcome::Abandoned),
+                    other => Err(StoreError::new(format!("unknown claim state {other:?}"))),
+                };
+            }
+            Err(StoreError::new(
+                "the key was released under three claims in a row",
+            ))
         }
-        Err(StoreError::new(
-            "the key was released under three claims in a row",
-        ))
+        .await;
+        settle(client, result)
     }
 
     async fn record_now(
@@ -159,34 +170,42 @@ impl PostgresIdempotencyStore {
         record: &IdempotencyRecord,
     ) -> Result<(), StoreError> {
         let id = scope_sha256(scope)?;
-        let record = serde_json::to_value(record)?;
+        let record = serde_json::to_string(record)?;
         let client = self.pool.get().await?;
-        let statement = client
-            .prepare_cached(
-                "UPDATE tool_contract_idempotency
-                 SET state = 'done', record = $2, completed_at = now()
-                 WHERE scope_sha256 = $1 AND state IN ('running', 'abandoned')",
-            )
-            .await?;
-        match client.execute(&statement, &[&id, &record]).await? {
-            1 => Ok(()),
-            _ => Err(StoreError::new(
-                "the claim was gone when its result came (purged or recorded twice)",
-            )),
+        let result: Result<_, StoreError> = async {
+            let statement = client
+                .prepare_cached(
+                    "UPDATE tool_contract_idempotency
+                     SET state = 'done', record = $2, completed_at = now()
+                     WHERE scope_sha256 = $1 AND state IN ('running', 'abandoned')",
+                )
+                .await?;
+            match client.execute(&statement, &[&id, &record]).await? {
+                1 => Ok(()),
+                _ => Err(StoreError::new(
+                    "the claim was gone when its result came (purged or recorded twice)",
+                )),
+            }
         }
+        .await;
+        settle(client, result)
     }
 
     async fn release_now(&self, scope: &IdempotencyScope) -> Result<(), StoreError> {
         let id = scope_sha256(scope)?;
         let client = self.pool.get().await?;
-        let statement = client
-            .prepare_cached(
-                "DELETE FROM tool_contract_idempotency
-                 WHERE scope_sha256 = $1 AND state = 'running'",
-            )
-            .await?;
-        client.execute(&statement, &[&id]).await?;
-        Ok(())
+        let result: Result<_, StoreError> = async {
+            let statement = client
+                .prepare_cached(
+                    "DELETE FROM tool_contract_idempotency
+                     WHERE scope_sha256 = $1 AND state = 'running'",
+                )
+                .await?;
+            client.execute(&statement, &[&id]).await?;
+            Ok(())
+        }
+        .await;
+        settle(client, result)
     }
 }
 
@@ -198,13 +217,6 @@ fn scope_sha256(scope: &IdempotencyScope) -> Result<String, StoreError> {
     let mut scope = scope.clone();
     scope.subjects.sort();
     Ok(sha256_hex(serde_json::to_string(&scope)?.as_bytes()))
-}
-
-/// A duration in milliseconds for an interval, at most 100 years (a longer
-/// interval would overflow the server's timestamps).
-pub(crate) fn millis(duration: Duration) -> i64 {
-    const CENTURY_MS: u128 = 100 * 365 * 24 * 3600 * 1000;
-    i64::try_from(duration.as_millis().min(CENTURY_MS)).unwrap_or(i64::MAX)
 }
 
 fn store_error(error: StoreError) -> IdempotencyError {

@@ -47,6 +47,7 @@ mod error;
 mod idempotency;
 mod migrate;
 mod pool;
+mod values;
 
 pub use approvals::PostgresApprovalStore;
 pub use audit::PostgresAuditSink;

@@ -4,7 +4,7 @@
 use std::str::FromStr;
 use std::time::Duration;
 
-use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
+use deadpool_postgres::{Manager, ManagerConfig, Object, Pool, RecyclingMethod, Runtime};
 use tokio_postgres::NoTls;
 
 use crate::error::StoreError;
@@ -64,4 +64,15 @@ pub fn connect(url: &str, options: &PoolOptions) -> Result<Pool, StoreError> {
         .recycle_timeout(Some(options.connect_timeout))
         .build()
         .map_err(|error| StoreError::new(format!("the pool could not be built: {error}")))
+}
+
+/// Hands `client` back to the pool after a store call, unless the call
+/// failed: then the connection is closed rather than reused, since a
+/// connection the server terminated may not look closed yet, and the next
+/// call would fail on it too.
+pub(crate) fn settle<T>(client: Object, result: Result<T, StoreError>) -> Result<T, StoreError> {
+    if result.is_err() {
+        drop(Object::take(client));
+    }
+    result
 }

@@ -263,3 +263,118 @@ async fn the_subjects_are_one_principal_in_any_order() {
     assert_eq!(store.claim(&scope(ba)).await, Ok(ClaimOutcome::InProgress));
     assert_eq!(store.claim(&scope(other)).await, Ok(ClaimOutcome::Fresh));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_nul_in_a_key_an_output_or_a_tool_name_is_stored_and_replayed_exactly() {
+    let Some(db) = TestDb::create("idem_nul").await else {
+        return;
+    };
+    let probe = Arc::new(Probe::default());
+    let pool = db.migrated_pool(&quick()).await;
+    let toolbox = toolbox(&pool, &probe, LEASE);
+    // PostgreSQL's `text` and `jsonb` cannot hold U+0000; the model can send it.
+    let call = tool_contract::ToolCall::new(
+        "call\u{0}1",
+        "issue_voucher",
+        r#"{"complaint_ref": "CMP\u0000-1", "request_id": "k\u0000ey"}"#,
+    );
+    let first = toolbox.call(&call, &session()).await;
+    assert_eq!(
+        first.model_text().as_deref(),
+        Some("Voucher V-1 for CMP\u{0}-1")
+    );
+    assert_eq!(first.audit.internal_detail, None);
+    let again = toolbox.call(&call, &session()).await;
+    assert_eq!(again.audit.delivery, Delivery::Replayed);
+    let ToolOutput::Success { content_text, .. } = &again.output else {
+        panic!("a replayed success: {:?}", again.output);
+    };
+    assert_eq!(content_text, "Voucher V-1 for CMP\u{0}-1");
+    assert_eq!(again.audit.internal_detail, None);
+    let unknown = toolbox
+        .call(
+            &tool_contract::ToolCall::new("c", "drop\u{0}table", "{}"),
+            &session(),
+        )
+        .await;
+    assert_eq!(unknown.audit.internal_detail, None);
+    assert_eq!(probe.runs(), 1);
+    let client = db.client().await;
+    let rows = client
+        .query(
+            "SELECT call_id, tool, record->>'call_id' = call_id AND record->>'tool' = tool
+             FROM tool_contract_audit WHERE phase = 'ended' ORDER BY id",
+            &[],
+        )
+        .await
+        .unwrap();
+    let rows: Vec<(String, String, bool)> = rows
+        .iter()
+        .map(|r| (r.get(0), r.get(1), r.get(2)))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            ("call\u{FFFD}1".to_owned(), "issue_voucher".to_owned(), true),
+            ("call\u{FFFD}1".to_owned(), "issue_voucher".to_owned(), true),
+            ("c".to_owned(), "drop\u{FFFD}table".to_owned(), true),
+        ]
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_large_record_round_trips() {
+    let Some(db) = TestDb::create("idem_large").await else {
+        return;
+    };
+    let store = PostgresIdempotencyStore::new(db.migrated_pool(&quick()).await);
+    let scope = IdempotencyScope {
+        tool: "issue_voucher".into(),
+        contract_major: 1,
+        subjects: Subjects::new()
+            .with("customer", "cus_42")
+            .as_slice()
+            .to_vec(),
+        key: "big".into(),
+    };
+    let record = tool_contract::idempotency::IdempotencyRecord {
+        arguments_sha256: "h".into(),
+        output: ToolOutput::success("x".repeat(8 << 20)),
+        model_result: None,
+        outcome: ExecutionOutcome::Completed,
+    };
+    assert_eq!(store.claim(&scope).await, Ok(ClaimOutcome::Fresh));
+    store.record(&scope, record.clone()).await.unwrap();
+    assert_eq!(
+        store.claim(&scope).await,
+        Ok(ClaimOutcome::Recorded(Box::new(record)))
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn leases_run_on_the_database_clock_whatever_the_instances_clocks_say() {
+    let Some(db) = TestDb::create("idem_skew").await else {
+        return;
+    };
+    let probe = Arc::new(Probe::default());
+    let pool = db.migrated_pool(&quick()).await;
+    let century = Duration::from_secs(100 * 365 * 24 * 3600);
+    // Instance A's clock is a century ahead, B's stands at 1970.
+    let ahead = Arc::new(
+        toolbox(&pool, &probe, LEASE).with_clock(move || std::time::SystemTime::now() + century),
+    );
+    let behind = toolbox(&db.pool(&quick()), &probe, LEASE).with_clock(|| std::time::UNIX_EPOCH);
+    let running = {
+        let ahead = Arc::clone(&ahead);
+        tokio::spawn(async move { ahead.call(&voucher("GATED", "skew"), &session()).await })
+    };
+    probe.entered.notified().await;
+    let during = behind.call(&voucher("GATED", "skew"), &session()).await;
+    assert_eq!(during.model_text().as_deref(), Some(IN_PROGRESS));
+    probe.release.notify_one();
+    let first = running.await.unwrap();
+    assert_eq!(first.model_text().as_deref(), Some("Voucher V-1 for GATED"));
+    let after = behind.call(&voucher("GATED", "skew"), &session()).await;
+    assert_eq!(after.audit.delivery, Delivery::Replayed);
+    assert_eq!(probe.runs(), 1);
+}
