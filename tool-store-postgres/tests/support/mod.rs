@@ -3,6 +3,7 @@
 //! and a toolbox wired to the Postgres stores.
 #![allow(dead_code)]
 
+use std::io::Write as _;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -52,7 +53,10 @@ impl TestDb {
                 if std::env::var(REQUIRE).as_deref() == Ok("1") {
                     panic!("{message} ({REQUIRE}=1)");
                 }
-                eprintln!(
+                // Straight to stderr: the test harness captures `eprintln!`
+                // of a passing test, and this line must be seen.
+                let _ = writeln!(
+                    std::io::stderr(),
                     "skipped {test}: {message}; set DATABASE_URL to a server to run this test"
                 );
                 return None;
@@ -121,7 +125,16 @@ impl Drop for TestDb {
 async fn connect_admin(config: &tokio_postgres::Config) -> std::io::Result<tokio_postgres::Client> {
     let mut config = config.clone();
     config.connect_timeout(Duration::from_secs(3));
-    let (client, connection) = config.connect(NoTls).await.map_err(std::io::Error::other)?;
+    let (client, connection) = config.connect(NoTls).await.map_err(|error| {
+        // The driver's summary and the cause under it.
+        let mut message = error.to_string();
+        let mut source = std::error::Error::source(&error);
+        while let Some(cause) = source {
+            message.push_str(&format!(": {cause}"));
+            source = cause.source();
+        }
+        std::io::Error::other(message)
+    })?;
     tokio::spawn(async move {
         let _ = connection.await;
     });
