@@ -22,6 +22,7 @@
 #![deny(missing_docs)]
 
 mod abort;
+mod announce;
 pub mod approval;
 pub mod audit;
 pub mod audit_sink;
@@ -31,6 +32,7 @@ pub mod idempotency;
 mod messages;
 pub mod model_result;
 mod pipeline;
+mod principal;
 mod toolbox;
 
 pub use abort::AbortHandle;

@@ -14,7 +14,7 @@ use tracing::field::Empty;
 use crate::abort::AbortHandle;
 use crate::approval::{ApprovalCheck, ApprovalLookup, ApprovalRequest, ApprovalStore, Approvals};
 use crate::audit::{AUDIT_SCHEMA_VERSION, AuditRecord, Subject, Subjects};
-use crate::audit_sink::{AuditEntry, AuditStart};
+use crate::audit_sink::AuditEntry;
 use crate::call_result::CallResult;
 use crate::handler::{
     CallContext, CatchUnwind, DropPanic, HandlerResult, Notes, Parsed, take_panic,
@@ -28,6 +28,7 @@ use crate::model_result::{
     ContentTrust, Delivery, Execution, ExecutionOutcome, ModelResult, Provenance, format_rfc3339,
     version_text,
 };
+use crate::principal::principal;
 use crate::toolbox::{Either, Toolbox, race};
 use tool_core::Session;
 use tool_core::ToolCall;
@@ -39,25 +40,25 @@ use tool_core::{OutputKind, ToolError, ToolOutput};
 const MAX_NAME_CHARS: usize = 256;
 
 /// What a call gathers on its way, for the audit record.
-struct Draft {
+pub(super) struct Draft {
     contract: Option<&'static ToolContract>,
-    subjects: Vec<Subject>,
-    arguments_sha256: String,
+    pub(super) subjects: Vec<Subject>,
+    pub(super) arguments_sha256: String,
     /// The canonical arguments of a call that parsed.
     canonical: Option<CanonicalArguments>,
     approval_id: Option<String>,
     approval_request: Option<ApprovalRequest>,
-    idempotency_key: Option<String>,
+    pub(super) idempotency_key: Option<String>,
     undeclared_error_code: Option<String>,
     internal_detail: Option<String>,
     /// The audit sink's entry for a write or destructive call it was told of.
-    audit_entry: Option<AuditEntry>,
+    pub(super) audit_entry: Option<AuditEntry>,
     /// When the call started, RFC 3339.
-    started_at: String,
+    pub(super) started_at: String,
 }
 
 /// How a call ended, before it is written into the audit record.
-struct Finished {
+pub(super) struct Finished {
     output: ToolOutput,
     model_result: Option<ModelResult>,
     outcome: ExecutionOutcome,
@@ -453,42 +454,6 @@ impl Toolbox {
         }
     }
 
-    /// Tells the audit sink that a write or destructive call is about to
-    /// run (once); when the sink fails, the call is refused.
-    async fn announce(
-        &self,
-        contract: &'static ToolContract,
-        call: &ToolCall,
-        draft: &mut Draft,
-    ) -> Result<(), Finished> {
-        let Some(sink) = &self.audit else {
-            return Ok(());
-        };
-        if contract.effect() == Effect::Read || draft.audit_entry.is_some() {
-            return Ok(());
-        }
-        let start = AuditStart {
-            schema_version: AUDIT_SCHEMA_VERSION.to_owned(),
-            call_id: call.call_id.clone(),
-            tool: contract.name().to_owned(),
-            contract_version: contract.version(),
-            subjects: draft.subjects.clone(),
-            started_at: draft.started_at.clone(),
-            arguments_sha256: draft.arguments_sha256.clone(),
-            idempotency_key: draft.idempotency_key.clone(),
-        };
-        match sink.started(&start).await {
-            Ok(entry) => {
-                draft.audit_entry = Some(entry);
-                Ok(())
-            }
-            Err(error) => {
-                add_detail(draft, error.to_string());
-                Err(self.refuse(draft, store_unavailable()))
-            }
-        }
-    }
-
     /// A call the runtime stopped (timeout or abort): the model reads why.
     fn stop(&self, draft: &Draft, error: ToolError, outcome: ExecutionOutcome) -> Finished {
         let output = ToolOutput::respond_to_model(error);
@@ -580,7 +545,7 @@ impl Toolbox {
     }
 
     /// A call the runtime refused before running it.
-    fn refuse(&self, draft: &Draft, error: ToolError) -> Finished {
+    pub(super) fn refuse(&self, draft: &Draft, error: ToolError) -> Finished {
         let output = ToolOutput::respond_to_model(error);
         self.fresh(
             draft,
@@ -616,53 +581,7 @@ fn unparsed_sha256(call: &ToolCall, session: &Session) -> String {
     }
 }
 
-/// Checks that the session names who a keyed or approved call is for (an
-/// empty `Subjects` names no one).
-///
-/// Stored results and grants are scoped by the session's [`Subjects`]; a
-/// tool that takes injected (trusted) values acts for whoever they name,
-/// so without `Subjects` two principals would share one scope. That is the
-/// application's configuration error.
-///
-/// A store shared by several processes (`shared`) needs `Subjects` for
-/// every keyed or approved call: without them every session of every
-/// instance would share one scope.
-fn principal(
-    contract: &ToolContract,
-    session: &Session,
-    what: &str,
-    shared: bool,
-) -> Result<(), String> {
-    let injected: Vec<&str> = contract
-        .fields()
-        .iter()
-        .filter(|field| field.injected())
-        .map(|field| field.name())
-        .collect();
-    if shared && injected.is_empty() {
-        return match session.get::<Subjects>() {
-            Some(subjects) if !subjects.as_slice().is_empty() => Ok(()),
-            _ => Err(format!(
-                "the tool `{}` uses {what} kept in a shared store, but the session names no one (no `Subjects`, or an empty one) to scope them by; the application must add the principal's subjects with `Session::with`",
-                contract.name()
-            )),
-        };
-    }
-    // An empty `Subjects` names no one: every session would share its scope.
-    let missing = match session.get::<Subjects>() {
-        _ if injected.is_empty() => return Ok(()),
-        Some(subjects) if !subjects.as_slice().is_empty() => return Ok(()),
-        Some(_) => "the session's `Subjects` names no one",
-        None => "the session holds no `Subjects`",
-    };
-    Err(format!(
-        "the tool `{}` uses {what} and takes injected values ({}), but {missing} to scope them by; the application must add the subjects those values name with `Session::with`",
-        contract.name(),
-        injected.join(", ")
-    ))
-}
-
-fn add_detail(draft: &mut Draft, detail: String) {
+pub(super) fn add_detail(draft: &mut Draft, detail: String) {
     draft.internal_detail = Some(match draft.internal_detail.take() {
         Some(earlier) => format!("{earlier}; {detail}"),
         None => detail,
