@@ -40,10 +40,11 @@ impl PostgresApprovalStore {
         PostgresApprovalStore { pool }
     }
 
-    /// Records `grant`, usable for `valid_for` from now; `Ok(false)` when a
-    /// grant with its `approval_id` exists already (it is left as it was,
-    /// so a repeated request from the approval UI grants nothing twice).
-    /// An `approval_id` longer than 512 bytes is refused.
+    /// Records `grant`, usable for `valid_for` from now; `Ok(false)` when
+    /// the same grant was recorded already (it is left as it was, so a
+    /// repeated request from the approval UI grants nothing twice). Approval
+    /// ids are unique in the database: an id taken by a grant for another
+    /// call, and one longer than 512 bytes, are refused.
     pub async fn grant(
         &self,
         grant: &ApprovalGrant,
@@ -88,7 +89,27 @@ impl PostgresApprovalStore {
                     ],
                 )
                 .await?;
-            Ok(inserted == 1)
+            if inserted == 1 {
+                return Ok(true);
+            }
+            // The id exists: the same grant again is a no-op; another
+            // grant under its id (another tenant's UI, a reused counter)
+            // is refused rather than silently dropped.
+            let existing: String = client
+                .query_one(
+                    "SELECT binding_sha256 FROM tool_contract_approvals WHERE approval_id = $1",
+                    &[&grant.approval_id],
+                )
+                .await?
+                .get(0);
+            if existing == binding {
+                Ok(false)
+            } else {
+                Err(StoreError::new(format!(
+                    "the approval id {:?} is already taken by a grant for another call; approval ids must be unique in the database (e.g. UUIDs)",
+                    grant.approval_id
+                )))
+            }
         }
         .await;
         settle(client, result)

@@ -59,7 +59,10 @@ impl PostgresIdempotencyStore {
         }
     }
 
-    /// Sets how long a claim stays held without a result.
+    /// Sets how long a claim stays held without a result. Make it longer
+    /// than the longest time limit of a keyed tool: a call still running
+    /// when its lease ends is not run twice, but a retry meanwhile reads
+    /// `OUTCOME_UNKNOWN` instead of `CALL_IN_PROGRESS`.
     #[must_use]
     pub fn with_lease(mut self, lease: Duration) -> Self {
         self.lease = lease;

@@ -192,6 +192,21 @@ async fn a_grant_binds_its_arguments_principal_and_expiry() {
         })
         .await;
     assert!(matches!(check, Ok(ApprovalCheck::Granted(ref g)) if g.approval_id == "both"));
+    // Another contract version: nothing.
+    let v2 = tool_contract::contract::Version::new(version.major + 1, 0, 0);
+    assert_eq!(
+        store.consume(close_lookup(v2, acc1, ours)).await,
+        Ok(ApprovalCheck::Missing)
+    );
+    // An id taken by a grant for another call is refused, not dropped.
+    assert_eq!(
+        store
+            .grant(&grant("for-acc-1", "ACC-9"), Duration::from_secs(600))
+            .await
+            .unwrap_err()
+            .message(),
+        r#"the approval id "for-acc-1" is already taken by a grant for another call; approval ids must be unique in the database (e.g. UUIDs)"#
+    );
     // An id longer than the store keeps is refused before the database.
     let long = grant(&"a".repeat(513), "ACC-1");
     assert_eq!(
