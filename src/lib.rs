@@ -121,7 +121,8 @@
 //! | --- | --- |
 //! | [`contract`] | the parts of a [`ToolContract`]: policy, fields, constraints, errors, waivers, versions |
 //! | [`runtime`] | the [`Toolbox`] and its results, the structured model result (feature `runtime`) |
-//! | [`approval`], [`idempotency`], [`audit`] | the runtime's policy state (feature `runtime`) |
+//! | [`approval`], [`idempotency`], [`audit`] | the runtime's policy state and its store traits (feature `runtime`) |
+//! | `store_postgres` | that state in PostgreSQL, shared by every instance (feature `postgres`) |
 //! | [`docs`] | Markdown pages and catalogs of tools |
 //! | `lock` | lock files and semver diffs of contracts (feature `lock`, for dev-dependencies) |
 //! | [`openai`] | the OpenAI adapter: strict schemas, tool definitions, calls and outputs |
@@ -365,6 +366,15 @@ pub mod audit {
         CanonicalArguments, arguments_sha256, canonical_arguments, canonical_json,
     };
     pub use tool_runtime::audit::*;
+    pub use tool_runtime::audit_sink::*;
+}
+
+/// Policy state in PostgreSQL, shared by every instance of an application:
+/// idempotency records, approval grants and the append-only audit trail,
+/// with their migrations (cargo feature `postgres`).
+#[cfg(feature = "postgres")]
+pub mod store_postgres {
+    pub use tool_store_postgres::*;
 }
 
 /// Docs written from the contracts: one tool's Markdown page

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use serde_json::json;
 use tool_contract::{
-    Session, ToolError, ToolOutput, approval::ApprovalGrant, approval::Approvals, audit::Subjects,
+    Session, approval::ApprovalGrant, approval::Approvals, audit::Subjects,
     audit::arguments_sha256, contract::ErrorCategory, contract::Recovery, contract::Version,
     idempotency::BoxFuture, idempotency::ClaimOutcome, idempotency::IdempotencyError,
     idempotency::IdempotencyRecord, idempotency::IdempotencyScope, idempotency::IdempotencyStore,
@@ -324,7 +324,17 @@ async fn a_keyed_call_does_not_run_when_its_store_fails() {
             &session(&approvals),
         )
         .await;
-    assert_eq!(result.output, ToolOutput::fatal(ToolError::internal()));
+    // The model reads a retryable refusal; the reason stays in the audit.
+    assert_eq!(
+        result.model_text().as_deref(),
+        Some(
+            "Error [POLICY_STORE_UNAVAILABLE]: The call was not run because a service it depends on did not answer; nothing was changed. Try again in a moment."
+        )
+    );
+    assert_eq!(
+        result.output.error().unwrap().recovery,
+        Recovery::RetryLater
+    );
     assert_eq!(result.audit.outcome, ExecutionOutcome::NotStarted);
     assert_eq!(
         result.audit.internal_detail.as_deref(),

@@ -20,6 +20,7 @@ use std::fmt;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::audit::{Subject, Subjects};
+use crate::idempotency::BoxFuture;
 use serde::{Deserialize, Serialize};
 use tool_core::Tool;
 use tool_core::Version;
@@ -236,6 +237,89 @@ impl fmt::Debug for Approvals {
             .field("granted", &slots.len())
             .field("unused", &slots.iter().filter(|slot| !slot.used).count())
             .finish()
+    }
+}
+
+/// A failure of an [`ApprovalStore`] itself (e.g. its database is
+/// unreachable). The runtime does not run the call and keeps the message in
+/// the audit record only.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ApprovalStoreError {
+    message: String,
+}
+
+impl ApprovalStoreError {
+    /// A store failure with an internal message.
+    pub fn new(message: impl Into<String>) -> Self {
+        ApprovalStoreError {
+            message: message.into(),
+        }
+    }
+
+    /// The internal message.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl fmt::Display for ApprovalStoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "approval store failed: {}", self.message)
+    }
+}
+
+impl std::error::Error for ApprovalStoreError {}
+
+/// The call an [`ApprovalStore`] is asked to approve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ApprovalLookup<'a> {
+    /// The tool's name.
+    pub tool: &'a str,
+    /// The contract version of the tool that runs the call.
+    pub contract_version: Version,
+    /// The SHA-256 of the call's canonical arguments.
+    pub arguments_sha256: &'a str,
+    /// The session's subjects.
+    pub subjects: &'a [Subject],
+}
+
+/// Where the runtime looks for approvals when the toolbox has one
+/// ([`Toolbox::with_approval_store`](crate::Toolbox::with_approval_store)):
+/// a store shared by several processes, such as a database, in which the
+/// application's approval UI records grants. With a store set, the
+/// session's [`Approvals`] are not consulted.
+///
+/// [`consume`](Self::consume) must be atomic: of two concurrent calls that
+/// could use one grant, one gets it.
+pub trait ApprovalStore: Send + Sync {
+    /// Takes an unused, unexpired grant bound to the call, marking it used.
+    fn consume<'a>(
+        &'a self,
+        call: ApprovalLookup<'a>,
+    ) -> BoxFuture<'a, Result<ApprovalCheck, ApprovalStoreError>>;
+
+    /// Whether every approved call needs a non-empty [`Subjects`] in its
+    /// session (see
+    /// [`IdempotencyStore::requires_principal`](crate::idempotency::IdempotencyStore::requires_principal));
+    /// the default is `false`.
+    fn requires_principal(&self) -> bool {
+        false
+    }
+}
+
+impl ApprovalStore for Approvals {
+    fn consume<'a>(
+        &'a self,
+        call: ApprovalLookup<'a>,
+    ) -> BoxFuture<'a, Result<ApprovalCheck, ApprovalStoreError>> {
+        let check = Approvals::consume(
+            self,
+            call.tool,
+            call.contract_version,
+            call.arguments_sha256,
+            call.subjects,
+        );
+        Box::pin(std::future::ready(Ok(check)))
     }
 }
 

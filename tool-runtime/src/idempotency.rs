@@ -2,8 +2,10 @@
 //! gets the recorded result instead of running twice.
 //!
 //! The runtime talks to an [`IdempotencyStore`]; [`InMemoryIdempotencyStore`]
-//! serves tests and single-process applications, and an application that
-//! runs several processes implements the trait over its database.
+//! serves tests and single-process applications; an application that runs
+//! several processes uses the PostgreSQL store (the facade's `postgres`
+//! feature, `tool_contract::store_postgres`) or implements the trait over
+//! its own database.
 
 use std::collections::{HashMap, VecDeque};
 use std::fmt;
@@ -75,6 +77,11 @@ pub enum ClaimOutcome {
     Recorded(Box<IdempotencyRecord>),
     /// A call under the key is running.
     InProgress,
+    /// A call under the key started and its lease ran out before it
+    /// recorded its end (its process stopped, or its store could not be
+    /// reached): it may or may not have taken effect, so the key is never
+    /// run again. The runtime answers `OUTCOME_UNKNOWN`.
+    Abandoned,
 }
 
 /// A failure of the store itself (e.g. its database is unreachable). The
@@ -115,7 +122,10 @@ impl std::error::Error for IdempotencyError {}
 /// stopped, or timed out), so a retry with the same key runs again.
 /// `claim` must be atomic: of two concurrent claims of one key, one gets
 /// [`ClaimOutcome::Fresh`]. A claim whose call never comes back (its future was
-/// dropped) should expire after a while, as a lease.
+/// dropped) should expire after a while, as a lease: a store shared by
+/// several processes answers [`ClaimOutcome::Abandoned`] for it (the
+/// holder may have run the tool), while [`InMemoryIdempotencyStore`], whose
+/// records die with the process, frees the key.
 pub trait IdempotencyStore: Send + Sync {
     /// Looks the key up and, if it is free, holds it for this call.
     fn claim<'a>(
@@ -135,6 +145,15 @@ pub trait IdempotencyStore: Send + Sync {
         &'a self,
         scope: &'a IdempotencyScope,
     ) -> BoxFuture<'a, Result<(), IdempotencyError>>;
+
+    /// Whether every keyed call needs a non-empty
+    /// [`Subjects`](crate::audit::Subjects) in its session, even for a tool
+    /// without injected values. A store shared by several processes (a
+    /// database) answers `true`, so that records are never shared between
+    /// principals by accident; the default is `false`.
+    fn requires_principal(&self) -> bool {
+        false
+    }
 }
 
 /// An [`IdempotencyStore`] in memory: for tests and single-process

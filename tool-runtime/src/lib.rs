@@ -22,8 +22,10 @@
 #![deny(missing_docs)]
 
 mod abort;
+mod announce;
 pub mod approval;
 pub mod audit;
+pub mod audit_sink;
 mod call_result;
 mod handler;
 pub mod idempotency;
@@ -31,6 +33,7 @@ mod messages;
 pub mod model_result;
 mod pipeline;
 pub mod recipients;
+mod principal;
 mod toolbox;
 
 pub use abort::AbortHandle;

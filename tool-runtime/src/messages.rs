@@ -101,6 +101,29 @@ pub(super) fn in_progress(field: &str) -> ToolError {
     .with_recovery(Recovery::RetryLater)
 }
 
+/// A keyed call whose earlier run under the same key never reported its
+/// end: it may or may not have taken effect.
+pub(super) fn outcome_unknown(field: &str) -> ToolError {
+    ToolError::new(
+        ToolError::OUTCOME_UNKNOWN,
+        ErrorCategory::Conflict,
+        format!(
+            "An earlier call with this {field} started but never reported its end; it may or may not have taken effect. Ask the user to check before making the request again with a new {field}."
+        ),
+    )
+    .with_recovery(Recovery::AskUser)
+}
+
+/// A call refused because a store that guards it did not answer.
+pub(super) fn store_unavailable() -> ToolError {
+    ToolError::new(
+        ToolError::POLICY_STORE_UNAVAILABLE,
+        ErrorCategory::Upstream,
+        "The call was not run because a service it depends on did not answer; nothing was changed. Try again in a moment.",
+    )
+    .with_recovery(Recovery::RetryLater)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

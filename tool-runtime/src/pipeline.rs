@@ -12,20 +12,23 @@ use tracing::Instrument as _;
 use tracing::field::Empty;
 
 use crate::abort::AbortHandle;
-use crate::approval::{ApprovalCheck, ApprovalRequest, Approvals};
+use crate::approval::{ApprovalCheck, ApprovalLookup, ApprovalRequest, ApprovalStore, Approvals};
 use crate::audit::{AUDIT_SCHEMA_VERSION, AuditRecord, Subject, Subjects};
+use crate::audit_sink::AuditEntry;
 use crate::call_result::CallResult;
 use crate::handler::{
     CallContext, CatchUnwind, DropPanic, HandlerResult, Notes, Parsed, take_panic,
 };
 use crate::idempotency::{ClaimOutcome, IdempotencyRecord, IdempotencyScope};
 use crate::messages::{
-    aborted, approval_required, cut, empty_key, in_progress, key_reused, timeout, unknown_tool,
+    aborted, approval_required, cut, empty_key, in_progress, key_reused, outcome_unknown,
+    store_unavailable, timeout, unknown_tool,
 };
 use crate::model_result::{
     ContentTrust, Delivery, Execution, ExecutionOutcome, ModelResult, Provenance, format_rfc3339,
     version_text,
 };
+use crate::principal::principal;
 use crate::recipients;
 use crate::toolbox::{Either, Toolbox, race};
 use tool_core::Session;
@@ -38,21 +41,25 @@ use tool_core::{OutputKind, ToolError, ToolOutput};
 const MAX_NAME_CHARS: usize = 256;
 
 /// What a call gathers on its way, for the audit record.
-struct Draft {
+pub(super) struct Draft {
     contract: Option<&'static ToolContract>,
-    subjects: Vec<Subject>,
-    arguments_sha256: String,
+    pub(super) subjects: Vec<Subject>,
+    pub(super) arguments_sha256: String,
     /// The canonical arguments of a call that parsed.
     canonical: Option<CanonicalArguments>,
     approval_id: Option<String>,
     approval_request: Option<ApprovalRequest>,
-    idempotency_key: Option<String>,
+    pub(super) idempotency_key: Option<String>,
     undeclared_error_code: Option<String>,
     internal_detail: Option<String>,
+    /// The audit sink's entry for a write or destructive call it was told of.
+    pub(super) audit_entry: Option<AuditEntry>,
+    /// When the call started, RFC 3339.
+    pub(super) started_at: String,
 }
 
 /// How a call ended, before it is written into the audit record.
-struct Finished {
+pub(super) struct Finished {
     output: ToolOutput,
     model_result: Option<ModelResult>,
     outcome: ExecutionOutcome,
@@ -80,8 +87,9 @@ impl Toolbox {
             duration_ms = Empty,
         );
         let started = Instant::now();
-        let started_at = format_rfc3339((self.clock)());
         let mut draft = Draft {
+            started_at: format_rfc3339((self.clock)()),
+            audit_entry: None,
             contract: None,
             subjects: session
                 .get::<Subjects>()
@@ -141,13 +149,13 @@ impl Toolbox {
             OutputKind::Success => tracing::info!("tool call succeeded"),
         });
 
-        let audit = AuditRecord {
+        let mut audit = AuditRecord {
             schema_version: AUDIT_SCHEMA_VERSION.to_owned(),
             call_id: call.call_id.clone(),
             tool: name.into_owned(),
             contract_version: draft.contract.map(ToolContract::version),
             subjects: draft.subjects,
-            started_at,
+            started_at: draft.started_at,
             duration_ms,
             arguments_sha256: draft.arguments_sha256,
             result,
@@ -159,6 +167,18 @@ impl Toolbox {
             undeclared_error_code: draft.undeclared_error_code,
             internal_detail: draft.internal_detail,
         };
+        if let Some(sink) = &self.audit
+            && let Err(error) = sink.ended(draft.audit_entry, &audit).await
+        {
+            // The call has ended: its result stands, and the failure is
+            // reported where the application looks.
+            let detail = error.to_string();
+            span.in_scope(|| tracing::error!(detail = %detail, "the audit record was not written"));
+            audit.internal_detail = Some(match audit.internal_detail.take() {
+                Some(earlier) => format!("{earlier}; {detail}"),
+                None => detail,
+            });
+        }
         CallResult {
             output: finished.output,
             model_result: finished.model_result,
@@ -229,7 +249,8 @@ impl Toolbox {
             }
             (Idempotency::Keyed { field }, Some(key)) => {
                 draft.idempotency_key = Some(key.clone());
-                if let Err(detail) = principal(contract, session, "an idempotency key") {
+                let shared = self.idempotency.requires_principal();
+                if let Err(detail) = principal(contract, session, "an idempotency key", shared) {
                     return self.fatal(draft, ExecutionOutcome::NotStarted, detail);
                 }
                 let scope = IdempotencyScope {
@@ -249,8 +270,13 @@ impl Toolbox {
                         return self.refuse(draft, key_reused(field, key));
                     }
                     Ok(ClaimOutcome::InProgress) => return self.refuse(draft, in_progress(field)),
+                    Ok(ClaimOutcome::Abandoned) => {
+                        return self.refuse(draft, outcome_unknown(field));
+                    }
                     Err(error) => {
-                        return self.fatal(draft, ExecutionOutcome::NotStarted, error.to_string());
+                        // Never run a keyed call without its claim.
+                        add_detail(draft, error.to_string());
+                        return self.refuse(draft, store_unavailable());
                     }
                 }
             }
@@ -293,22 +319,41 @@ impl Toolbox {
             return self.refuse(draft, aborted(None));
         }
         if contract.approval() == Approval::Required {
-            let Some(approvals) = session.get::<Approvals>() else {
-                let detail = format!(
-                    "the tool `{}` requires approval, but the session holds no `Approvals`; the application must add one with `Session::with`",
-                    contract.name()
-                );
-                return self.fatal(draft, ExecutionOutcome::NotStarted, detail);
+            let session_approvals = session.get::<Approvals>();
+            let store: &dyn ApprovalStore = match (&self.approvals, &session_approvals) {
+                (Some(store), _) => store.as_ref(),
+                (None, Some(approvals)) => *approvals,
+                (None, None) => {
+                    let detail = format!(
+                        "the tool `{}` requires approval, but the session holds no `Approvals`; the application must add one with `Session::with`",
+                        contract.name()
+                    );
+                    return self.fatal(draft, ExecutionOutcome::NotStarted, detail);
+                }
             };
-            if let Err(detail) = principal(contract, session, "approvals") {
+            if let Err(detail) =
+                principal(contract, session, "approvals", store.requires_principal())
+            {
                 return self.fatal(draft, ExecutionOutcome::NotStarted, detail);
             }
-            let check = approvals.consume(
-                contract.name(),
-                contract.version(),
-                &draft.arguments_sha256,
-                &draft.subjects,
-            );
+            // The sink hears of the call before its grant is used, so a
+            // sink that fails leaves the grant for the retry.
+            if let Err(finished) = self.announce(contract, call, draft).await {
+                return finished;
+            }
+            let lookup = ApprovalLookup {
+                tool: contract.name(),
+                contract_version: contract.version(),
+                arguments_sha256: &draft.arguments_sha256,
+                subjects: &draft.subjects,
+            };
+            let check = match store.consume(lookup).await {
+                Ok(check) => check,
+                Err(error) => {
+                    add_detail(draft, error.to_string());
+                    return self.refuse(draft, store_unavailable());
+                }
+            };
             match check {
                 ApprovalCheck::Granted(grant) => draft.approval_id = Some(grant.approval_id),
                 refused => {
@@ -328,6 +373,10 @@ impl Toolbox {
                     return self.refuse(draft, approval_required(used));
                 }
             }
+        }
+
+        if let Err(finished) = self.announce(contract, call, draft).await {
+            return finished;
         }
 
         let cx = CallContext::new(&call.call_id, session.clone());
@@ -503,7 +552,7 @@ impl Toolbox {
     }
 
     /// A call the runtime refused before running it.
-    fn refuse(&self, draft: &Draft, error: ToolError) -> Finished {
+    pub(super) fn refuse(&self, draft: &Draft, error: ToolError) -> Finished {
         let output = ToolOutput::respond_to_model(error);
         self.fresh(
             draft,
@@ -539,35 +588,7 @@ fn unparsed_sha256(call: &ToolCall, session: &Session) -> String {
     }
 }
 
-/// Checks that the session names who a keyed or approved call is for (an
-/// empty `Subjects` names no one).
-///
-/// Stored results and grants are scoped by the session's [`Subjects`]; a
-/// tool that takes injected (trusted) values acts for whoever they name,
-/// so without `Subjects` two principals would share one scope. That is the
-/// application's configuration error.
-fn principal(contract: &ToolContract, session: &Session, what: &str) -> Result<(), String> {
-    let injected: Vec<&str> = contract
-        .fields()
-        .iter()
-        .filter(|field| field.injected())
-        .map(|field| field.name())
-        .collect();
-    // An empty `Subjects` names no one: every session would share its scope.
-    let missing = match session.get::<Subjects>() {
-        _ if injected.is_empty() => return Ok(()),
-        Some(subjects) if !subjects.as_slice().is_empty() => return Ok(()),
-        Some(_) => "the session's `Subjects` names no one",
-        None => "the session holds no `Subjects`",
-    };
-    Err(format!(
-        "the tool `{}` uses {what} and takes injected values ({}), but {missing} to scope them by; the application must add the subjects those values name with `Session::with`",
-        contract.name(),
-        injected.join(", ")
-    ))
-}
-
-fn add_detail(draft: &mut Draft, detail: String) {
+pub(super) fn add_detail(draft: &mut Draft, detail: String) {
     draft.internal_detail = Some(match draft.internal_detail.take() {
         Some(earlier) => format!("{earlier}; {detail}"),
         None => detail,

@@ -11,6 +11,8 @@ use std::time::{Duration, SystemTime};
 use tokio::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use crate::abort::AbortHandle;
+use crate::approval::ApprovalStore;
+use crate::audit_sink::AuditSink;
 use crate::call_result::CallResult;
 use crate::handler::{CallContext, ErasedTool, Registered, RegisteredBlocking};
 use crate::idempotency::{IdempotencyStore, InMemoryIdempotencyStore};
@@ -47,15 +49,21 @@ use tool_core::{ContractError, Effect, ToolContract};
 ///    same session [`Subjects`](crate::audit::Subjects), same canonical
 ///    arguments) returns the recorded result, marked `replayed`, without
 ///    running the tool or asking for a new approval; the same key with
-///    other arguments answers `IDEMPOTENCY_KEY_REUSED`, and while the
-///    first call runs, `CALL_IN_PROGRESS`; an empty key answers
+///    other arguments answers `IDEMPOTENCY_KEY_REUSED`, while the
+///    first call runs, `CALL_IN_PROGRESS`, and when it never reported its
+///    end (a shared store's lease ran out), `OUTCOME_UNKNOWN`; a store
+///    that does not answer gives `POLICY_STORE_UNAVAILABLE` (retry later)
+///    and the call does not run; an empty key answers
 ///    `INVALID_ARGUMENTS` (see
 ///    [`IdempotencyScope`](crate::idempotency::IdempotencyScope));
-/// 3. a cancelled call answers `ABORTED` before it starts;
+/// 3. a cancelled call answers `ABORTED` before it starts; a write or
+///    destructive call is announced to the [`AuditSink`] (if any), and is
+///    not run when that fails (`POLICY_STORE_UNAVAILABLE`);
 /// 4. a tool that requires approval needs an unused
 ///    [`ApprovalGrant`](crate::approval::ApprovalGrant) for this tool,
 ///    contract version, argument hash and session subjects in the
-///    session's [`Approvals`](crate::approval::Approvals), else
+///    toolbox's [`ApprovalStore`] or, without one, the session's
+///    [`Approvals`](crate::approval::Approvals), else
 ///    `APPROVAL_REQUIRED` with an
 ///    [`ApprovalRequest`](crate::approval::ApprovalRequest) (showing the
 ///    exact canonical arguments) in the result; the grant is used up when
@@ -63,7 +71,8 @@ use tool_core::{ContractError, Effect, ToolContract};
 ///
 ///    a session without `Approvals` for an approved tool, or without
 ///    `Subjects` (or with an empty one) for a keyed or approved tool that
-///    takes injected values, is
+///    takes injected values (for any keyed or approved tool when its store
+///    [requires a principal](crate::idempotency::IdempotencyStore::requires_principal)), is
 ///    the application's configuration error: fatal `INTERNAL`, the reason
 ///    in the audit record (see the [approval scope](crate::approval));
 /// 5. the handler runs under the time limit and the abort handle; only a
@@ -82,6 +91,8 @@ pub struct Toolbox {
     pub(super) default_timeout: Duration,
     pub(super) max_content_bytes: usize,
     pub(super) idempotency: Arc<dyn IdempotencyStore>,
+    pub(super) approvals: Option<Arc<dyn ApprovalStore>>,
+    pub(super) audit: Option<Arc<dyn AuditSink>>,
     pub(super) clock: Arc<dyn Fn() -> SystemTime + Send + Sync>,
 }
 
@@ -100,6 +111,8 @@ impl Toolbox {
             default_timeout: Self::DEFAULT_TIMEOUT,
             max_content_bytes: Self::DEFAULT_MAX_CONTENT_BYTES,
             idempotency: Arc::new(InMemoryIdempotencyStore::new()),
+            approvals: None,
+            audit: None,
             clock: Arc::new(SystemTime::now),
         }
     }
@@ -123,6 +136,26 @@ impl Toolbox {
     #[must_use]
     pub fn with_idempotency_store(mut self, store: Arc<dyn IdempotencyStore>) -> Self {
         self.idempotency = store;
+        self
+    }
+
+    /// Sets where approvals are looked up and used (e.g. the application's
+    /// database, shared by every instance); without one, the session's
+    /// [`Approvals`](crate::approval::Approvals) are, and with one, they are
+    /// not consulted.
+    #[must_use]
+    pub fn with_approval_store(mut self, store: Arc<dyn ApprovalStore>) -> Self {
+        self.approvals = Some(store);
+        self
+    }
+
+    /// Sets where the audit record of each call is written as it runs (see
+    /// [`audit_sink`](crate::audit_sink) for when, and what a failure
+    /// does); without one, the records are only returned in each
+    /// [`CallResult`].
+    #[must_use]
+    pub fn with_audit_sink(mut self, sink: Arc<dyn AuditSink>) -> Self {
+        self.audit = Some(sink);
         self
     }
 

@@ -217,6 +217,12 @@ impl ToolError {
     pub const CALL_IN_PROGRESS: &'static str = "CALL_IN_PROGRESS";
     /// The idempotency key was used before for a call with other arguments.
     pub const IDEMPOTENCY_KEY_REUSED: &'static str = "IDEMPOTENCY_KEY_REUSED";
+    /// A call with the same idempotency key started and never reported its
+    /// end (its process stopped): whether it took effect is unknown.
+    pub const OUTCOME_UNKNOWN: &'static str = "OUTCOME_UNKNOWN";
+    /// The store that guards the call (idempotency, approvals, audit) did
+    /// not answer, so the call was not run; it may be retried later.
+    pub const POLICY_STORE_UNAVAILABLE: &'static str = "POLICY_STORE_UNAVAILABLE";
 
     /// An error with a recovery that fits its category.
     pub fn new(

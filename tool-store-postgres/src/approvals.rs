@@ -1,0 +1,215 @@
+//! Approval grants in `tool_contract_approvals`.
+
+use std::time::Duration;
+
+use deadpool_postgres::Pool;
+use tool_core::outcome::sha256_hex;
+use tool_runtime::approval::{
+    ApprovalCheck, ApprovalGrant, ApprovalLookup, ApprovalStore, ApprovalStoreError,
+};
+use tool_runtime::audit::Subject;
+use tool_runtime::idempotency::BoxFuture;
+
+use crate::error::StoreError;
+use crate::pool::settle;
+use crate::values::{millis, readable_json};
+
+/// The longest approval id, in bytes.
+const MAX_APPROVAL_ID_BYTES: usize = 512;
+
+/// An [`ApprovalStore`] in PostgreSQL: the application records each grant
+/// with [`grant`](Self::grant) (e.g. when the user approves in its UI,
+/// through any instance), and the call it approves uses it up on whichever
+/// instance runs it.
+///
+/// A grant binds the tool, the contract version, the argument hash and the
+/// session's subjects (as a set: their order does not matter), which
+/// every approved call must name
+/// ([`requires_principal`](ApprovalStore::requires_principal)). It is used
+/// by exactly one call, across instances (`UPDATE … WHERE used_at IS NULL
+/// … RETURNING`), and not after its expiry (the database server's clock).
+#[derive(Clone, Debug)]
+pub struct PostgresApprovalStore {
+    pool: Pool,
+}
+
+impl PostgresApprovalStore {
+    /// A store over `pool`, whose database [`migrate`](crate::migrate) has
+    /// prepared.
+    pub fn new(pool: Pool) -> Self {
+        PostgresApprovalStore { pool }
+    }
+
+    /// Records `grant`, usable for `valid_for` from now; `Ok(false)` when
+    /// the same grant was recorded already (it is left as it was, so a
+    /// repeated request from the approval UI grants nothing twice). Approval
+    /// ids are unique in the database: an id taken by a grant for another
+    /// call, and one longer than 512 bytes, are refused.
+    pub async fn grant(
+        &self,
+        grant: &ApprovalGrant,
+        valid_for: Duration,
+    ) -> Result<bool, StoreError> {
+        if grant.approval_id.len() > MAX_APPROVAL_ID_BYTES {
+            return Err(StoreError::new(format!(
+                "the approval id is {} bytes long; at most {MAX_APPROVAL_ID_BYTES} are kept",
+                grant.approval_id.len()
+            )));
+        }
+        let version = grant.contract_version.to_string();
+        let binding = binding_sha256(
+            &grant.tool,
+            &version,
+            &grant.subjects,
+            &grant.arguments_sha256,
+        )?;
+        let subjects = readable_json(serde_json::to_value(&grant.subjects)?);
+        let client = self.pool.get().await?;
+        let result: Result<_, StoreError> = async {
+            let statement = client
+                .prepare_cached(
+                    "INSERT INTO tool_contract_approvals
+                         (approval_id, binding_sha256, tool, contract_version, subjects,
+                          arguments_sha256, expires_at)
+                     VALUES ($1, $2, $3, $4, $5, $6, now() + $7::bigint * interval '1 millisecond')
+                     ON CONFLICT (approval_id) DO NOTHING",
+                )
+                .await?;
+            let inserted = client
+                .execute(
+                    &statement,
+                    &[
+                        &grant.approval_id,
+                        &binding,
+                        &grant.tool,
+                        &version,
+                        &subjects,
+                        &grant.arguments_sha256,
+                        &millis(valid_for),
+                    ],
+                )
+                .await?;
+            if inserted == 1 {
+                return Ok(true);
+            }
+            // The id exists: the same grant again is a no-op; another
+            // grant under its id (another tenant's UI, a reused counter)
+            // is refused rather than silently dropped.
+            let existing: String = client
+                .query_one(
+                    "SELECT binding_sha256 FROM tool_contract_approvals WHERE approval_id = $1",
+                    &[&grant.approval_id],
+                )
+                .await?
+                .get(0);
+            if existing == binding {
+                Ok(false)
+            } else {
+                Err(StoreError::new(format!(
+                    "the approval id {:?} is already taken by a grant for another call; approval ids must be unique in the database (e.g. UUIDs)",
+                    grant.approval_id
+                )))
+            }
+        }
+        .await;
+        settle(client, result)
+    }
+
+    /// How many grants are neither used nor expired.
+    pub async fn unused(&self) -> Result<u64, StoreError> {
+        let client = self.pool.get().await?;
+        let result: Result<_, StoreError> = async {
+            let row = client
+                .query_one(
+                    "SELECT count(*) FROM tool_contract_approvals
+                     WHERE used_at IS NULL AND expires_at > now()",
+                    &[],
+                )
+                .await?;
+            let count: i64 = row.get(0);
+            Ok(u64::try_from(count).unwrap_or(0))
+        }
+        .await;
+        settle(client, result)
+    }
+
+    async fn consume_now(&self, call: ApprovalLookup<'_>) -> Result<ApprovalCheck, StoreError> {
+        let version = call.contract_version.to_string();
+        let binding = binding_sha256(call.tool, &version, call.subjects, call.arguments_sha256)?;
+        let client = self.pool.get().await?;
+        let result: Result<_, StoreError> = async {
+            // The oldest usable grant, locked; a grant another instance holds
+            // is skipped, and the outer condition is checked again on the row
+            // as it is when the lock is taken.
+            let take = client
+                .prepare_cached(
+                    "UPDATE tool_contract_approvals SET used_at = now()
+                     WHERE approval_id = (
+                         SELECT approval_id FROM tool_contract_approvals
+                         WHERE binding_sha256 = $1 AND used_at IS NULL AND expires_at > now()
+                         ORDER BY created_at, approval_id
+                         LIMIT 1
+                         FOR UPDATE SKIP LOCKED)
+                       AND used_at IS NULL
+                     RETURNING approval_id",
+                )
+                .await?;
+            if let Some(row) = client.query_opt(&take, &[&binding]).await? {
+                let approval_id: String = row.get(0);
+                let grant = ApprovalGrant {
+                    approval_id,
+                    tool: call.tool.to_owned(),
+                    contract_version: call.contract_version,
+                    subjects: call.subjects.to_vec(),
+                    arguments_sha256: call.arguments_sha256.to_owned(),
+                };
+                return Ok(ApprovalCheck::Granted(grant));
+            }
+            let used = client
+                .prepare_cached(
+                    "SELECT EXISTS (SELECT 1 FROM tool_contract_approvals
+                                    WHERE binding_sha256 = $1 AND used_at IS NOT NULL)",
+                )
+                .await?;
+            let used: bool = client.query_one(&used, &[&binding]).await?.get(0);
+            Ok(if used {
+                ApprovalCheck::AlreadyUsed
+            } else {
+                ApprovalCheck::Missing
+            })
+        }
+        .await;
+        settle(client, result)
+    }
+}
+
+/// What a grant binds, hashed: the index stays small whatever the subjects,
+/// which are compared as a set (sorted first).
+fn binding_sha256(
+    tool: &str,
+    version: &str,
+    subjects: &[Subject],
+    arguments_sha256: &str,
+) -> Result<String, StoreError> {
+    let mut subjects = subjects.to_vec();
+    subjects.sort();
+    let binding = serde_json::to_string(&(tool, version, subjects, arguments_sha256))?;
+    Ok(sha256_hex(binding.as_bytes()))
+}
+
+impl ApprovalStore for PostgresApprovalStore {
+    fn consume<'a>(
+        &'a self,
+        call: ApprovalLookup<'a>,
+    ) -> BoxFuture<'a, Result<ApprovalCheck, ApprovalStoreError>> {
+        Box::pin(async move {
+            self.consume_now(call)
+                .await
+                .map_err(|error| ApprovalStoreError::new(error.to_string()))
+        })
+    }
+
+    fn requires_principal(&self) -> bool {
+        true
+    }
+}

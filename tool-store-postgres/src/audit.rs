@@ -1,0 +1,125 @@
+//! The audit trail in `tool_contract_audit`.
+
+use deadpool_postgres::Pool;
+use tool_runtime::audit::AuditRecord;
+use tool_runtime::audit_sink::{AuditEntry, AuditSink, AuditSinkError, AuditStart};
+use tool_runtime::idempotency::BoxFuture;
+
+use crate::error::StoreError;
+use crate::pool::settle;
+use crate::values::{readable, readable_json};
+
+/// An [`AuditSink`] that appends to `tool_contract_audit`: a `started`
+/// entry (outcome `unknown`) before a write or destructive call runs, and
+/// an `ended` entry with the full
+/// [`AuditRecord`] when any call ends. The
+/// view `tool_contract_audit_calls` shows one row per call with its
+/// outcome (`unknown` for a call that started and never ended, e.g. when
+/// its process died).
+///
+/// The table is append-only: a trigger refuses `UPDATE` and `DELETE`, and
+/// the application's role needs only `INSERT` and `SELECT` on it (see the
+/// README for the grants).
+#[derive(Clone, Debug)]
+pub struct PostgresAuditSink {
+    pool: Pool,
+}
+
+impl PostgresAuditSink {
+    /// A sink over `pool`, whose database [`migrate`](crate::migrate) has
+    /// prepared.
+    pub fn new(pool: Pool) -> Self {
+        PostgresAuditSink { pool }
+    }
+
+    async fn started_now(&self, start: &AuditStart) -> Result<AuditEntry, StoreError> {
+        let record = readable_json(serde_json::to_value(start)?);
+        let client = self.pool.get().await?;
+        let result: Result<_, StoreError> = async {
+            let statement = client
+                .prepare_cached(
+                    "INSERT INTO tool_contract_audit (phase, call_id, tool, outcome, record)
+                     VALUES ('started', $1, $2, 'unknown', $3)
+                     RETURNING id",
+                )
+                .await?;
+            let row = client
+                .query_one(
+                    &statement,
+                    &[
+                        &readable(&start.call_id).as_ref(),
+                        &readable(&start.tool).as_ref(),
+                        &record,
+                    ],
+                )
+                .await?;
+            let id: i64 = row.get(0);
+            u64::try_from(id)
+                .map(AuditEntry::new)
+                .map_err(|_| StoreError::new("the audit entry's id is negative"))
+        }
+        .await;
+        settle(client, result)
+    }
+
+    async fn ended_now(
+        &self,
+        entry: Option<AuditEntry>,
+        record: &AuditRecord,
+    ) -> Result<(), StoreError> {
+        let started_id = entry
+            .map(|entry| i64::try_from(entry.id()))
+            .transpose()
+            .map_err(|_| StoreError::new("the audit entry's id is out of range"))?;
+        let json = readable_json(serde_json::to_value(record)?);
+        let client = self.pool.get().await?;
+        let result: Result<_, StoreError> = async {
+            let statement = client
+                .prepare_cached(
+                    "INSERT INTO tool_contract_audit (phase, started_id, call_id, tool, outcome, record)
+                     VALUES ('ended', $1, $2, $3, $4, $5)",
+                )
+                .await?;
+            client
+                .execute(
+                    &statement,
+                    &[
+                        &started_id,
+                        &readable(&record.call_id).as_ref(),
+                        &readable(&record.tool).as_ref(),
+                        &record.outcome.as_str(),
+                        &json,
+                    ],
+                )
+                .await?;
+            Ok(())
+        }
+        .await;
+        settle(client, result)
+    }
+}
+
+impl AuditSink for PostgresAuditSink {
+    fn started<'a>(
+        &'a self,
+        start: &'a AuditStart,
+    ) -> BoxFuture<'a, Result<AuditEntry, AuditSinkError>> {
+        Box::pin(async move {
+            self.started_now(start)
+                .await
+                .map_err(|error| AuditSinkError::new(error.to_string()))
+        })
+    }
+
+    fn ended<'a>(
+        &'a self,
+        entry: Option<AuditEntry>,
+        record: &'a AuditRecord,
+    ) -> BoxFuture<'a, Result<(), AuditSinkError>> {
+        Box::pin(async move {
+            self.ended_now(entry, record)
+                .await
+                .map_err(|error| AuditSinkError::new(error.to_string()))
+        })
+    }
+}

@@ -1,0 +1,255 @@
+//! Idempotency records in `tool_contract_idempotency`.
+
+use std::time::Duration;
+
+use deadpool_postgres::Pool;
+use tool_core::outcome::sha256_hex;
+use tool_runtime::idempotency::{
+    BoxFuture, ClaimOutcome, IdempotencyError, IdempotencyRecord, IdempotencyScope,
+    IdempotencyStore,
+};
+
+use crate::error::StoreError;
+use crate::pool::settle;
+use crate::values::{millis, readable, readable_json};
+
+/// An [`IdempotencyStore`] in PostgreSQL, shared by every instance that
+/// uses the same database.
+///
+/// - **Claim**: one `INSERT … ON CONFLICT DO NOTHING` on the hash of the
+///   scope (tool, contract major version, subjects, key): of any number of
+///   concurrent claims, across any number of processes, exactly one
+///   inserts the row and runs; the others read it and get the recorded
+///   result or `CALL_IN_PROGRESS`.
+/// - **Lease**: a claim not recorded or released within the
+///   [lease](Self::with_lease) (its process died, or lost its database at
+///   the end of the call) is marked `abandoned` by the next claim, which
+///   answers [`ClaimOutcome::Abandoned`] (`OUTCOME_UNKNOWN` to the model):
+///   the key never runs a second time, since the first run may have taken
+///   effect. The lease is measured with the database server's clock.
+/// - **Retention**: [`purge`](Self::purge) deletes what was claimed longer
+///   ago than the [retention](Self::with_retention) (a running claim only
+///   once its lease is over too); call it periodically. After that a key
+///   may run again.
+/// - **Principal**: the subjects are compared as a set (their order does
+///   not matter), and keyed calls need a non-empty
+///   [`Subjects`](tool_runtime::audit::Subjects) in the session
+///   ([`requires_principal`](IdempotencyStore::requires_principal)), so
+///   that sessions of different users never share a record.
+#[derive(Clone, Debug)]
+pub struct PostgresIdempotencyStore {
+    pool: Pool,
+    lease: Duration,
+    retention: Duration,
+}
+
+impl PostgresIdempotencyStore {
+    /// The default lease: 10 minutes (longer than any call's time limit).
+    pub const DEFAULT_LEASE: Duration = Duration::from_secs(600);
+    /// The default retention: 7 days.
+    pub const DEFAULT_RETENTION: Duration = Duration::from_secs(7 * 24 * 3600);
+
+    /// A store over `pool` (whose database [`migrate`](crate::migrate) has
+    /// prepared) with the default lease and retention.
+    pub fn new(pool: Pool) -> Self {
+        PostgresIdempotencyStore {
+            pool,
+            lease: Self::DEFAULT_LEASE,
+            retention: Self::DEFAULT_RETENTION,
+        }
+    }
+
+    /// Sets how long a claim stays held without a result. Make it longer
+    /// than the longest time limit of a keyed tool: a call still running
+    /// when its lease ends is not run twice, but a retry meanwhile reads
+    /// `OUTCOME_UNKNOWN` instead of `CALL_IN_PROGRESS`.
+    #[must_use]
+    pub fn with_lease(mut self, lease: Duration) -> Self {
+        self.lease = lease;
+        self
+    }
+
+    /// Sets how long records are kept before [`purge`](Self::purge)
+    /// deletes them.
+    #[must_use]
+    pub fn with_retention(mut self, retention: Duration) -> Self {
+        self.retention = retention;
+        self
+    }
+
+    /// Deletes the records claimed longer ago than the retention period
+    /// (running claims only once their lease is over); returns how many.
+    pub async fn purge(&self) -> Result<u64, StoreError> {
+        let client = self.pool.get().await?;
+        let result: Result<_, StoreError> = async {
+            let statement = client
+                .prepare_cached(
+                    "DELETE FROM tool_contract_idempotency
+                     WHERE claimed_at < now() - $1::bigint * interval '1 millisecond'
+                       AND (state <> 'running' OR lease_until < now())",
+                )
+                .await?;
+            Ok(client
+                .execute(&statement, &[&millis(self.retention)])
+                .await?)
+        }
+        .await;
+        settle(client, result)
+    }
+
+    async fn claim_now(&self, scope: &IdempotencyScope) -> Result<ClaimOutcome, StoreError> {
+        let id = scope_sha256(scope)?;
+        let subjects = readable_json(serde_json::to_value(&scope.subjects)?);
+        let major = i64::try_from(scope.contract_major)
+            .map_err(|_| StoreError::new("the contract's major version is too large"))?;
+        let key = readable(&scope.key);
+        let client = self.pool.get().await?;
+        let result: Result<_, StoreError> = async {
+            let insert = client
+                .prepare_cached(
+                    "INSERT INTO tool_contract_idempotency
+                         (scope_sha256, tool, contract_major, subjects, key, state, lease_until)
+                     VALUES ($1, $2, $3, $4, $5, 'running', now() + $6::bigint * interval '1 millisecond')
+                     ON CONFLICT (scope_sha256) DO NOTHING
+                     RETURNING 1",
+                )
+                .await?;
+            let expire = client
+                .prepare_cached(
+                    "UPDATE tool_contract_idempotency SET state = 'abandoned'
+                     WHERE scope_sha256 = $1 AND state = 'running' AND lease_until <= now()
+                     RETURNING 1",
+                )
+                .await?;
+            let read = client
+                .prepare_cached(
+                    "SELECT state, record FROM tool_contract_idempotency WHERE scope_sha256 = $1",
+                )
+                .await?;
+            // A row released between the insert and the read is claimed again;
+            // three rounds in a row of that is reported, not looped on.
+            for _ in 0..3 {
+                let params: [&(dyn tokio_postgres::types::ToSql + Sync); 6] = [
+                    &id,
+                    &scope.tool,
+                    &major,
+                    &subjects,
+                    &key.as_ref(),
+                    &millis(self.lease),
+                ];
+                if client.query_opt(&insert, &params).await?.is_some() {
+                    return Ok(ClaimOutcome::Fresh);
+                }
+                if client.query_opt(&expire, &[&id]).await?.is_some() {
+                    return Ok(ClaimOutcome::Abandoned);
+                }
+                let Some(row) = client.query_opt(&read, &[&id]).await? else {
+                    continue;
+                };
+                let state: &str = row.get(0);
+                return match state {
+                    "done" => {
+                        let record: Option<&str> = row.get(1);
+                        let record: IdempotencyRecord =
+                            serde_json::from_str(record.unwrap_or_default())?;
+                        Ok(ClaimOutcome::Recorded(Box::new(record)))
+                    }
+                    "running" => Ok(ClaimOutcome::InProgress),
+                    "abandoned" => Ok(ClaimOutcome::Abandoned),
+                    other => Err(StoreError::new(format!("unknown claim state {other:?}"))),
+                };
+            }
+            Err(StoreError::new(
+                "the key was released under three claims in a row",
+            ))
+        }
+        .await;
+        settle(client, result)
+    }
+
+    async fn record_now(
+        &self,
+        scope: &IdempotencyScope,
+        record: &IdempotencyRecord,
+    ) -> Result<(), StoreError> {
+        let id = scope_sha256(scope)?;
+        let record = serde_json::to_string(record)?;
+        let client = self.pool.get().await?;
+        let result: Result<_, StoreError> = async {
+            let statement = client
+                .prepare_cached(
+                    "UPDATE tool_contract_idempotency
+                     SET state = 'done', record = $2, completed_at = now()
+                     WHERE scope_sha256 = $1 AND state IN ('running', 'abandoned')",
+                )
+                .await?;
+            match client.execute(&statement, &[&id, &record]).await? {
+                1 => Ok(()),
+                _ => Err(StoreError::new(
+                    "the claim was gone when its result came (purged or recorded twice)",
+                )),
+            }
+        }
+        .await;
+        settle(client, result)
+    }
+
+    async fn release_now(&self, scope: &IdempotencyScope) -> Result<(), StoreError> {
+        let id = scope_sha256(scope)?;
+        let client = self.pool.get().await?;
+        let result: Result<_, StoreError> = async {
+            let statement = client
+                .prepare_cached(
+                    "DELETE FROM tool_contract_idempotency
+                     WHERE scope_sha256 = $1 AND state = 'running'",
+                )
+                .await?;
+            client.execute(&statement, &[&id]).await?;
+            Ok(())
+        }
+        .await;
+        settle(client, result)
+    }
+}
+
+/// The row's id: the SHA-256 of the scope as JSON, so that a key of any
+/// length fits the index and is only ever a bound parameter. The subjects
+/// are sorted first: instances that list one principal's subjects in
+/// another order share its records.
+fn scope_sha256(scope: &IdempotencyScope) -> Result<String, StoreError> {
+    let mut scope = scope.clone();
+    scope.subjects.sort();
+    Ok(sha256_hex(serde_json::to_string(&scope)?.as_bytes()))
+}
+
+fn store_error(error: StoreError) -> IdempotencyError {
+    IdempotencyError::new(error.to_string())
+}
+
+impl IdempotencyStore for PostgresIdempotencyStore {
+    fn claim<'a>(
+        &'a self,
+        scope: &'a IdempotencyScope,
+    ) -> BoxFuture<'a, Result<ClaimOutcome, IdempotencyError>> {
+        Box::pin(async move { self.claim_now(scope).await.map_err(store_error) })
+    }
+
+    fn record<'a>(
+        &'a self,
+        scope: &'a IdempotencyScope,
+        record: IdempotencyRecord,
+    ) -> BoxFuture<'a, Result<(), IdempotencyError>> {
+        Box::pin(async move { self.record_now(scope, &record).await.map_err(store_error) })
+    }
+
+    fn release<'a>(
+        &'a self,
+        scope: &'a IdempotencyScope,
+    ) -> BoxFuture<'a, Result<(), IdempotencyError>> {
+        Box::pin(async move { self.release_now(scope).await.map_err(store_error) })
+    }
+
+    fn requires_principal(&self) -> bool {
+        true
+    }
+}
