@@ -124,7 +124,8 @@
 //! | [`approval`], [`idempotency`], [`audit`] | the runtime's policy state (feature `runtime`) |
 //! | [`docs`] | Markdown pages and catalogs of tools |
 //! | `lock` | lock files and semver diffs of contracts (feature `lock`, for dev-dependencies) |
-//! | [`openai`] | the OpenAI adapter: strict schemas, tool definitions, calls and outputs |
+//! | [`openai`] | the OpenAI adapter: strict schemas, tool definitions, calls and outputs, the Responses agent loop (`openai::agent`, feature `runtime`) |
+//! | [`transport`] | how the agent loop's requests reach a provider: recorded replay, HTTP (feature `live`) |
 //!
 //! Nested argument types derive `serde::Deserialize` and
 //! `schemars::JsonSchema`; both crates are re-exported ([`serde`],
@@ -432,6 +433,15 @@ macro_rules! assert_contracts_locked {
 /// tool definitions, tool calls read from responses and outputs written back.
 pub mod openai {
     pub use tool_openai::*;
+}
+
+/// How the agent loop's requests reach a provider (cargo feature
+/// `runtime`): the [`Transport`](transport::Transport) trait, a
+/// [`Replay`](transport::Replay) of recorded responses that checks each
+/// request, and with the cargo feature `live` the `HttpTransport`.
+#[cfg(feature = "runtime")]
+pub mod transport {
+    pub use tool_transport::*;
 }
 
 pub use schemars;
