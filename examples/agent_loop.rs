@@ -27,8 +27,6 @@ mod shop;
 #[path = "tools/mod.rs"]
 mod tools;
 
-use std::time::SystemTime;
-
 use tool_contract::approval::Approvals;
 use tool_contract::openai::agent::{Continuation, ResponsesAgent, Turn, TurnEnd};
 use tool_contract::prelude::*;
@@ -78,6 +76,8 @@ async fn replay(continuation: Continuation) -> Result<(), Error> {
 
 #[cfg(feature = "live")]
 async fn live(key: &str, continuation: Continuation) -> Result<(), Error> {
+    use std::time::SystemTime;
+
     use tool_contract::transport::HttpTransport;
 
     let base_url = std::env::var("OPENAI_BASE_URL")
