@@ -49,7 +49,9 @@ async fn main() -> Result<(), Error> {
 
 /// The recorded conversation, every request checked against the recording.
 async fn replay(continuation: Continuation) -> Result<(), Error> {
-    println!("== replaying the recorded conversation ({continuation:?}); set OPENAI_API_KEY to talk to the API");
+    println!(
+        "== replaying the recorded conversation ({continuation:?}); set OPENAI_API_KEY to talk to the API"
+    );
     let stock = shop::stock();
     let toolbox = shop::toolbox(&stock, shop::recorded_clock);
     let mut replay = shop::recorded(continuation)?;
@@ -61,7 +63,11 @@ async fn replay(continuation: Continuation) -> Result<(), Error> {
 
     let turn = say(&mut agent, shop::QUESTION, &session).await?;
     for request in turn.approval_requests() {
-        println!("app asks     approve {}({})?", request.tool, request.arguments.as_str());
+        println!(
+            "app asks     approve {}({})?",
+            request.tool,
+            request.arguments.as_str()
+        );
         println!("customer     approves (recorded)");
         approvals.grant(request.approve(format!("appr-{}", request.call_id)));
     }
@@ -70,7 +76,10 @@ async fn replay(continuation: Continuation) -> Result<(), Error> {
     if !replay.is_done() {
         return Err("the loop stopped before the recording did".into());
     }
-    println!("\n== all {} recorded requests were sent as recorded", replay.answered());
+    println!(
+        "\n== all {} recorded requests were sent as recorded",
+        replay.answered()
+    );
     Ok(())
 }
 
@@ -80,8 +89,8 @@ async fn live(key: &str, continuation: Continuation) -> Result<(), Error> {
 
     use tool_contract::transport::HttpTransport;
 
-    let base_url = std::env::var("OPENAI_BASE_URL")
-        .unwrap_or_else(|_| "https://api.openai.com/v1".to_owned());
+    let base_url =
+        std::env::var("OPENAI_BASE_URL").unwrap_or_else(|_| "https://api.openai.com/v1".to_owned());
     let model = std::env::var("OPENAI_MODEL").unwrap_or_else(|_| shop::MODEL.to_owned());
     println!("== talking to {base_url} as {model} ({continuation:?})");
     let stock = shop::stock();
@@ -100,7 +109,11 @@ async fn live(key: &str, continuation: Continuation) -> Result<(), Error> {
         }
         let mut approved = 0;
         for request in turn.approval_requests() {
-            println!("app asks     approve {}({})? [y/N]", request.tool, request.arguments.as_str());
+            println!(
+                "app asks     approve {}({})? [y/N]",
+                request.tool,
+                request.arguments.as_str()
+            );
             let mut line = String::new();
             std::io::stdin().read_line(&mut line)?;
             if line.trim().eq_ignore_ascii_case("y") {
@@ -118,12 +131,17 @@ async fn live(key: &str, continuation: Continuation) -> Result<(), Error> {
 
 #[cfg(not(feature = "live"))]
 async fn live(_key: &str, continuation: Continuation) -> Result<(), Error> {
-    println!("OPENAI_API_KEY is set, but this build has no HTTP client: build with `--features live` to talk to the API.");
+    println!(
+        "OPENAI_API_KEY is set, but this build has no HTTP client: build with `--features live` to talk to the API."
+    );
     replay(continuation).await
 }
 
 fn show_tools(tools: &[tool_contract::serde_json::Value]) {
-    let names: Vec<&str> = tools.iter().filter_map(|tool| tool["name"].as_str()).collect();
+    let names: Vec<&str> = tools
+        .iter()
+        .filter_map(|tool| tool["name"].as_str())
+        .collect();
     println!("tools        {} (strict)", names.join(", "));
 }
 

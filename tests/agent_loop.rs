@@ -136,7 +136,10 @@ fn check_recorded_conversation(first: &Turn, second: &Turn) {
             r#"{"hold":60,"quantity":2,"request_id":"6f1c2a9e-4d1b-4c5e-9f0a-2b7d3e8c1a45","sku":"SKU-1042"}"#
         )]
     );
-    assert_eq!(first.steps[2].round.results[0].0.arguments, reserve_arguments);
+    assert_eq!(
+        first.steps[2].round.results[0].0.arguments,
+        reserve_arguments
+    );
 
     assert_eq!(
         answered(second),
@@ -343,7 +346,10 @@ async fn a_broken_response_is_an_error_with_its_path_and_ends_the_conversation()
     let tools = offered(&toolbox);
     let user = json!([{"role": "user", "content": "Stock?"}]);
     let broken = [
-        (json!({"model": "m", "output": [{"id": "x"}]}), "$.output[0].type: missing"),
+        (
+            json!({"model": "m", "output": [{"id": "x"}]}),
+            "$.output[0].type: missing",
+        ),
         (
             json!({"model": "m", "output": [lookup_call("call_1")]}),
             "$.id: missing, or not a string",
@@ -454,7 +460,13 @@ async fn a_request_that_got_no_answer_is_sent_again_by_resume() {
 async fn extra_keys_are_written_into_every_request_but_never_over_the_loops_own() {
     let (toolbox, _stock) = shop_toolbox();
     let tools = offered(&toolbox);
-    for key in ["model", "instructions", "previous_response_id", "input", "tools"] {
+    for key in [
+        "model",
+        "instructions",
+        "previous_response_id",
+        "input",
+        "tools",
+    ] {
         let mut settings = small_settings(4);
         settings.extra.insert(key.to_owned(), json!("x"));
         let error = ResponsesAgent::new(&toolbox, Replay::new(Vec::new()), settings)
@@ -477,7 +489,10 @@ async fn extra_keys_are_written_into_every_request_but_never_over_the_loops_own(
     settings.extra.insert("store".to_owned(), json!(false));
     let session = shop::session(&Approvals::new());
     let mut agent = ResponsesAgent::new(&toolbox, &mut replay, settings).unwrap();
-    assert_eq!(agent.send("Hi", &session).await.unwrap().answer(), Some("Hello!"));
+    assert_eq!(
+        agent.send("Hi", &session).await.unwrap().answer(),
+        Some("Hello!")
+    );
     drop(agent);
     assert!(replay.is_done());
 }

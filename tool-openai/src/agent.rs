@@ -22,7 +22,13 @@ pub const RESPONSES_PATH: &str = "responses";
 
 /// The request keys the loop writes itself; [`AgentSettings::extra`] may
 /// not set them.
-const LOOP_KEYS: [&str; 5] = ["model", "instructions", "previous_response_id", "input", "tools"];
+const LOOP_KEYS: [&str; 5] = [
+    "model",
+    "instructions",
+    "previous_response_id",
+    "input",
+    "tools",
+];
 
 /// How the next request carries the conversation so far.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -227,7 +233,10 @@ impl<'t, T: Transport> ResponsesAgent<'t, T> {
         transport: T,
         settings: AgentSettings,
     ) -> Result<Self, AgentError> {
-        if let Some(key) = LOOP_KEYS.iter().find(|key| settings.extra.contains_key(**key)) {
+        if let Some(key) = LOOP_KEYS
+            .iter()
+            .find(|key| settings.extra.contains_key(**key))
+        {
             return Err(AgentError::ReservedKey((*key).to_owned()));
         }
         let contracts: Vec<_> = toolbox.contracts().collect();
