@@ -35,7 +35,17 @@ use tool_contract::transport::Transport;
 type Error = Box<dyn std::error::Error>;
 
 #[tokio::main(flavor = "current_thread")]
-async fn main() -> Result<(), Error> {
+async fn main() -> std::process::ExitCode {
+    match run().await {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: {error}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run() -> Result<(), Error> {
     let continuation = if std::env::args().any(|arg| arg == "--resend") {
         Continuation::Resend
     } else {
@@ -173,6 +183,7 @@ async fn say<T: Transport>(
     }
     match &turn.end {
         TurnEnd::Answer(_) => {}
+        TurnEnd::Incomplete(reason) => println!("(the response was cut off: {reason})"),
         TurnEnd::RequestLimit => println!("(the turn reached its request limit)"),
         TurnEnd::Stopped => println!("(a call failed fatally; the conversation stops)"),
     }

@@ -404,9 +404,11 @@ async fn unknown_items_of_any_shape_are_skipped_and_a_message_without_text_is_an
     assert_eq!(turn.steps[0].skipped, ["image_generation_call", ""]);
 }
 
-/// Fails the first request with a network error, then passes requests on.
+/// Fails request `fail_at` (counting from 0) with a network error, once;
+/// passes every other request on.
 struct FlakyOnce<T> {
-    failed: bool,
+    fail_at: usize,
+    sent: usize,
     inner: T,
 }
 
@@ -416,9 +418,9 @@ impl<T: Transport + Send> Transport for FlakyOnce<T> {
         path: &str,
         request: &Value,
     ) -> impl Future<Output = Result<Value, TransportError>> + Send {
-        let first = !self.failed;
-        self.failed = true;
-        let inner = (!first).then(|| self.inner.send(path, request));
+        let fail = self.sent == self.fail_at;
+        self.sent += 1;
+        let inner = (!fail).then(|| self.inner.send(path, request));
         async move {
             match inner {
                 Some(answer) => answer.await,
@@ -431,29 +433,99 @@ impl<T: Transport + Send> Transport for FlakyOnce<T> {
 }
 
 #[tokio::test]
-async fn a_request_that_got_no_answer_is_sent_again_by_resume() {
+async fn a_request_that_got_no_answer_is_sent_again_by_resume_which_gives_the_whole_turn() {
     let (toolbox, _stock) = shop_toolbox();
     let tools = offered(&toolbox);
-    let replay = Replay::new(vec![Exchange::new(
-        RESPONSES_PATH,
-        request(&tools, None, json!([{"role": "user", "content": "Hi"}])),
-        response("resp_1", json!([answer("Hello!")])),
-    )]);
+    let replay = Replay::new(vec![
+        Exchange::new(
+            RESPONSES_PATH,
+            request(&tools, None, json!([{"role": "user", "content": "Stock?"}])),
+            response("resp_1", json!([lookup_call("call_1")])),
+        ),
+        Exchange::new(
+            RESPONSES_PATH,
+            request(&tools, Some("resp_1"), json!([lookup_output("call_1")])),
+            response("resp_2", json!([answer("12 in stock.")])),
+        ),
+    ]);
     let mut flaky = FlakyOnce {
-        failed: false,
+        fail_at: 1,
+        sent: 0,
         inner: replay,
     };
     let session = shop::session(&Approvals::new());
     let mut agent = ResponsesAgent::new(&toolbox, &mut flaky, small_settings(4)).unwrap();
-    let error = agent.send("Hi", &session).await.unwrap_err();
+    let error = agent.send("Stock?", &session).await.unwrap_err();
     assert_eq!(
         error.to_string(),
         "the request got no answer: connection reset"
     );
     let turn = agent.resume(&session).await.unwrap();
-    assert_eq!(turn.answer(), Some("Hello!"));
+    assert_eq!(turn.answer(), Some("12 in stock."));
+    let ids: Vec<&Value> = turn.steps.iter().map(|s| &s.response["id"]).collect();
+    assert_eq!(ids, [&json!("resp_1"), &json!("resp_2")]);
+    assert_eq!(turn.steps[0].round.items, [lookup_output("call_1")]);
     drop(agent);
     assert!(flaky.inner.is_done());
+    assert_eq!(flaky.sent, 3);
+}
+
+#[tokio::test]
+async fn a_cut_off_response_without_calls_ends_the_turn_as_incomplete() {
+    let (toolbox, _stock) = shop_toolbox();
+    let tools = offered(&toolbox);
+    let mut cut_off = response("resp_1", json!([answer("Berlin has 1")]));
+    cut_off["status"] = json!("incomplete");
+    cut_off["incomplete_details"] = json!({"reason": "max_output_tokens"});
+    let mut replay = Replay::new(vec![Exchange::new(
+        RESPONSES_PATH,
+        request(&tools, None, json!([{"role": "user", "content": "Stock?"}])),
+        cut_off,
+    )]);
+    let session = shop::session(&Approvals::new());
+    let mut agent = ResponsesAgent::new(&toolbox, &mut replay, small_settings(4)).unwrap();
+    let turn = agent.send("Stock?", &session).await.unwrap();
+    assert_eq!(
+        turn.end,
+        TurnEnd::Incomplete("max_output_tokens".to_owned())
+    );
+    assert_eq!(turn.steps[0].text, "Berlin has 1");
+    assert_eq!(turn.answer(), None);
+}
+
+#[tokio::test]
+async fn resending_needs_no_response_id_and_answers_truncated_arguments_with_an_error() {
+    // A compatible server that leaves out `id`, and a call cut off mid-JSON.
+    let (toolbox, _stock) = shop_toolbox();
+    let tools = offered(&toolbox);
+    let truncated = json!({"type": "function_call", "call_id": "call_1", "name": "get_inventory",
+        "arguments": r#"{"sku":"SKU-10"#});
+    let user = json!({"role": "user", "content": "Stock?"});
+    let output = json!({"type": "function_call_output", "call_id": "call_1",
+        "output": "Error [INVALID_ARGUMENTS]: $.sku: the JSON text ends in the middle of a string (at line 1, column 14)"});
+    let mut replay = Replay::new(vec![
+        Exchange::new(
+            RESPONSES_PATH,
+            request(&tools, None, json!([user])),
+            json!({"model": "local", "output": [truncated]}),
+        ),
+        Exchange::new(
+            RESPONSES_PATH,
+            request(&tools, None, json!([user, truncated, output])),
+            json!({"model": "local", "output": [answer("Which SKU?")]}),
+        ),
+    ]);
+    let mut settings = small_settings(1);
+    settings.continuation = Continuation::Resend;
+    let session = shop::session(&Approvals::new());
+    let mut agent = ResponsesAgent::new(&toolbox, &mut replay, settings).unwrap();
+    let turn = agent.send("Stock?", &session).await.unwrap();
+    assert_eq!(turn.end, TurnEnd::RequestLimit);
+    assert_eq!(turn.steps[0].round.items, [output]);
+    let turn = agent.resume(&session).await.unwrap();
+    assert_eq!(turn.answer(), Some("Which SKU?"));
+    drop(agent);
+    assert!(replay.is_done());
 }
 
 #[tokio::test]
@@ -466,6 +538,7 @@ async fn extra_keys_are_written_into_every_request_but_never_over_the_loops_own(
         "previous_response_id",
         "input",
         "tools",
+        "stream",
     ] {
         let mut settings = small_settings(4);
         settings.extra.insert(key.to_owned(), json!("x"));
@@ -474,7 +547,11 @@ async fn extra_keys_are_written_into_every_request_but_never_over_the_loops_own(
             .expect("refused");
         assert_eq!(
             error.to_string(),
-            format!("`{key}` is written by the loop; leave it out of the extra request keys")
+            format!(
+                "`{key}` is the loop's to set (it writes model, instructions, \
+                 previous_response_id, input and tools, and reads whole responses, never a \
+                 stream); leave it out of the extra request keys"
+            )
         );
     }
     let mut expected = request(&tools, None, json!([{"role": "user", "content": "Hi"}]));

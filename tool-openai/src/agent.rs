@@ -20,14 +20,15 @@ use crate::wire::{ToolSetError, tools_for_responses};
 /// (`https://api.openai.com/v1`): `POST /v1/responses`.
 pub const RESPONSES_PATH: &str = "responses";
 
-/// The request keys the loop writes itself; [`AgentSettings::extra`] may
-/// not set them.
-const LOOP_KEYS: [&str; 5] = [
+/// The request keys [`AgentSettings::extra`] may not set: those the loop
+/// writes itself, and `stream` (the loop reads whole responses).
+const LOOP_KEYS: [&str; 6] = [
     "model",
     "instructions",
     "previous_response_id",
     "input",
     "tools",
+    "stream",
 ];
 
 /// How the next request carries the conversation so far.
@@ -56,14 +57,15 @@ pub struct AgentSettings {
     pub instructions: Option<String>,
     /// How the conversation is carried from request to request.
     pub continuation: Continuation,
-    /// The most requests one user turn may make; when the model still
+    /// The most requests one user turn (or one
+    /// [`resume`](ResponsesAgent::resume)) may make; when the model still
     /// calls tools after that many, the turn ends with
-    /// [`TurnEnd::RequestLimit`].
+    /// [`TurnEnd::RequestLimit`]. 0 counts as 1.
     pub max_requests: usize,
     /// Further request keys written as given, e.g. `"store": false`,
     /// `"parallel_tool_calls": true`, `"reasoning": {"effort": "low"}`.
     /// The keys the loop writes itself (`model`, `instructions`,
-    /// `previous_response_id`, `input`, `tools`) are refused.
+    /// `previous_response_id`, `input`, `tools`) and `stream` are refused.
     pub extra: Map<String, Value>,
 }
 
@@ -87,7 +89,8 @@ impl AgentSettings {
 pub enum AgentError {
     /// The toolbox's tools cannot be offered as strict Responses tools.
     Tools(ToolSetError),
-    /// [`AgentSettings::extra`] sets a key the loop writes itself.
+    /// [`AgentSettings::extra`] sets a key the loop writes itself, or
+    /// `stream`.
     ReservedKey(String),
     /// The request got no response.
     Transport(TransportError),
@@ -108,7 +111,9 @@ impl fmt::Display for AgentError {
             AgentError::Tools(error) => write!(f, "the tools cannot be offered: {error}"),
             AgentError::ReservedKey(key) => write!(
                 f,
-                "`{key}` is written by the loop; leave it out of the extra request keys"
+                "`{key}` is the loop's to set (it writes model, instructions, \
+                 previous_response_id, input and tools, and reads whole responses, never a \
+                 stream); leave it out of the extra request keys"
             ),
             AgentError::Transport(error) => error.fmt(f),
             AgentError::Response(error) => write!(f, "the response cannot be read: {error}"),
@@ -162,6 +167,10 @@ pub struct Step {
 pub enum TurnEnd {
     /// The model answered without calling a tool: its text.
     Answer(String),
+    /// The response was cut off (`"status": "incomplete"`, e.g. at
+    /// `max_output_tokens`) without a tool call: the reason the API gives
+    /// (`incomplete_details.reason`); what text there is, is in the step.
+    Incomplete(String),
     /// The model still called tools after [`AgentSettings::max_requests`]
     /// requests. Their outputs are kept: [`ResponsesAgent::resume`] sends
     /// them, and so does the next [`ResponsesAgent::send`], before its
@@ -222,6 +231,9 @@ pub struct ResponsesAgent<'t, T> {
     history: Vec<Value>,
     /// What the next request adds to the conversation.
     pending: Vec<Value>,
+    /// The steps of a turn that a transport error interrupted; the turn
+    /// [`resume`](Self::resume) gives holds them first.
+    unfinished: Vec<Step>,
     stopped: bool,
 }
 
@@ -250,6 +262,7 @@ impl<'t, T: Transport> ResponsesAgent<'t, T> {
             previous_response_id: None,
             history: Vec::new(),
             pending: Vec::new(),
+            unfinished: Vec::new(),
             stopped: false,
         })
     }
@@ -275,8 +288,9 @@ impl<'t, T: Transport> ResponsesAgent<'t, T> {
     /// answered through the toolbox with `session`, until the model answers
     /// in text, a call is fatal, or the request limit is reached.
     ///
-    /// A [`TransportError`] keeps what was not sent, so [`resume`](Self::resume)
-    /// can try again.
+    /// A [`TransportError`] keeps what was not sent and the steps the turn
+    /// made so far, so [`resume`](Self::resume) can try again and give the
+    /// whole turn.
     pub async fn send(&mut self, message: &str, session: &Session) -> Result<Turn, AgentError> {
         if self.stopped {
             return Err(AgentError::Stopped);
@@ -300,10 +314,16 @@ impl<'t, T: Transport> ResponsesAgent<'t, T> {
     }
 
     async fn run(&mut self, session: &Session) -> Result<Turn, AgentError> {
-        let mut steps = Vec::new();
-        for _ in 0..self.settings.max_requests {
+        let mut steps = std::mem::take(&mut self.unfinished);
+        for _ in 0..self.settings.max_requests.max(1) {
             let request = self.request();
-            let response = self.transport.send(RESPONSES_PATH, &request).await?;
+            let response = match self.transport.send(RESPONSES_PATH, &request).await {
+                Ok(response) => response,
+                Err(error) => {
+                    self.unfinished = steps;
+                    return Err(AgentError::Transport(error));
+                }
+            };
             // The API has the request: what it added is in the conversation.
             let sent = std::mem::take(&mut self.pending);
             let step = match self.read(response, sent, session).await {
@@ -317,7 +337,10 @@ impl<'t, T: Transport> ResponsesAgent<'t, T> {
                 self.stopped = true;
                 Some(TurnEnd::Stopped)
             } else if step.round.is_final_answer() {
-                Some(TurnEnd::Answer(step.text.clone()))
+                Some(match incomplete(&step.response) {
+                    Some(reason) => TurnEnd::Incomplete(reason),
+                    None => TurnEnd::Answer(step.text.clone()),
+                })
             } else {
                 self.pending.extend(step.round.items.iter().cloned());
                 None
@@ -373,8 +396,11 @@ impl<'t, T: Transport> ResponsesAgent<'t, T> {
         let id = response
             .get("id")
             .and_then(Value::as_str)
-            .ok_or_else(|| ResponseError::new("$.id", "missing, or not a string"))?
-            .to_owned();
+            .map(str::to_owned);
+        // Only `previous_response_id` needs the response's id.
+        if id.is_none() && self.settings.continuation == Continuation::PreviousResponseId {
+            return Err(ResponseError::new("$.id", "missing, or not a string"));
+        }
         let output = response["output"].as_array().map_or(&[][..], Vec::as_slice);
         let mut skipped = Vec::new();
         let mut texts = Vec::new();
@@ -402,7 +428,7 @@ impl<'t, T: Transport> ResponsesAgent<'t, T> {
             .answer_calls(calls, session, &self.abort.child())
             .await;
         match self.settings.continuation {
-            Continuation::PreviousResponseId => self.previous_response_id = Some(id),
+            Continuation::PreviousResponseId => self.previous_response_id = id,
             Continuation::Resend => {
                 self.history.extend(sent);
                 self.history.extend(resent);
@@ -415,6 +441,17 @@ impl<'t, T: Transport> ResponsesAgent<'t, T> {
             round,
         })
     }
+}
+
+/// Why a response with `"status": "incomplete"` was cut off (`unknown`
+/// when it does not say); `None` for any other status.
+fn incomplete(response: &Value) -> Option<String> {
+    (response["status"] == "incomplete").then(|| {
+        response["incomplete_details"]["reason"]
+            .as_str()
+            .unwrap_or("unknown")
+            .to_owned()
+    })
 }
 
 /// The `output_text` parts of a message item, joined.

@@ -11,6 +11,9 @@ use crate::error::TransportError;
 /// The longest provider error message kept, in characters.
 const KEPT: usize = 2_000;
 
+/// The largest answer read by default: 32 MiB.
+const MAX_BODY_BYTES: usize = 32 << 20;
+
 /// A [`Transport`] that posts each request to `{base_url}/{path}` over
 /// HTTPS (reqwest with rustls) and reads the JSON answer.
 ///
@@ -26,17 +29,20 @@ pub struct HttpTransport {
     base_url: String,
     headers: Vec<(String, String)>,
     timeout: Duration,
+    max_body_bytes: usize,
 }
 
 impl HttpTransport {
     /// Posts to endpoints under `base_url` (a trailing `/` is fine), with
-    /// a time limit of 120 seconds per request.
+    /// a time limit of 120 seconds per request and answers of at most
+    /// 32 MiB.
     pub fn new(base_url: impl Into<String>) -> Self {
         HttpTransport {
             client: reqwest::Client::new(),
             base_url: base_url.into().trim_end_matches('/').to_owned(),
             headers: Vec::new(),
             timeout: Duration::from_secs(120),
+            max_body_bytes: MAX_BODY_BYTES,
         }
     }
 
@@ -58,6 +64,13 @@ impl HttpTransport {
         self
     }
 
+    /// The largest answer read, in bytes; a longer one is a
+    /// [`TransportError::Body`] (read no further).
+    pub fn max_body_bytes(mut self, bytes: usize) -> Self {
+        self.max_body_bytes = bytes;
+        self
+    }
+
     /// The URL of `path`.
     pub fn url(&self, path: &str) -> String {
         format!("{}/{}", self.base_url, path.trim_start_matches('/'))
@@ -72,9 +85,21 @@ impl HttpTransport {
         for (name, value) in &self.headers {
             builder = builder.header(name.as_str(), value.as_str());
         }
-        let response = builder.send().await.map_err(network)?;
+        let mut response = builder.send().await.map_err(network)?;
         let status = response.status();
-        let body = response.bytes().await.map_err(network)?;
+        let mut body = Vec::new();
+        while let Some(chunk) = response.chunk().await.map_err(network)? {
+            if body.len() + chunk.len() > self.max_body_bytes {
+                return Err(TransportError::Body {
+                    message: format!(
+                        "the answer is longer than {} bytes; raise `max_body_bytes` if it is \
+                         expected",
+                        self.max_body_bytes
+                    ),
+                });
+            }
+            body.extend_from_slice(&chunk);
+        }
         if !status.is_success() {
             return Err(TransportError::Status {
                 status: status.as_u16(),
