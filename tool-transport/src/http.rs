@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::Transport;
+use crate::transport::Transport;
 use crate::error::TransportError;
 
 /// The longest provider error message kept, in characters.

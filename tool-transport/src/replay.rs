@@ -5,7 +5,7 @@ use std::future::{Future, ready};
 
 use serde_json::Value;
 
-use crate::Transport;
+use crate::transport::Transport;
 use crate::diff::first_difference;
 use crate::error::TransportError;
 
