@@ -20,7 +20,14 @@ pub enum TransportError {
         /// What the HTTP client said.
         message: String,
     },
-    /// The provider answered, but the body is not a JSON document.
+    /// A header of the request has a name or value HTTP does not allow
+    /// (the value, perhaps an API key, is not shown).
+    Header {
+        /// The header's name, as given.
+        name: String,
+    },
+    /// The provider answered, but the body is not a JSON document (or is
+    /// longer than the transport reads).
     Body {
         /// What the JSON parser said.
         message: String,
@@ -54,6 +61,11 @@ impl fmt::Display for TransportError {
             TransportError::Network { message } => {
                 write!(f, "the request got no answer: {message}")
             }
+            TransportError::Header { name } => write!(
+                f,
+                "the header `{name}` has a name or value HTTP does not allow (the value is not \
+                 shown)"
+            ),
             TransportError::Body { message } => {
                 write!(f, "the provider's answer is not JSON: {message}")
             }

@@ -1,12 +1,15 @@
 //! The HTTP transport (cargo feature `live`): reqwest over rustls.
 
+use std::fmt;
 use std::future::Future;
 use std::time::Duration;
 
+use reqwest::header::{HeaderName, HeaderValue};
+
 use serde_json::Value;
 
-use crate::transport::Transport;
 use crate::error::TransportError;
+use crate::transport::Transport;
 
 /// The longest provider error message kept, in characters.
 const KEPT: usize = 2_000;
@@ -23,7 +26,9 @@ const MAX_BODY_BYTES: usize = 32 << 20;
 /// `.header("x-api-key", key).header("anthropic-version", "2023-06-01")`.
 /// A status other than 2xx is [`TransportError::Status`] with the
 /// provider's `error.message`.
-#[derive(Clone, Debug)]
+///
+/// Its `Debug` shows the header names, never their values (an API key).
+#[derive(Clone)]
 pub struct HttpTransport {
     client: reqwest::Client,
     base_url: String,
@@ -52,7 +57,8 @@ impl HttpTransport {
     }
 
     /// Adds a header to every request. A name or value HTTP does not allow
-    /// makes every request fail with [`TransportError::Network`] naming it.
+    /// makes every request fail with [`TransportError::Header`] naming the
+    /// header (never showing its value).
     pub fn header(mut self, name: &str, value: &str) -> Self {
         self.headers.push((name.to_owned(), value.to_owned()));
         self
@@ -83,7 +89,10 @@ impl HttpTransport {
             .timeout(self.timeout)
             .json(request);
         for (name, value) in &self.headers {
-            builder = builder.header(name.as_str(), value.as_str());
+            let invalid = || TransportError::Header { name: name.clone() };
+            let header = HeaderName::from_bytes(name.as_bytes()).map_err(|_| invalid())?;
+            let value = HeaderValue::from_str(value).map_err(|_| invalid())?;
+            builder = builder.header(header, value);
         }
         let mut response = builder.send().await.map_err(network)?;
         let status = response.status();
@@ -109,6 +118,18 @@ impl HttpTransport {
         serde_json::from_slice(&body).map_err(|error| TransportError::Body {
             message: error.to_string(),
         })
+    }
+}
+
+impl fmt::Debug for HttpTransport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let headers: Vec<&str> = self.headers.iter().map(|(name, _)| name.as_str()).collect();
+        f.debug_struct("HttpTransport")
+            .field("base_url", &self.base_url)
+            .field("headers", &headers)
+            .field("timeout", &self.timeout)
+            .field("max_body_bytes", &self.max_body_bytes)
+            .finish_non_exhaustive()
     }
 }
 

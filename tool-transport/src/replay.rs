@@ -5,9 +5,9 @@ use std::future::{Future, ready};
 
 use serde_json::Value;
 
-use crate::transport::Transport;
 use crate::diff::first_difference;
 use crate::error::TransportError;
+use crate::transport::Transport;
 
 /// One recorded request and the response it got.
 #[derive(Clone, Debug, PartialEq)]

@@ -176,3 +176,35 @@ fn the_http_transport_joins_base_url_and_path_with_one_slash() {
     let local = HttpTransport::new("http://localhost:8080/v1");
     assert_eq!(local.url("responses"), "http://localhost:8080/v1/responses");
 }
+
+#[cfg(feature = "live")]
+#[test]
+fn the_http_transport_never_shows_a_header_value() {
+    use tool_transport::HttpTransport;
+    let transport = HttpTransport::new("http://127.0.0.1:9/v1")
+        .bearer("sk-secret")
+        .header("x-api-key", "sk-other\nsecret");
+    let shown = format!("{transport:?}");
+    assert_eq!(
+        shown,
+        r#"HttpTransport { base_url: "http://127.0.0.1:9/v1", headers: ["authorization", "x-api-key"], timeout: 120s, max_body_bytes: 33554432, .. }"#
+    );
+    // The value with a line break is refused before anything is sent.
+    let mut transport = transport;
+    let error = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(transport.send("responses", &json!({})))
+        .unwrap_err();
+    assert_eq!(
+        error,
+        TransportError::Header {
+            name: "x-api-key".to_owned()
+        }
+    );
+    assert_eq!(
+        error.to_string(),
+        "the header `x-api-key` has a name or value HTTP does not allow (the value is not shown)"
+    );
+}
