@@ -220,6 +220,56 @@ impl Turn {
 /// limits, audit records); other output items are skipped. The outputs go
 /// back as `function_call_output` items, continued as
 /// [`AgentSettings::continuation`] says.
+///
+/// ```
+/// use serde_json::json;
+/// use tool_contract::openai::agent::{AgentSettings, RESPONSES_PATH, ResponsesAgent};
+/// use tool_contract::transport::{Exchange, Replay};
+/// use tool_contract::{CallContext, Session, Tool, ToolError, Toolbox};
+///
+/// /// Look up the opening hours of one store.
+/// #[derive(Tool)]
+/// pub struct GetStoreHours {
+///     /// Store code as printed on the receipt, e.g. "BER-1".
+///     pub store: String,
+/// }
+///
+/// let mut toolbox = Toolbox::new();
+/// toolbox.register(|call: GetStoreHours, _cx: CallContext| async move {
+///     Ok::<_, ToolError>(format!("{} opens at 9:00.", call.store))
+/// });
+/// let tools = tool_contract::openai::tools_for_responses(&[GetStoreHours::contract()])?;
+/// assert_eq!(tools[0]["strict"], true);
+///
+/// // What the model answered, and the requests the loop must send.
+/// let call = json!({"type": "function_call", "call_id": "call_1", "name": "get_store_hours",
+///     "arguments": r#"{"store":"BER-1"}"#});
+/// let mut replay = Replay::new(vec![
+///     Exchange::new(
+///         RESPONSES_PATH,
+///         json!({"model": "gpt-5-mini", "input": [{"role": "user", "content": "When does BER-1 open?"}],
+///             "tools": tools}),
+///         json!({"id": "resp_1", "model": "gpt-5-mini", "output": [call]}),
+///     ),
+///     Exchange::new(
+///         RESPONSES_PATH,
+///         json!({"model": "gpt-5-mini", "previous_response_id": "resp_1",
+///             "input": [{"type": "function_call_output", "call_id": "call_1", "output": "BER-1 opens at 9:00."}],
+///             "tools": tools}),
+///         json!({"id": "resp_2", "model": "gpt-5-mini", "output": [{"type": "message", "role": "assistant",
+///             "content": [{"type": "output_text", "text": "It opens at 9:00."}]}]}),
+///     ),
+/// ]);
+///
+/// let mut agent = ResponsesAgent::new(&toolbox, &mut replay, AgentSettings::new("gpt-5-mini"))?;
+/// let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build()?;
+/// let turn = runtime.block_on(agent.send("When does BER-1 open?", &Session::new()))?;
+/// assert_eq!(turn.answer(), Some("It opens at 9:00."));
+/// assert_eq!(turn.steps.len(), 2);
+/// drop(agent);
+/// assert!(replay.is_done());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct ResponsesAgent<'t, T> {
     toolbox: &'t Toolbox,
     transport: T,
