@@ -127,6 +127,8 @@
 //! | `lock` | lock files and semver diffs of contracts (feature `lock`, for dev-dependencies) |
 //! | [`openai`] | the OpenAI adapter: strict schemas, tool definitions, calls and outputs |
 //! | `mcp` | an MCP server of a [`Toolbox`] through rmcp (feature `mcp`) |
+//! | [`openai`] | the OpenAI adapter: strict schemas, tool definitions, calls and outputs, the Responses agent loop (`openai::agent`, feature `runtime`) |
+//! | [`transport`] | how the agent loop's requests reach a provider: recorded replay, HTTP (feature `live`) |
 //!
 //! Nested argument types derive `serde::Deserialize` and
 //! `schemars::JsonSchema`; both crates are re-exported ([`serde`],
@@ -461,6 +463,15 @@ pub mod openai {
 #[cfg(feature = "mcp")]
 pub mod mcp {
     pub use tool_mcp::*;
+}
+
+/// How the agent loop's requests reach a provider (cargo feature
+/// `runtime`): the [`Transport`](transport::Transport) trait, a
+/// [`Replay`](transport::Replay) of recorded responses that checks each
+/// request, and with the cargo feature `live` the `HttpTransport`.
+#[cfg(feature = "runtime")]
+pub mod transport {
+    pub use tool_transport::*;
 }
 
 pub use schemars;

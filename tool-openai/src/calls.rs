@@ -153,7 +153,7 @@ pub struct ResponseError {
 }
 
 impl ResponseError {
-    fn new(path: &str, message: impl Into<String>) -> Self {
+    pub(crate) fn new(path: &str, message: impl Into<String>) -> Self {
         ResponseError {
             path: path.to_owned(),
             message: message.into(),

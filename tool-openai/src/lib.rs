@@ -23,11 +23,18 @@
 //!   way the [`ToolRound`] holds the outcome of each call and the messages
 //!   or items to send back; a fatal outcome writes nothing and stops the
 //!   loop.
+//! - With `runtime`, `agent` runs the whole loop over the Responses API:
+//!   `ResponsesAgent` sends the tools and the user's message through a
+//!   transport (recorded replay, or HTTP with the cargo feature `live`),
+//!   answers each response's calls with a `Toolbox` and sends the outputs
+//!   back, by `previous_response_id` or by resending the items.
 //!
 //! The rules and where they come from: OpenAI's Structured Outputs guide
 //! ("Supported schemas") and function-calling guide ("Strict mode").
 #![deny(missing_docs)]
 
+#[cfg(feature = "runtime")]
+pub mod agent;
 mod cache;
 mod calls;
 mod check;

@@ -1,0 +1,192 @@
+//! The shop behind `examples/agent_loop.rs` and its test
+//! (`tests/agent_loop.rs`): the example tools' handlers over an in-memory
+//! stock, the session the application trusts, the settings of the loop, and
+//! the recorded conversation the loop replays without an API key.
+//!
+//! Included with `#[path]` beside `tools/mod.rs` (as `mod tools`).
+#![allow(dead_code)]
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime};
+
+use tool_contract::approval::Approvals;
+use tool_contract::audit::Subjects;
+use tool_contract::openai::agent::{AgentSettings, Continuation, RESPONSES_PATH};
+use tool_contract::prelude::*;
+use tool_contract::runtime::format_rfc3339;
+use tool_contract::serde_json::{self, Value};
+use tool_contract::transport::{Exchange, Replay};
+use tool_contract::{Currency, Money};
+
+use crate::tools::{
+    CreateRefundDraft, CustomerId, GetInventory, RefundDraft, Reservation, ReserveInventory,
+    StockLevel, TenantId,
+};
+
+/// The model the recording was made with (and the live default).
+pub const MODEL: &str = "gpt-5-mini";
+
+/// The shop's instructions to the model.
+pub const INSTRUCTIONS: &str = "You are the assistant of the ACME shop. Answer with the tools' \
+     results only. Reserve stock only for what the customer asked for; a reservation needs the \
+     customer's approval, which the app asks for.";
+
+/// The customer's first message.
+pub const QUESTION: &str =
+    "Is the blue mug SKU-1042 in stock in Berlin or Hamburg? Please hold two for me for an hour.";
+
+/// What the customer says after approving in the app.
+pub const APPROVED: &str = "I approved the reservation in the app. Please go ahead.";
+
+/// 2026-05-04T09:00:00Z: the clock of the recorded conversation.
+pub const RECORDED_AT: u64 = 1_777_885_200;
+
+/// Units on the shelf and units held, by SKU and warehouse.
+pub type Stock = Arc<Mutex<BTreeMap<(String, String), (u32, u32)>>>;
+
+/// 12 blue mugs in Berlin, none in Hamburg.
+pub fn stock() -> Stock {
+    Arc::new(Mutex::new(BTreeMap::from([
+        (("SKU-1042".to_owned(), "BER-1".to_owned()), (12, 0)),
+        (("SKU-1042".to_owned(), "HAM-1".to_owned()), (0, 0)),
+    ])))
+}
+
+/// The example tools over `stock`, stamped by `clock` (a fixed instant in
+/// the replay, so every output is the recorded one).
+pub fn toolbox(stock: &Stock, clock: fn() -> SystemTime) -> Toolbox {
+    let mut toolbox = Toolbox::new().with_clock(clock);
+    let shelf = Arc::clone(stock);
+    toolbox.register(move |call: GetInventory, _cx: CallContext| {
+        let shelf = Arc::clone(&shelf);
+        async move {
+            let levels = shelf.lock().unwrap_or_else(|e| e.into_inner());
+            let (mut available, mut reserved) = (0, 0);
+            for ((sku, warehouse), (shelf, held)) in levels.iter() {
+                if *sku == call.sku && call.warehouse.as_ref().is_none_or(|w| w == warehouse) {
+                    available += shelf;
+                    reserved += held;
+                }
+            }
+            Ok::<_, ToolError>(StockLevel {
+                sku: call.sku,
+                available,
+                reserved: if call.include_reserved { reserved } else { 0 },
+            })
+        }
+    });
+    let shelf = Arc::clone(stock);
+    toolbox.register(move |call: ReserveInventory, _cx: CallContext| {
+        let shelf = Arc::clone(&shelf);
+        async move {
+            let mut levels = shelf.lock().unwrap_or_else(|e| e.into_inner());
+            // The first warehouse with enough units holds them.
+            let Some((available, reserved)) = levels
+                .iter_mut()
+                .filter(|((sku, _), _)| *sku == call.sku)
+                .map(|(_, level)| level)
+                .find(|(available, _)| *available >= call.quantity)
+            else {
+                return Err(ToolError::conflict(
+                    "OUT_OF_STOCK",
+                    format!("No warehouse has {} units of {}.", call.quantity, call.sku),
+                ));
+            };
+            *available -= call.quantity;
+            *reserved += call.quantity;
+            let hold = Duration::from_secs(60 * u64::from(call.hold.unwrap_or(30)));
+            Ok(Reservation {
+                reservation_id: format!("RSV-{}-{}", call.tenant.0, *reserved),
+                expires_at: format_rfc3339(clock() + hold),
+            })
+        }
+    });
+    toolbox.register(|call: CreateRefundDraft, _cx: CallContext| async move {
+        if call.order_ref != "A-10293" || call.customer.0 != "cus_42" {
+            return Err(ToolError::not_found(
+                "ORDER_NOT_FOUND",
+                format!("No order {} belongs to this customer.", call.order_ref),
+            ));
+        }
+        let paid = Money {
+            amount_minor: 1999,
+            currency: Currency::USD,
+        };
+        Ok(RefundDraft {
+            draft_id: format!("RD-{}", call.order_ref),
+            amount: call.amount.unwrap_or(paid),
+        })
+    });
+    toolbox
+}
+
+/// The recorded conversation's clock.
+pub fn recorded_clock() -> SystemTime {
+    SystemTime::UNIX_EPOCH + Duration::from_secs(RECORDED_AT)
+}
+
+/// What the application trusts: tenant, customer, and the approvals the
+/// customer gives in the app.
+pub fn session(approvals: &Approvals) -> Session {
+    Session::new()
+        .with(TenantId("acme".into()))
+        .with(CustomerId("cus_42".into()))
+        .with(
+            Subjects::new()
+                .with("tenant", "acme")
+                .with("customer", "cus_42"),
+        )
+        .with(approvals.clone())
+}
+
+/// The loop's settings for `model`, continued as `continuation` says.
+pub fn settings(model: &str, continuation: Continuation) -> AgentSettings {
+    let mut settings = AgentSettings::new(model);
+    settings.instructions = Some(INSTRUCTIONS.to_owned());
+    settings.continuation = continuation;
+    settings.max_requests = 6;
+    settings
+}
+
+/// The recorded tool definitions, exactly as each request must carry them.
+pub const RECORDED_TOOLS: &str = include_str!("recorded/tools.json");
+/// The recorded responses, in order (the same in both continuations).
+pub const RECORDED_RESPONSES: &str = include_str!("recorded/responses.json");
+/// The requests the loop must send, continued by `previous_response_id`.
+pub const REQUESTS_PREVIOUS_RESPONSE_ID: &str =
+    include_str!("recorded/requests_previous_response_id.json");
+/// The requests the loop must send, resending the items.
+pub const REQUESTS_RESEND: &str = include_str!("recorded/requests_resend.json");
+
+/// The recorded conversation for `continuation`: each expected request
+/// (with `"tools": "<tools.json>"` standing for the recorded tool
+/// definitions) and the response it got.
+pub fn recorded(continuation: Continuation) -> Result<Replay, Box<dyn std::error::Error>> {
+    let tools: Value = serde_json::from_str(RECORDED_TOOLS)?;
+    let responses: Vec<Value> = serde_json::from_str(RECORDED_RESPONSES)?;
+    let requests = match continuation {
+        Continuation::PreviousResponseId => REQUESTS_PREVIOUS_RESPONSE_ID,
+        Continuation::Resend => REQUESTS_RESEND,
+    };
+    let mut requests: Vec<Value> = serde_json::from_str(requests)?;
+    for request in &mut requests {
+        if request["tools"] == "<tools.json>" {
+            request["tools"] = tools.clone();
+        }
+    }
+    if requests.len() != responses.len() {
+        return Err(format!(
+            "{} requests and {} responses are recorded",
+            requests.len(),
+            responses.len()
+        )
+        .into());
+    }
+    let exchanges = requests
+        .into_iter()
+        .zip(responses)
+        .map(|(request, response)| Exchange::new(RESPONSES_PATH, request, response))
+        .collect();
+    Ok(Replay::new(exchanges))
+}

@@ -1,0 +1,191 @@
+//! The agent loop over the OpenAI Responses API: the example tools offered
+//! as strict definitions, the model's function calls answered by a
+//! `Toolbox`, the outputs sent back, until the model answers in text.
+//!
+//! Without an API key it replays a recorded conversation (no network, no
+//! TLS): the model looks the stock up in two warehouses at once, gets a
+//! reservation's arguments wrong and corrects them, and the reservation
+//! waits for the customer's approval, which the loop shows and never gives
+//! itself. The customer approves in the app, the model repeats the call,
+//! and it runs. Output items the loop does not act on (reasoning, a web
+//! search, an item type it does not know) are skipped. Each request the
+//! loop sends is checked against the recorded one, exactly.
+//!
+//! ```text
+//! cargo run --example agent_loop                 # replay, by previous_response_id
+//! cargo run --example agent_loop -- --resend     # replay, resending the items
+//! OPENAI_API_KEY=sk-... cargo run -p tool-contract-examples --features live --example agent_loop
+//! ```
+//!
+//! Live, it talks to `OPENAI_BASE_URL` (default `https://api.openai.com/v1`;
+//! any server with the Responses API) with the model `OPENAI_MODEL`
+//! (default `gpt-5-mini`), and asks on the terminal before it grants an
+//! approval.
+
+#[path = "agent/shop.rs"]
+mod shop;
+#[path = "tools/mod.rs"]
+mod tools;
+
+use tool_contract::approval::Approvals;
+use tool_contract::openai::agent::{Continuation, ResponsesAgent, Turn, TurnEnd};
+use tool_contract::prelude::*;
+use tool_contract::transport::Transport;
+
+type Error = Box<dyn std::error::Error>;
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() -> std::process::ExitCode {
+    match run().await {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: {error}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run() -> Result<(), Error> {
+    let continuation = if std::env::args().any(|arg| arg == "--resend") {
+        Continuation::Resend
+    } else {
+        Continuation::PreviousResponseId
+    };
+    match std::env::var("OPENAI_API_KEY") {
+        Ok(key) if !key.is_empty() => live(&key, continuation).await,
+        _ => replay(continuation).await,
+    }
+}
+
+/// The recorded conversation, every request checked against the recording.
+async fn replay(continuation: Continuation) -> Result<(), Error> {
+    println!(
+        "== replaying the recorded conversation ({continuation:?}); set OPENAI_API_KEY to talk to the API"
+    );
+    let stock = shop::stock();
+    let toolbox = shop::toolbox(&stock, shop::recorded_clock);
+    let mut replay = shop::recorded(continuation)?;
+    let approvals = Approvals::new();
+    let session = shop::session(&approvals);
+    let settings = shop::settings(shop::MODEL, continuation);
+    let mut agent = ResponsesAgent::new(&toolbox, &mut replay, settings)?;
+    show_tools(agent.tools());
+
+    let turn = say(&mut agent, shop::QUESTION, &session).await?;
+    for request in turn.approval_requests() {
+        println!(
+            "app asks     approve {}({})?",
+            request.tool,
+            request.arguments.as_str()
+        );
+        println!("customer     approves (recorded)");
+        approvals.grant(request.approve(format!("appr-{}", request.call_id)));
+    }
+    say(&mut agent, shop::APPROVED, &session).await?;
+    drop(agent);
+    if !replay.is_done() {
+        return Err("the loop stopped before the recording did".into());
+    }
+    println!(
+        "\n== all {} recorded requests were sent as recorded",
+        replay.answered()
+    );
+    Ok(())
+}
+
+#[cfg(feature = "live")]
+async fn live(key: &str, continuation: Continuation) -> Result<(), Error> {
+    use std::time::SystemTime;
+
+    use tool_contract::transport::HttpTransport;
+
+    let base_url =
+        std::env::var("OPENAI_BASE_URL").unwrap_or_else(|_| "https://api.openai.com/v1".to_owned());
+    let model = std::env::var("OPENAI_MODEL").unwrap_or_else(|_| shop::MODEL.to_owned());
+    println!("== talking to {base_url} as {model} ({continuation:?})");
+    let stock = shop::stock();
+    let toolbox = shop::toolbox(&stock, SystemTime::now);
+    let transport = HttpTransport::new(base_url).bearer(key);
+    let approvals = Approvals::new();
+    let session = shop::session(&approvals);
+    let mut agent = ResponsesAgent::new(&toolbox, transport, shop::settings(&model, continuation))?;
+    show_tools(agent.tools());
+
+    let mut message = shop::QUESTION.to_owned();
+    for _ in 0..4 {
+        let turn = say(&mut agent, &message, &session).await?;
+        if turn.end == TurnEnd::Stopped {
+            return Ok(());
+        }
+        let mut approved = 0;
+        for request in turn.approval_requests() {
+            println!(
+                "app asks     approve {}({})? [y/N]",
+                request.tool,
+                request.arguments.as_str()
+            );
+            let mut line = String::new();
+            std::io::stdin().read_line(&mut line)?;
+            if line.trim().eq_ignore_ascii_case("y") {
+                approvals.grant(request.approve(format!("appr-{}", request.call_id)));
+                approved += 1;
+            }
+        }
+        if approved == 0 {
+            return Ok(());
+        }
+        message = shop::APPROVED.to_owned();
+    }
+    Ok(())
+}
+
+#[cfg(not(feature = "live"))]
+async fn live(_key: &str, continuation: Continuation) -> Result<(), Error> {
+    println!(
+        "OPENAI_API_KEY is set, but this build has no HTTP client: build with `--features live` to talk to the API."
+    );
+    replay(continuation).await
+}
+
+fn show_tools(tools: &[tool_contract::serde_json::Value]) {
+    let names: Vec<&str> = tools
+        .iter()
+        .filter_map(|tool| tool["name"].as_str())
+        .collect();
+    println!("tools        {} (strict)", names.join(", "));
+}
+
+/// One user turn: the message, then each response of the model and the
+/// calls answered in it.
+async fn say<T: Transport>(
+    agent: &mut ResponsesAgent<'_, T>,
+    message: &str,
+    session: &Session,
+) -> Result<Turn, Error> {
+    println!("\ncustomer     {message}");
+    let turn = agent.send(message, session).await?;
+    for step in &turn.steps {
+        let id = step.response["id"].as_str().unwrap_or("?");
+        println!("--- response {id}");
+        if !step.skipped.is_empty() {
+            println!("skipped      {}", step.skipped.join(", "));
+        }
+        for (call, result) in &step.round.results {
+            println!("model calls  {}({})", call.name, call.arguments);
+            match result.model_text() {
+                Some(text) => println!("model reads  {}", text.replace('\n', "\n             ")),
+                None => println!("model reads  nothing: the run stops (fatal)"),
+            }
+        }
+        if !step.text.is_empty() {
+            println!("model says   {}", step.text);
+        }
+    }
+    match &turn.end {
+        TurnEnd::Answer(_) => {}
+        TurnEnd::Incomplete(reason) => println!("(the response was cut off: {reason})"),
+        TurnEnd::RequestLimit => println!("(the turn reached its request limit)"),
+        TurnEnd::Stopped => println!("(a call failed fatally; the conversation stops)"),
+    }
+    Ok(turn)
+}
