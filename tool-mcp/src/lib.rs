@@ -47,6 +47,7 @@ mod result;
 mod schema;
 mod serve;
 mod server;
+mod transport;
 
 pub use definition::{
     META_APPROVAL, META_DATA_CLASS, META_ERROR, META_PREFIX, META_VERSION, annotations,

@@ -57,7 +57,8 @@ pub fn call_tool_result(
             let text = result.model_text().unwrap_or_default();
             let mut answer = CallToolResult::success(vec![ContentBlock::text(text)]);
             if let Some(contract) = contract.filter(|c| c.output().declared()) {
-                answer.structured_content = Some(structured(contract, details, object_output));
+                answer.structured_content =
+                    Some(structured_content(contract, details, object_output));
             }
             Ok(answer)
         }
@@ -66,7 +67,11 @@ pub fn call_tool_result(
 
 /// The output as `structuredContent`: as it is, or as `{"value": ...}`
 /// when the output schema the peer got was wrapped.
-fn structured(contract: &ToolContract, details: &Value, object_output: bool) -> Value {
+pub(crate) fn structured_content(
+    contract: &ToolContract,
+    details: &Value,
+    object_output: bool,
+) -> Value {
     let wrapped = wraps(contract.output_schema(), object_output);
     if wrapped {
         let mut object = Map::new();

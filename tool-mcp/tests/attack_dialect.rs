@@ -69,9 +69,11 @@ fn mcp_accepts(schema: &Value, document: &Value) -> Result<(), String> {
 async fn a_flattened_tagged_enum_is_callable_or_refused_at_registration() {
     let mut toolbox = tool_contract::Toolbox::new();
     let registered = toolbox
-        .try_register(|_: SearchCatalog, _: tool_contract::CallContext| async move {
-            Ok::<_, tool_contract::ToolError>("found".to_owned())
-        })
+        .try_register(
+            |_: SearchCatalog, _: tool_contract::CallContext| async move {
+                Ok::<_, tool_contract::ToolError>("found".to_owned())
+            },
+        )
         .is_ok();
     let mcp = Value::Object(input_schema(SearchCatalog::input_schema()));
     let mut refused = Vec::new();
@@ -118,9 +120,11 @@ pub struct RecordStockCount {
 async fn a_map_in_a_plain_type_agrees_everywhere() {
     let mut toolbox = tool_contract::Toolbox::new();
     let registered = toolbox
-        .try_register(|_: RecordStockCount, _: tool_contract::CallContext| async move {
-            Ok::<_, tool_contract::ToolError>("ok".to_owned())
-        })
+        .try_register(
+            |_: RecordStockCount, _: tool_contract::CallContext| async move {
+                Ok::<_, tool_contract::ToolError>("ok".to_owned())
+            },
+        )
         .map(|_| ())
         .map_err(|e| e.to_string());
     let mcp = Value::Object(input_schema(RecordStockCount::input_schema()));

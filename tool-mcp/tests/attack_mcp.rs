@@ -67,9 +67,11 @@ impl Host {
             from_server: BufReader::new(read).lines(),
         };
         let init = host
-            .answer(json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            .answer(
+                json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
                 "protocolVersion": "2025-11-25", "capabilities": {},
-                "clientInfo": {"name": "hostile", "version": "6.6.6"}}}))
+                "clientInfo": {"name": "hostile", "version": "6.6.6"}}}),
+            )
             .await;
         assert_eq!(init["result"]["serverInfo"]["name"], "attack");
         host.send_line(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
@@ -99,10 +101,8 @@ impl Host {
     /// back before the probe's answer, and whether the probe was answered.
     async fn send_then_probe(&mut self, line: &str, probe: i64) -> (Vec<Value>, bool) {
         self.send_line(line).await;
-        self.send_line(
-            &json!({"jsonrpc": "2.0", "id": probe, "method": "tools/list"}).to_string(),
-        )
-        .await;
+        self.send_line(&json!({"jsonrpc": "2.0", "id": probe, "method": "tools/list"}).to_string())
+            .await;
         let mut before = Vec::new();
         while let Some(message) = self.next().await {
             if message["id"] == json!(probe) {
@@ -197,7 +197,10 @@ async fn hostile_lines_leave_the_server_serving() {
             break;
         }
     }
-    assert!(dead.is_empty(), "the server stopped answering after {dead:?}");
+    assert!(
+        dead.is_empty(),
+        "the server stopped answering after {dead:?}"
+    );
 }
 
 /// A `tools/call` whose arguments hold a lone surrogate escape: the toolbox
@@ -215,7 +218,9 @@ async fn a_call_with_a_lone_surrogate_gets_an_answer() {
     let (before, served) = host.send_then_probe(&line, 2).await;
     assert!(served);
     assert!(
-        before.iter().any(|m| m["id"] == 1 || m["error"]["code"] == -32700),
+        before
+            .iter()
+            .any(|m| m["id"] == 1 || m["error"]["code"] == -32700),
         "no answer to the call, nor a parse error: {before:?}"
     );
 }
@@ -273,12 +278,12 @@ fn a_read_tool_declared_not_idempotent_is_not_announced_idempotent() {
     let tool = tool_contract::mcp::mcp_tool(contract, None);
     let annotations = serde_json::to_value(tool.annotations.unwrap()).unwrap();
     assert_eq!(
-        annotations["idempotentHint"], false,
+        annotations["idempotentHint"],
+        false,
         "policy {:?}, annotations {annotations}",
         contract.idempotency()
     );
 }
-
 
 /// A handler's output that serde_json writes as `null` (a NaN or infinite
 /// float) goes out as `structuredContent` that its own `outputSchema`
