@@ -1260,7 +1260,8 @@ impl Compiler<'_> {
                 ));
             }
         }
-        if !own {
+        // `{}` (no keyword at all) is any value, not a union of no branches.
+        if !own && !(node.one_of.is_empty() && node.any_of.is_empty()) {
             let branches = if node.one_of.is_empty() {
                 &node.any_of
             } else {
