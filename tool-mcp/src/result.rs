@@ -22,8 +22,10 @@ pub const FATAL_MESSAGE: &str =
 /// - a success is `isError: false` with the model text as a text block;
 ///   when the tool declares an output, it also carries the output as
 ///   `structuredContent` (as `{"value": ...}` when its schema was wrapped
-///   for the peer, see [`wraps`](crate::wraps)), valid against the
-///   `outputSchema` the peer was given;
+///   for the peer, see [`wraps`](crate::wraps)); [`McpServer`](crate::McpServer)
+///   checks it against the `outputSchema` the peer was given before this
+///   runs (code that calls this itself checks it, or sends what the
+///   handler gave);
 /// - every error the model can act on (invalid arguments, a tool's
 ///   declared error, `APPROVAL_REQUIRED`, `TIMEOUT`, ...) is
 ///   `isError: true` with the model text (`Error [CODE]: message`) and the

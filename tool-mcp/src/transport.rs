@@ -137,6 +137,9 @@ struct Params<'a> {
 
 /// The raw `arguments` object of a `tools/call` line, if the line is one.
 fn call_arguments(line: &str) -> Option<&RawValue> {
+    if !line.contains("tools/call") {
+        return None;
+    }
     let envelope: Envelope<'_> = serde_json::from_str(line).ok()?;
     if envelope.method.map(RawValue::get) != Some("\"tools/call\"") {
         return None;

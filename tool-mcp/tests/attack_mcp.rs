@@ -54,13 +54,13 @@ struct Host {
 
 impl Host {
     async fn start() -> Host {
+        Host::start_with(McpServer::new(toolbox(), "attack", "0.0.1")).await
+    }
+
+    async fn start_with(server: McpServer) -> Host {
         let (host_end, server_end) = tokio::io::duplex(1 << 16);
         let (server_read, server_write) = tokio::io::split(server_end);
-        tokio::spawn(serve(
-            McpServer::new(toolbox(), "attack", "0.0.1"),
-            server_read,
-            server_write,
-        ));
+        tokio::spawn(serve(server, server_read, server_write));
         let (read, write) = tokio::io::split(host_end);
         let mut host = Host {
             to_server: write,
@@ -314,4 +314,67 @@ async fn structured_content_is_valid_against_the_output_schema() {
         "structuredContent {structured} against outputSchema {}: {answer}",
         tool["outputSchema"]
     );
+}
+
+/// The output that fails its schema answers `INTERNAL` (the model told no
+/// more), and the audit record `on_result` sees says why.
+#[tokio::test]
+async fn an_output_that_fails_its_schema_is_internal_with_the_reason_in_the_audit() {
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let keep = seen.clone();
+    let server = McpServer::new(toolbox(), "attack", "0.0.1")
+        .on_result(move |result| keep.lock().unwrap().push(result.audit.clone()));
+    let mut host = Host::start_with(server).await;
+    let answer = host
+        .answer(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+            "params": {"name": "get_refund_share", "arguments": {"order_ref": "A-1"}}}))
+        .await;
+    assert_eq!(answer["result"]["isError"], true, "{answer}");
+    assert_eq!(answer["result"].get("structuredContent"), None, "{answer}");
+    assert_eq!(
+        answer["result"]["content"][0]["text"],
+        tool_contract::ToolError::internal().model_text()
+    );
+    let audits = seen.lock().unwrap();
+    assert_eq!(audits.len(), 1);
+    assert_eq!(audits[0].error_code.as_deref(), Some("INTERNAL"));
+    assert_eq!(
+        audits[0].result,
+        tool_contract::runtime::OutputKind::RespondToModel
+    );
+    let detail = audits[0].internal_detail.as_deref().unwrap();
+    assert!(
+        detail.starts_with(
+            "the output does not meet the tool's output schema: null is not of type \"number\""
+        ),
+        "{detail}"
+    );
+}
+
+/// A line that is not JSON gets `-32700` with `id: null`; a JSON line that
+/// is no message of the protocol `-32600`, with its id when it has one.
+#[tokio::test]
+async fn lines_that_are_no_message_get_jsonrpc_errors_with_the_ids_they_have() {
+    let mut host = Host::start().await;
+    let (before, served) = host.send_then_probe("{\"jsonrpc\":", 2).await;
+    assert!(served);
+    assert_eq!(before.len(), 1, "{before:?}");
+    assert_eq!(before[0]["error"]["code"], -32700);
+    assert_eq!(before[0].get("id"), Some(&Value::Null));
+    let (before, served) = host
+        .send_then_probe(r#"{"jsonrpc":"1.0","id":10,"method":"tools/list"}"#, 3)
+        .await;
+    assert!(served);
+    assert_eq!(before.len(), 1, "{before:?}");
+    assert_eq!(before[0]["error"]["code"], -32600);
+    assert_eq!(before[0]["id"], 10);
+    // A notification gets no answer, however malformed.
+    let (before, served) = host
+        .send_then_probe(
+            r#"{"jsonrpc":"1.0","method":"notifications/initialized"}"#,
+            4,
+        )
+        .await;
+    assert!(served);
+    assert_eq!(before, Vec::<Value>::new());
 }
