@@ -1258,7 +1258,8 @@ impl Compiler<'_> {
             }
         }
         // `{}` (no keyword at all) is any value, not a union of no branches.
-        if !own && !(node.one_of.is_empty() && node.any_of.is_empty()) {
+        let union = !node.one_of.is_empty() || !node.any_of.is_empty();
+        if !own && union {
             let branches = if node.one_of.is_empty() {
                 &node.any_of
             } else {
