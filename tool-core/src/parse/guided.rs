@@ -221,28 +221,36 @@ impl<'de, D: Deserializer<'de>> Guided<'_, D> {
     /// it holds (as for the other integer types); a fraction as a float,
     /// which the type refuses with a type error.
     #[cold]
-    fn integer_128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+    fn integer_128<V: Visitor<'de>>(
+        self,
+        visitor: V,
+        expected: &'static str,
+    ) -> Result<V::Value, D::Error> {
         let g = self.1;
         let raw = Box::<RawValue>::deserialize(self.0)?;
         let text = raw.get().trim();
         let visit = Visit(visitor, g, false);
         let digits = text.strip_prefix('-').unwrap_or(text);
         if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
-            if text.starts_with('-') {
-                match text.parse::<i128>() {
-                    Ok(v) => visit.visit_i128(v),
-                    Err(_) => Err(de::Error::custom("number out of range")),
-                }
+            let read = if text.starts_with('-') {
+                text.parse::<i128>().map(|v| visit.visit_i128(v))
             } else {
-                match text.parse::<u128>() {
-                    Ok(v) => visit.visit_u128(v),
-                    Err(_) => Err(de::Error::custom("number out of range")),
-                }
-            }
+                text.parse::<u128>().map(|v| visit.visit_u128(v))
+            };
+            read.unwrap_or_else(|_| {
+                // Beyond the type: the type's range in the message, the
+                // number itself only when it is short.
+                let got = if text.len() <= 48 {
+                    format!("integer `{text}`")
+                } else {
+                    format!("a number of {} digits", digits.len())
+                };
+                Err(de::Error::invalid_value(Unexpected::Other(&got), &expected))
+            })
         } else if text.starts_with(|c: char| c == '-' || c.is_ascii_digit()) {
-            let v: f64 = text
-                .parse()
-                .map_err(|_| de::Error::custom("number out of range"))?;
+            // A JSON number with a fraction or an exponent: Rust reads
+            // every one (a too large one as infinity).
+            let v: f64 = text.parse().unwrap_or(f64::NAN);
             visit.visit_f64(v)
         } else {
             // Not a number: the type's own error ("invalid type: string
@@ -333,14 +341,14 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Guided<'_, D> {
         if !self.1.node().streamable {
             return self.buffered(|v| v.deserialize_i128(visitor));
         }
-        self.integer_128(visitor)
+        self.integer_128(visitor, "i128")
     }
 
     fn deserialize_u128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
         if !self.1.node().streamable {
             return self.buffered(|v| v.deserialize_u128(visitor));
         }
-        self.integer_128(visitor)
+        self.integer_128(visitor, "u128")
     }
 
     #[inline(always)]
