@@ -134,3 +134,65 @@ async fn a_map_in_a_plain_type_agrees_everywhere() {
     assert!(mcp_accepts(RecordStockCount::input_schema(), &document).is_ok());
     assert!(mcp_accepts(&mcp, &document).is_ok());
 }
+
+/// A price floor.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct Floor {
+    /// Lowest price in cents.
+    pub from_cents: u32,
+}
+
+/// How to sort, a variant holding a struct.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(tag = "order", rename_all = "snake_case")]
+pub enum SortBy {
+    /// Newest first.
+    Newest,
+    /// Cheapest first, from a price.
+    Cheapest(Floor),
+}
+
+/// A search with paging and an order holding a struct flattened in.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct SearchBy {
+    /// Words to look for.
+    pub text: String,
+    /// Order.
+    #[serde(flatten)]
+    pub order: SortBy,
+}
+
+/// Search the product catalog with an order.
+#[derive(Debug, Tool)]
+pub struct SearchCatalogBy {
+    /// The search, e.g. {"text": "lamp", "order": "newest"}.
+    pub search: SearchBy,
+}
+
+/// The same with a variant that holds a struct: what serde reads, the
+/// contract's schema, the MCP schema and the parser accept.
+#[test]
+fn a_flattened_tagged_enum_with_a_struct_variant_is_callable() {
+    let mcp = Value::Object(input_schema(SearchCatalogBy::input_schema()));
+    for document in [
+        json!({"search": {"text": "lamp", "order": "newest"}}),
+        json!({"search": {"text": "lamp", "order": "cheapest", "from_cents": 500}}),
+    ] {
+        assert!(serde_json::from_value::<SearchBy>(document["search"].clone()).is_ok());
+        let parsed = SearchCatalogBy::from_arguments(&document.to_string(), &Session::new());
+        assert_eq!(
+            parsed.err().map(|e| e.to_string()),
+            None,
+            "{document} against {}",
+            SearchCatalogBy::input_schema()
+        );
+        assert_eq!(
+            mcp_accepts(SearchCatalogBy::input_schema(), &document),
+            Ok(())
+        );
+        assert_eq!(mcp_accepts(&mcp, &document), Ok(()), "{mcp}");
+    }
+    let invented = json!({"search": {"text": "lamp", "order": "newest", "from_cents": 5}});
+    assert!(SearchCatalogBy::from_arguments(&invented.to_string(), &Session::new()).is_err());
+    assert!(mcp_accepts(&mcp, &invented).is_err());
+}

@@ -45,8 +45,92 @@ pub(crate) fn build_input_schema(fields: &[FieldContract]) -> Value {
         root.insert("$defs".into(), Value::Object(definitions));
     }
     let mut root = Value::Object(root);
+    if let Some(Value::Object(definitions)) = root.get("$defs") {
+        let definitions = definitions.clone();
+        merge_referenced_properties(&mut root, &definitions, 0);
+    }
     close_objects(&mut root, 0);
     root
+}
+
+/// Merges into an object schema that has both its own `properties` and a
+/// `$ref` (schemars' internally tagged variant holding a struct: the tag
+/// beside a reference to the struct) the referenced definition's
+/// properties and `required`, and drops the `$ref`: closed apart, the
+/// definition would refuse the tag and the object the struct's fields, so
+/// no document would meet both. The definition stays for its other uses.
+fn merge_referenced_properties(schema: &mut Value, definitions: &Map<String, Value>, depth: usize) {
+    if depth > 256 {
+        return;
+    }
+    let Value::Object(object) = schema else {
+        return;
+    };
+    let name = object
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|r| r.strip_prefix("#/$defs/"));
+    let def = name
+        .and_then(|n| definitions.get(n))
+        .and_then(Value::as_object);
+    let mergeable = def.is_some_and(|def| {
+        def.contains_key("properties")
+            && !COMBINATORS.iter().any(|key| def.contains_key(*key))
+            && !def.contains_key("$ref")
+    });
+    if object.contains_key("properties")
+        && mergeable
+        && let Some(def) = def
+    {
+        object.shift_remove("$ref");
+        let own = object
+            .entry("properties")
+            .or_insert_with(|| Value::Object(Map::new()));
+        if let (Value::Object(own), Some(Value::Object(theirs))) = (own, def.get("properties")) {
+            for (key, value) in theirs {
+                own.entry(key.clone()).or_insert_with(|| value.clone());
+            }
+        }
+        if let Some(Value::Array(theirs)) = def.get("required") {
+            let required = object
+                .entry("required")
+                .or_insert_with(|| Value::Array(Vec::new()));
+            if let Value::Array(required) = required {
+                for name in theirs {
+                    if !required.contains(name) {
+                        required.push(name.clone());
+                    }
+                }
+            }
+        }
+        for (key, value) in def {
+            if !matches!(
+                key.as_str(),
+                "properties" | "required" | "additionalProperties"
+            ) && !object.contains_key(key)
+            {
+                object.insert(key.clone(), value.clone());
+            }
+        }
+    }
+    for (key, child) in object.iter_mut() {
+        match (key.as_str(), child) {
+            ("properties" | "$defs" | "definitions", Value::Object(named)) => {
+                for schema in named.values_mut() {
+                    merge_referenced_properties(schema, definitions, depth + 1);
+                }
+            }
+            ("anyOf" | "oneOf" | "allOf" | "prefixItems", Value::Array(list)) => {
+                for schema in list {
+                    merge_referenced_properties(schema, definitions, depth + 1);
+                }
+            }
+            ("items" | "additionalProperties", child) => {
+                merge_referenced_properties(child, definitions, depth + 1)
+            }
+            _ => {}
+        }
+    }
 }
 
 /// Closes every object schema that lists its properties and says nothing
