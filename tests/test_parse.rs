@@ -476,3 +476,55 @@ fn deep_nesting_stops_at_the_first_value_of_the_wrong_shape() {
         "{error}"
     );
 }
+
+/// Quote what a number of loyalty points is worth, e.g. before a purchase.
+#[derive(Debug, PartialEq, Tool)]
+struct GetPointsQuote {
+    /// How many points, exactly as the account shows them.
+    points: u128,
+    /// How many points the account owes, negative when in debt.
+    owed: Option<i128>,
+}
+
+fn points(arguments: &str) -> Result<GetPointsQuote, String> {
+    GetPointsQuote::from_arguments(arguments, &Session::new()).map_err(|e| e.to_string())
+}
+
+/// 128-bit fields read digits exactly, whole floats as the integers they
+/// are, and refuse a fraction, a string and a number out of range with the
+/// type's words, not "invalid JSON".
+#[test]
+fn integers_of_128_bits() {
+    let exact = GetPointsQuote {
+        points: 18_446_744_073_709_551_617,
+        owed: Some(-170_141_183_460_469_231_731_687_303_715_884_105_728),
+    };
+    assert_eq!(
+        points(
+            r#"{"points": 18446744073709551617, "owed": -170141183460469231731687303715884105728}"#
+        ),
+        Ok(exact)
+    );
+    let whole = GetPointsQuote {
+        points: 100,
+        owed: Some(-3),
+    };
+    assert_eq!(points(r#"{"points": 1e2, "owed": -3.0}"#), Ok(whole));
+    assert_eq!(
+        points(r#"{"points": 1.5}"#),
+        Err("$.points: expected an integer from 0 to 340282366920938463463374607431768211455, got the number 1.5".to_owned())
+    );
+    assert_eq!(
+        points(r#"{"points": "5"}"#),
+        Err(r#"$.points: expected an integer from 0 to 340282366920938463463374607431768211455, got the string "5""#.to_owned())
+    );
+    assert_eq!(
+        points(r#"{"points": 340282366920938463463374607431768211456}"#),
+        Err("$.points: expected an integer from 0 to 340282366920938463463374607431768211455, got the integer 340282366920938463463374607431768211456".to_owned())
+    );
+    let long = format!(r#"{{"points": 1, "owed": -{}}}"#, "9".repeat(60));
+    assert_eq!(
+        points(&long),
+        Err("$.owed: expected an integer from -170141183460469231731687303715884105728 to 170141183460469231731687303715884105727, got a number of 60 digits".to_owned())
+    );
+}

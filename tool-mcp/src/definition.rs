@@ -97,7 +97,7 @@ pub fn display_title(contract: &ToolContract) -> String {
 ///
 /// | effect | readOnly | destructive | idempotent | openWorld |
 /// |---|---|---|---|---|
-/// | `read` | true | false | true | `open_world` |
+/// | `read` | true | false | true, unless declared `idempotent = false` | `open_world` |
 /// | `write` | false | false | `idempotent` or keyed | `open_world` |
 /// | `destructive` | false | true | `idempotent` or keyed | `open_world` |
 pub fn annotations(policy: &Policy, title: Option<String>) -> ToolAnnotations {
@@ -105,14 +105,16 @@ pub fn annotations(policy: &Policy, title: Option<String>) -> ToolAnnotations {
     let idempotent = match policy.idempotency() {
         Idempotency::Idempotent | Idempotency::Keyed { .. } => true,
         Idempotency::NotIdempotent => false,
-        // Allowed only for reads, which are idempotent by nature.
+        // Allowed only for reads, which are idempotent by nature unless
+        // the author says otherwise (`idempotent = false`: a raffle draw,
+        // a counter), which `NotIdempotent` above keeps.
         Idempotency::Unspecified => effect == Effect::Read,
     };
     ToolAnnotations::from_raw(
         title,
         Some(effect == Effect::Read),
         Some(effect == Effect::Destructive),
-        Some(idempotent || effect == Effect::Read),
+        Some(idempotent),
         Some(policy.open_world()),
     )
 }

@@ -34,11 +34,25 @@
 //!
 //! A success carries the model text as a text block and, when the tool
 //! declares an output, the output as `structuredContent` (what the official
-//! TypeScript and Python clients require); every error the model can act
-//! on, invalid arguments included, is `isError: true` with the runtime's
-//! model text (`Error [CODE]: message`). Only an unknown tool (`-32602`), a
-//! malformed request and a fatal outcome (`-32603`, the reason in the audit
-//! record) are JSON-RPC errors.
+//! TypeScript and Python clients require), checked against the tool's
+//! `outputSchema` first: an output that does not meet it (a NaN, a
+//! `Serialize` impl at odds with its schema) answers `INTERNAL`, the reason
+//! in the audit record. Every error the model can act on, invalid
+//! arguments included, is `isError: true` with the runtime's model text
+//! (`Error [CODE]: message`). Only an unknown tool (`-32602`), a malformed
+//! request and a fatal outcome (`-32603`, the reason in the audit record)
+//! are JSON-RPC errors.
+//!
+//! # The transport
+//!
+//! [`serve`] reads one JSON-RPC message a line itself rather than through
+//! rmcp's transport: a `tools/call`'s `arguments` reach the contract's
+//! parser as written (an integer beyond 64 bits exactly, a key given twice
+//! refused, a lone surrogate escape an argument error), where rmcp's
+//! `serde_json` map would round, keep the last, or drop the request; a
+//! line that is not JSON is answered with a parse error (`-32700`), one
+//! that is no protocol message with an invalid request (`-32600`). A
+//! server run on another rmcp transport gets rmcp's map.
 #![deny(missing_docs)]
 
 mod definition;
@@ -47,6 +61,7 @@ mod result;
 mod schema;
 mod serve;
 mod server;
+mod transport;
 
 pub use definition::{
     META_APPROVAL, META_DATA_CLASS, META_ERROR, META_PREFIX, META_VERSION, annotations,

@@ -22,8 +22,10 @@ pub const FATAL_MESSAGE: &str =
 /// - a success is `isError: false` with the model text as a text block;
 ///   when the tool declares an output, it also carries the output as
 ///   `structuredContent` (as `{"value": ...}` when its schema was wrapped
-///   for the peer, see [`wraps`](crate::wraps)), valid against the
-///   `outputSchema` the peer was given;
+///   for the peer, see [`wraps`](crate::wraps)); [`McpServer`](crate::McpServer)
+///   checks it against the `outputSchema` the peer was given before this
+///   runs (code that calls this itself checks it, or sends what the
+///   handler gave);
 /// - every error the model can act on (invalid arguments, a tool's
 ///   declared error, `APPROVAL_REQUIRED`, `TIMEOUT`, ...) is
 ///   `isError: true` with the model text (`Error [CODE]: message`) and the
@@ -57,7 +59,8 @@ pub fn call_tool_result(
             let text = result.model_text().unwrap_or_default();
             let mut answer = CallToolResult::success(vec![ContentBlock::text(text)]);
             if let Some(contract) = contract.filter(|c| c.output().declared()) {
-                answer.structured_content = Some(structured(contract, details, object_output));
+                answer.structured_content =
+                    Some(structured_content(contract, details, object_output));
             }
             Ok(answer)
         }
@@ -66,7 +69,11 @@ pub fn call_tool_result(
 
 /// The output as `structuredContent`: as it is, or as `{"value": ...}`
 /// when the output schema the peer got was wrapped.
-fn structured(contract: &ToolContract, details: &Value, object_output: bool) -> Value {
+pub(crate) fn structured_content(
+    contract: &ToolContract,
+    details: &Value,
+    object_output: bool,
+) -> Value {
     let wrapped = wraps(contract.output_schema(), object_output);
     if wrapped {
         let mut object = Map::new();

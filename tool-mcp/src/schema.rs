@@ -324,7 +324,8 @@ impl Dialect {
     }
 }
 
-/// Replaces a schemars number format (`uint32`, `int64`, `double`, ...),
+/// Replaces a schemars number format (`uint32`, `int64`, `uint128`,
+/// `double`, ...),
 /// which JSON Schema does not define and validators such as Ajv (the
 /// official TypeScript client's) warn about, by the bounds it stands for;
 /// bounds the schema already states stay.
@@ -342,6 +343,12 @@ fn numeric_format_as_bounds(object: &mut Map<String, Value>) {
         "uint32" => Some((0.into(), u32::MAX.into())),
         "uint64" | "uint" => Some((0.into(), u64::MAX.into())),
         "float" | "double" => None,
+        "int128" | "uint128" => {
+            let signed = format == "int128";
+            object.shift_remove("format");
+            wide_integer_bounds(object, signed);
+            return;
+        }
         _ => return,
     };
     object.shift_remove("format");
@@ -352,6 +359,32 @@ fn numeric_format_as_bounds(object: &mut Map<String, Value>) {
         if !object.contains_key("maximum") && !object.contains_key("exclusiveMaximum") {
             object.insert("maximum".into(), maximum);
         }
+    }
+}
+
+/// The bounds of a 128-bit integer type, which a JSON number without
+/// arbitrary precision (a validator's, serde_json's) cannot write exactly:
+/// `exclusiveMaximum: 2^128` (`2^127` for `i128`) and, for `i128`,
+/// `exclusiveMinimum: -2^127`, each a power of two a float holds exactly.
+/// A validator that reads numbers as floats then accepts only numbers the
+/// type holds (`2^128` itself is refused, which an inclusive
+/// `maximum: u128::MAX`, rounded to `2^128`, would let through); the
+/// price is the few largest values, within 2^75 of the bound, that round
+/// onto it.
+fn wide_integer_bounds(object: &mut Map<String, Value>, signed: bool) {
+    let (low, high) = if signed {
+        (Some(-(2f64.powi(127))), 2f64.powi(127))
+    } else {
+        (None, 2f64.powi(128))
+    };
+    if !object.contains_key("minimum") && !object.contains_key("exclusiveMinimum") {
+        match low {
+            Some(low) => object.insert("exclusiveMinimum".into(), Value::from(low)),
+            None => object.insert("minimum".into(), Value::from(0)),
+        };
+    }
+    if !object.contains_key("maximum") && !object.contains_key("exclusiveMaximum") {
+        object.insert("exclusiveMaximum".into(), Value::from(high));
     }
 }
 

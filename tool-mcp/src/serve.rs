@@ -9,6 +9,7 @@ use rmcp::service::ServerInitializeError;
 use tokio::io::{AsyncRead, AsyncWrite};
 
 use crate::server::McpServer;
+use crate::transport::LineTransport;
 
 /// Why serving stopped with an error.
 #[derive(Debug)]
@@ -50,13 +51,21 @@ pub async fn serve_stdio(server: McpServer) -> Result<(), ServeError> {
 /// Serves `server` on any pair of byte streams (a socket's halves, a
 /// child's pipes, `tokio::io::duplex` in tests) until the client closes
 /// its end.
+///
+/// One JSON-RPC message a line. Unlike rmcp's own transport, a
+/// `tools/call`'s `arguments` reach the contract's parser as the client
+/// wrote them (an integer beyond 64 bits stays exact, a key given twice
+/// and a lone surrogate escape are argument errors), and every line gets
+/// an answer: one that is not JSON a parse error (`-32700`, id `null`),
+/// one that is JSON but no message of the protocol an invalid request
+/// (`-32600`); a malformed notification gets none.
 pub async fn serve<R, W>(server: McpServer, reader: R, writer: W) -> Result<(), ServeError>
 where
     R: AsyncRead + Send + Unpin + 'static,
     W: AsyncWrite + Send + Unpin + 'static,
 {
     let running = server
-        .serve((reader, writer))
+        .serve(LineTransport::new(reader, writer))
         .await
         .map_err(|error| ServeError::Start(Box::new(error)))?;
     running.waiting().await.map_err(ServeError::Stopped)?;

@@ -1,11 +1,13 @@
 //! The hand-written rmcp `ServerHandler` over a `Toolbox`.
 
+use std::collections::HashMap;
 use std::fmt;
 use std::future::{Future, poll_fn};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::pin;
 use std::sync::Arc;
 
+use jsonschema::Validator;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult, ErrorCode,
     Implementation, ListToolsResult, PaginatedRequestParams, RequestId, ServerCapabilities,
@@ -13,11 +15,14 @@ use rmcp::model::{
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
-use tool_core::{Session, ToolCall};
+use serde_json::Value;
+use tool_core::{OutputKind, Session, ToolCall, ToolContract, ToolError, ToolOutput};
+use tool_runtime::model_result::ResultStatus;
 use tool_runtime::{AbortHandle, CallResult, Toolbox};
 
 use crate::definition::{mcp_tool, requires_object_output};
-use crate::result::{FATAL_MESSAGE, call_tool_result};
+use crate::result::{FATAL_MESSAGE, call_tool_result, structured_content};
+use crate::transport::RawArguments;
 
 /// Builds the session of one request from its rmcp context (its `_meta`,
 /// the client's info, the extensions a transport puts there).
@@ -77,6 +82,23 @@ pub struct McpServer {
     /// others, each sorted by name.
     tools_object_output: Arc<[Tool]>,
     tools_any_output: Arc<[Tool]>,
+    /// Each tool's output schema as the two kinds of peer got it,
+    /// compiled once: a success is checked against it before it is sent.
+    output_validators: Arc<HashMap<String, OutputValidators>>,
+}
+
+/// The compiled output schemas of one tool: for peers that require object
+/// output, and for the others (`None`: it did not compile, and is not
+/// checked).
+struct OutputValidators {
+    object_output: Option<Validator>,
+    any_output: Option<Validator>,
+}
+
+/// Compiles an `outputSchema` of a definition.
+fn compile(tool: &Tool) -> Option<Validator> {
+    let schema = Value::Object(tool.output_schema.as_deref()?.clone());
+    jsonschema::draft202012::options().build(&schema).ok()
 }
 
 impl McpServer {
@@ -94,15 +116,28 @@ impl McpServer {
         let toolbox = toolbox.into();
         let legacy = Some(&rmcp::model::ProtocolVersion::V_2025_11_25);
         let current = Some(&rmcp::model::ProtocolVersion::V_2026_07_28);
-        let tools_object_output = toolbox
+        let tools_object_output: Arc<[Tool]> = toolbox
             .contracts()
             .map(|contract| mcp_tool(contract, legacy))
             .collect();
-        let tools_any_output = toolbox
+        let tools_any_output: Arc<[Tool]> = toolbox
             .contracts()
             .map(|contract| mcp_tool(contract, current))
             .collect();
+        let output_validators = tools_object_output
+            .iter()
+            .zip(tools_any_output.iter())
+            .filter(|(tool, _)| tool.output_schema.is_some())
+            .map(|(object_output, any_output): (&Tool, &Tool)| {
+                let validators = OutputValidators {
+                    object_output: compile(object_output),
+                    any_output: compile(any_output),
+                };
+                (object_output.name.to_string(), validators)
+            })
+            .collect();
         McpServer {
+            output_validators: Arc::new(output_validators),
             toolbox,
             info: Implementation::new(name, version),
             instructions: None,
@@ -181,10 +216,15 @@ impl McpServer {
         context: &RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let object_output = requires_object_output(context.protocol_version().as_ref());
-        let arguments = match &request.arguments {
-            Some(arguments) => serde_json::to_string(arguments)
+        // The arguments as the client wrote them, when the transport kept
+        // them (`serve`): rmcp's map has rounded integers beyond 64 bits
+        // and kept the last of a repeated key.
+        let raw = context.extensions.get::<RawArguments>();
+        let arguments = match (raw, &request.arguments) {
+            (Some(RawArguments(raw)), _) => raw.to_string(),
+            (None, Some(arguments)) => serde_json::to_string(arguments)
                 .map_err(|error| ErrorData::invalid_params(error.to_string(), None))?,
-            None => "{}".to_owned(),
+            (None, None) => "{}".to_owned(),
         };
         let call = ToolCall::new(call_id(&context.id), request.name.as_ref(), arguments);
         // The application's closures run inside the connection's task: a
@@ -198,12 +238,72 @@ impl McpServer {
             &abort,
         )
         .await;
+        let contract = self.toolbox.contract(&call.name);
+        let mut result = result;
+        if let Some(contract) = contract {
+            self.check_output(contract, &mut result, object_output);
+        }
         if let Some(on_result) = &self.on_result {
             let _ = catch_unwind(AssertUnwindSafe(|| on_result(&result)));
         }
-        let contract = self.toolbox.contract(&call.name);
         call_tool_result(&result, contract, object_output).map(CallToolResponse::from)
     }
+
+    /// A success whose structured content does not meet the tool's own
+    /// output schema (a NaN or infinite float, which serde_json writes as
+    /// `null`; a `Serialize` impl that disagrees with its `JsonSchema`) is
+    /// not sent as one: the client's SDK would refuse it, or the model
+    /// would read a value the schema says cannot be. It becomes the
+    /// runtime's `INTERNAL` error (`isError: true`, the model told no
+    /// more), with what failed in the audit record's `internal_detail`,
+    /// which [`on_result`](Self::on_result) sees.
+    fn check_output(&self, contract: &ToolContract, result: &mut CallResult, object_output: bool) {
+        let ToolOutput::Success { details, .. } = &result.output else {
+            return;
+        };
+        let Some(validators) = self.output_validators.get(contract.name()) else {
+            return;
+        };
+        let validator = if object_output {
+            &validators.object_output
+        } else {
+            &validators.any_output
+        };
+        let Some(validator) = validator else {
+            return;
+        };
+        let structured = structured_content(contract, details, object_output);
+        let Err(error) = validator.validate(&structured) else {
+            return;
+        };
+        let detail = format!(
+            "the output does not meet the tool's output schema: {error} at `{}` (structuredContent {})",
+            error.instance_path(),
+            cut(&structured.to_string(), 512)
+        );
+        let error = ToolError::internal();
+        if let Some(model_result) = &mut result.model_result {
+            model_result.status = ResultStatus::Error;
+            model_result.data = Value::Null;
+            model_result.error = Some(error.clone());
+        }
+        result.output = ToolOutput::RespondToModel {
+            error,
+            details: Value::Null,
+        };
+        result.audit.result = OutputKind::RespondToModel;
+        result.audit.error_code = Some(ToolError::INTERNAL.to_owned());
+        result.audit.internal_detail = Some(detail);
+    }
+}
+
+/// `text` cut to at most `max` bytes, at a character boundary.
+fn cut(text: &str, max: usize) -> &str {
+    let mut end = text.len().min(max);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
 }
 
 /// The call id of a request: its JSON-RPC id, cut to 128 characters (the

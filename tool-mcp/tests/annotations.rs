@@ -27,7 +27,7 @@ fn every_effect_idempotency_and_open_world_has_all_four_hints() {
         // effect, idempotency, readOnly, destructive, idempotent
         (Read, Idempotency::Unspecified, true, false, true),
         (Read, Idempotency::Idempotent, true, false, true),
-        (Read, Idempotency::NotIdempotent, true, false, true),
+        (Read, Idempotency::NotIdempotent, true, false, false),
         (Read, keyed, true, false, true),
         (Write, Idempotency::Unspecified, false, false, false),
         (Write, Idempotency::Idempotent, false, false, true),

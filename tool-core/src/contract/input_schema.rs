@@ -45,8 +45,92 @@ pub(crate) fn build_input_schema(fields: &[FieldContract]) -> Value {
         root.insert("$defs".into(), Value::Object(definitions));
     }
     let mut root = Value::Object(root);
+    if let Some(Value::Object(definitions)) = root.get("$defs") {
+        let definitions = definitions.clone();
+        merge_referenced_properties(&mut root, &definitions, 0);
+    }
     close_objects(&mut root, 0);
     root
+}
+
+/// Merges into an object schema that has both its own `properties` and a
+/// `$ref` (schemars' internally tagged variant holding a struct: the tag
+/// beside a reference to the struct) the referenced definition's
+/// properties and `required`, and drops the `$ref`: closed apart, the
+/// definition would refuse the tag and the object the struct's fields, so
+/// no document would meet both. The definition stays for its other uses.
+fn merge_referenced_properties(schema: &mut Value, definitions: &Map<String, Value>, depth: usize) {
+    if depth > 256 {
+        return;
+    }
+    let Value::Object(object) = schema else {
+        return;
+    };
+    let name = object
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|r| r.strip_prefix("#/$defs/"));
+    let def = name
+        .and_then(|n| definitions.get(n))
+        .and_then(Value::as_object);
+    let mergeable = def.is_some_and(|def| {
+        def.contains_key("properties")
+            && !COMBINATORS.iter().any(|key| def.contains_key(*key))
+            && !def.contains_key("$ref")
+    });
+    if object.contains_key("properties")
+        && mergeable
+        && let Some(def) = def
+    {
+        object.shift_remove("$ref");
+        let own = object
+            .entry("properties")
+            .or_insert_with(|| Value::Object(Map::new()));
+        if let (Value::Object(own), Some(Value::Object(theirs))) = (own, def.get("properties")) {
+            for (key, value) in theirs {
+                own.entry(key.clone()).or_insert_with(|| value.clone());
+            }
+        }
+        if let Some(Value::Array(theirs)) = def.get("required") {
+            let required = object
+                .entry("required")
+                .or_insert_with(|| Value::Array(Vec::new()));
+            if let Value::Array(required) = required {
+                for name in theirs {
+                    if !required.contains(name) {
+                        required.push(name.clone());
+                    }
+                }
+            }
+        }
+        for (key, value) in def {
+            if !matches!(
+                key.as_str(),
+                "properties" | "required" | "additionalProperties"
+            ) && !object.contains_key(key)
+            {
+                object.insert(key.clone(), value.clone());
+            }
+        }
+    }
+    for (key, child) in object.iter_mut() {
+        match (key.as_str(), child) {
+            ("properties" | "$defs" | "definitions", Value::Object(named)) => {
+                for schema in named.values_mut() {
+                    merge_referenced_properties(schema, definitions, depth + 1);
+                }
+            }
+            ("anyOf" | "oneOf" | "allOf" | "prefixItems", Value::Array(list)) => {
+                for schema in list {
+                    merge_referenced_properties(schema, definitions, depth + 1);
+                }
+            }
+            ("items" | "additionalProperties", child) => {
+                merge_referenced_properties(child, definitions, depth + 1)
+            }
+            _ => {}
+        }
+    }
 }
 
 /// Closes every object schema that lists its properties and says nothing
@@ -55,6 +139,12 @@ pub(crate) fn build_input_schema(fields: &[FieldContract]) -> Value {
 /// key the model invents is a mistake to report (`$.filters.bogus`), and the
 /// schema says so, so that schema and parser agree. Maps keep their
 /// `additionalProperties` schema.
+///
+/// An object whose properties a `oneOf`/`anyOf`/`allOf` beside them
+/// extends (a `#[serde(flatten)]` enum) is closed over all of them: the
+/// parent and each branch list the others' names as well (as `{}`, the
+/// schema that holds them checks them), since closing each over its own
+/// names would leave no document that meets both ([`widen_flattened`]).
 fn close_objects(schema: &mut Value, depth: usize) {
     // Schemas are trees built by schemars; the bound only guards the stack.
     if depth > 256 {
@@ -64,6 +154,7 @@ fn close_objects(schema: &mut Value, depth: usize) {
         return;
     };
     if object.contains_key("properties") && !object.contains_key("additionalProperties") {
+        widen_flattened(object, &[], depth);
         object.insert("additionalProperties".into(), Value::Bool(false));
     }
     for (key, child) in object.iter_mut() {
@@ -86,6 +177,93 @@ fn close_objects(schema: &mut Value, depth: usize) {
             _ => {}
         }
     }
+}
+
+/// The combinators whose branches extend an object's properties.
+const COMBINATORS: [&str; 3] = ["oneOf", "anyOf", "allOf"];
+
+/// Adds to the properties of `object` (not yet closed) the names `outer`
+/// and its combinators' branches give, as `{}`; and to each branch (an
+/// inline object schema) the names of `outer`, of `object`'s own
+/// properties, of the other combinators and, in an `allOf`, of the other
+/// branches, so that closing each over its properties leaves the
+/// documents serde reads satisfiable. The branches of one `oneOf`/`anyOf`
+/// do not get each other's names: a key of another variant stays refused.
+fn widen_flattened(object: &mut Map<String, Value>, outer: &[String], depth: usize) {
+    if depth > 256 || object.contains_key("additionalProperties") {
+        return;
+    }
+    let own: Vec<String> = object
+        .get("properties")
+        .and_then(Value::as_object)
+        .map(|properties| properties.keys().cloned().collect())
+        .unwrap_or_default();
+    let branch_names: Vec<(&str, Vec<Vec<String>>)> = COMBINATORS
+        .iter()
+        .filter_map(|key| match object.get(*key) {
+            Some(Value::Array(branches)) => Some((
+                *key,
+                branches
+                    .iter()
+                    .map(|b| property_names(b, depth + 1))
+                    .collect(),
+            )),
+            _ => None,
+        })
+        .collect();
+    for (key, _) in &branch_names {
+        let Some(Value::Array(list)) = object.get_mut(*key) else {
+            continue;
+        };
+        for (i, branch) in list.iter_mut().enumerate() {
+            let Value::Object(branch) = branch else {
+                continue;
+            };
+            let mut extra: Vec<String> = outer.iter().chain(&own).cloned().collect();
+            for (other_key, other_branches) in &branch_names {
+                for (j, names) in other_branches.iter().enumerate() {
+                    let sibling = other_key == key;
+                    if !sibling || (*key == "allOf" && i != j) {
+                        extra.extend(names.iter().cloned());
+                    }
+                }
+            }
+            widen_flattened(branch, &extra, depth + 1);
+        }
+    }
+    if let Some(Value::Object(properties)) = object.get_mut("properties") {
+        let names = outer
+            .iter()
+            .chain(branch_names.iter().flat_map(|(_, b)| b.iter().flatten()));
+        for name in names {
+            if !properties.contains_key(name) {
+                properties.insert(name.clone(), Value::Object(Map::new()));
+            }
+        }
+    }
+}
+
+/// The property names an inline schema gives: its `properties` and those
+/// of its combinators' branches.
+fn property_names(schema: &Value, depth: usize) -> Vec<String> {
+    let Value::Object(object) = schema else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = object
+        .get("properties")
+        .and_then(Value::as_object)
+        .map(|properties| properties.keys().cloned().collect())
+        .unwrap_or_default();
+    if depth < 256 {
+        for key in COMBINATORS {
+            if let Some(Value::Array(branches)) = object.get(key) {
+                for branch in branches {
+                    names.extend(property_names(branch, depth + 1));
+                }
+            }
+        }
+    }
+    names
 }
 
 /// Adds what a field's contract says to its property: the description

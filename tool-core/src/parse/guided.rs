@@ -34,6 +34,7 @@ use serde::de::{
     VariantAccess, Visitor,
 };
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 use super::error::ArgumentError;
 use super::path::push_key;
@@ -210,6 +211,56 @@ impl<'a, 'de, D: Deserializer<'de>> Guided<'a, D> {
     }
 }
 
+impl<'de, D: Deserializer<'de>> Guided<'_, D> {
+    /// A `u128` or `i128`: serde_json reads one from the digits alone, so
+    /// a whole float (`100.0`, `1e2`, which JSON Schema counts as integers)
+    /// was left half read and called invalid JSON. The number is read as
+    /// written (every deserializer this runs on is serde_json's, which
+    /// gives its raw text) and handed over as the integer it is: digits as
+    /// a 128-bit integer, exactly; a whole float below 2^53 as the integer
+    /// it holds (as for the other integer types); a fraction as a float,
+    /// which the type refuses with a type error.
+    #[cold]
+    fn integer_128<V: Visitor<'de>>(
+        self,
+        visitor: V,
+        expected: &'static str,
+    ) -> Result<V::Value, D::Error> {
+        let g = self.1;
+        let raw = Box::<RawValue>::deserialize(self.0)?;
+        let text = raw.get().trim();
+        let visit = Visit(visitor, g, false);
+        let digits = text.strip_prefix('-').unwrap_or(text);
+        if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+            let read = if text.starts_with('-') {
+                text.parse::<i128>().map(|v| visit.visit_i128(v))
+            } else {
+                text.parse::<u128>().map(|v| visit.visit_u128(v))
+            };
+            read.unwrap_or_else(|_| {
+                // Beyond the type: the type's range in the message, the
+                // number itself only when it is short.
+                let got = if text.len() <= 48 {
+                    format!("integer `{text}`")
+                } else {
+                    format!("a number of {} digits", digits.len())
+                };
+                Err(de::Error::invalid_value(Unexpected::Other(&got), &expected))
+            })
+        } else if text.starts_with(|c: char| c == '-' || c.is_ascii_digit()) {
+            // A JSON number with a fraction or an exponent: Rust reads
+            // every one (a too large one as infinity).
+            let v: f64 = text.parse().unwrap_or(f64::NAN);
+            visit.visit_f64(v)
+        } else {
+            // Not a number: the type's own error ("invalid type: string
+            // ..., expected u128").
+            let value: Value = serde_json::from_str(text).map_err(de::Error::custom)?;
+            value.deserialize_any(visit).map_err(de::Error::custom)
+        }
+    }
+}
+
 /// JSON Schema counts `2.0` and `-0` as integers; serde reads a float into
 /// an integer type only when it is written as one. A buffered value has been
 /// checked against its schema, so its whole floats become the integers they
@@ -267,12 +318,10 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Guided<'_, D> {
         deserialize_i16,
         deserialize_i32,
         deserialize_i64,
-        deserialize_i128,
         deserialize_u8,
         deserialize_u16,
         deserialize_u32,
         deserialize_u64,
-        deserialize_u128,
         deserialize_f32,
         deserialize_f64,
         deserialize_char,
@@ -287,6 +336,20 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Guided<'_, D> {
         deserialize_identifier,
         deserialize_ignored_any
     );
+
+    fn deserialize_i128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+        if !self.1.node().streamable {
+            return self.buffered(|v| v.deserialize_i128(visitor));
+        }
+        self.integer_128(visitor, "i128")
+    }
+
+    fn deserialize_u128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+        if !self.1.node().streamable {
+            return self.buffered(|v| v.deserialize_u128(visitor));
+        }
+        self.integer_128(visitor, "u128")
+    }
 
     #[inline(always)]
     fn deserialize_unit_struct<V: Visitor<'de>>(

@@ -1257,7 +1257,9 @@ impl Compiler<'_> {
                 ));
             }
         }
-        if !own {
+        // `{}` (no keyword at all) is any value, not a union of no branches.
+        let union = !node.one_of.is_empty() || !node.any_of.is_empty();
+        if !own && union {
             let branches = if node.one_of.is_empty() {
                 &node.any_of
             } else {
