@@ -125,6 +125,7 @@
 //! | [`docs`] | Markdown pages and catalogs of tools |
 //! | `lock` | lock files and semver diffs of contracts (feature `lock`, for dev-dependencies) |
 //! | [`openai`] | the OpenAI adapter: strict schemas, tool definitions, calls and outputs |
+//! | [`gemini`] | the Gemini adapter: function declarations in both schema dialects, calls and function responses |
 //!
 //! Nested argument types derive `serde::Deserialize` and
 //! `schemars::JsonSchema`; both crates are re-exported ([`serde`],
@@ -432,6 +433,13 @@ macro_rules! assert_contracts_locked {
 /// tool definitions, tool calls read from responses and outputs written back.
 pub mod openai {
     pub use tool_openai::*;
+}
+
+/// The Gemini adapter: function declarations with `parametersJsonSchema` or
+/// the OpenAPI-subset `parameters`, `toolConfig`, function calls read from a
+/// `generateContent` response and `functionResponse` parts written back.
+pub mod gemini {
+    pub use tool_gemini::*;
 }
 
 pub use schemars;
