@@ -371,7 +371,7 @@ impl Compiler<'_, '_> {
             ));
         };
         let mut merged = map.clone();
-        merged.remove("allOf");
+        merged.shift_remove("allOf");
         for (key, value) in entry {
             match merged.get(key) {
                 None => {
@@ -746,7 +746,7 @@ impl Compiler<'_, '_> {
                     }
                     return Value::Object(map);
                 }
-                let description = map.remove("description");
+                let description = map.shift_remove("description");
                 let mut union = Map::new();
                 if let Some(description) = description {
                     union.insert("description".to_owned(), description);
@@ -774,7 +774,10 @@ fn set_description(out: &mut Value, own: Option<&str>, dialect: Dialect) {
         map.insert("anyOf".to_owned(), Value::Array(vec![Value::Object(only)]));
     }
     let text = match map.get("description").and_then(Value::as_str) {
-        Some(theirs) if theirs != own => followed_by(own, theirs),
+        // The schema's own description is left out when the use repeats it
+        // ("How urgent the search is; absent for low." and "How urgent the
+        // search is.").
+        Some(theirs) if !own.starts_with(theirs.trim_end_matches('.')) => followed_by(own, theirs),
         _ => own.to_owned(),
     };
     if map.contains_key("description") {
