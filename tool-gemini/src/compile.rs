@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 use tool_core::words::followed_by;
 
 use crate::defs::Definitions;
-use crate::error::{GeminiRule, GeminiSchemaError, child};
+use crate::error::{GeminiRule, GeminiSchemaError, MAX_LEVELS, child, too_deep};
 use crate::notes::Notes;
 
 /// Which of Gemini's two schema fields a function declaration uses.
@@ -39,8 +39,6 @@ impl Dialect {
     }
 }
 
-/// How many schema levels the compiler follows (inlined definitions count).
-pub(crate) const MAX_LEVELS: usize = 64;
 /// How many JSON levels an input document may have.
 const MAX_VALUE_DEPTH: usize = 256;
 /// How many nodes the output may have once definitions are inlined.
@@ -173,17 +171,6 @@ fn not_object() -> GeminiSchemaError {
         GeminiRule::RootNotObject,
         "the root of a function's parameters must be a plain object schema (`\"type\": \
          \"object\"`, not nullable, not a union); wrap the value in a property",
-    )
-}
-
-pub(crate) fn too_deep(path: &str) -> GeminiSchemaError {
-    GeminiSchemaError::new(
-        path,
-        GeminiRule::TooLarge,
-        format!(
-            "the schema is nested more than {MAX_LEVELS} levels deep (inlined definitions \
-             count); flatten it"
-        ),
     )
 }
 

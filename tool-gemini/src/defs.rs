@@ -12,7 +12,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
-use crate::error::{GeminiRule, GeminiSchemaError, child};
+use crate::error::{GeminiRule, GeminiSchemaError, MAX_LEVELS, child, too_deep};
 
 /// At most this many definitions in one schema.
 pub(crate) const MAX_DEFINITIONS: usize = 1000;
@@ -158,8 +158,8 @@ impl<'a> Definitions<'a> {
         let Value::Object(map) = schema else {
             return Ok(());
         };
-        if level > crate::compile::MAX_LEVELS {
-            return Err(crate::compile::too_deep(path));
+        if level > MAX_LEVELS {
+            return Err(too_deep(path));
         }
         if let Some(reference) = map.get("$ref") {
             let target = self.resolve(reference, &child(path, "$ref"))?;

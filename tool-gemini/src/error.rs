@@ -116,3 +116,18 @@ pub(crate) fn child(path: &str, key: &str) -> String {
     let escaped = key.replace('~', "~0").replace('/', "~1");
     format!("{path}/{escaped}")
 }
+
+/// How many schema levels the compiler follows (inlined definitions count).
+pub(crate) const MAX_LEVELS: usize = 64;
+
+/// A schema nested deeper than [`MAX_LEVELS`].
+pub(crate) fn too_deep(path: &str) -> GeminiSchemaError {
+    GeminiSchemaError::new(
+        path,
+        GeminiRule::TooLarge,
+        format!(
+            "the schema is nested more than {MAX_LEVELS} levels deep (inlined definitions \
+             count); flatten it"
+        ),
+    )
+}
