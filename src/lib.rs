@@ -305,6 +305,9 @@ pub mod prelude {
     /// `toolbox.answer_chat_completions(..)` and `toolbox.answer_responses(..)`.
     #[cfg(feature = "runtime")]
     pub use tool_openai::ToolboxExt as _;
+    /// `toolbox.answer_generate_content(..)` for Gemini responses.
+    #[cfg(feature = "runtime")]
+    pub use tool_gemini::GeminiToolboxExt as _;
     #[cfg(feature = "runtime")]
     pub use tool_runtime::{CallContext, CallResult, Toolbox};
 }
