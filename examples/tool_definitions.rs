@@ -23,12 +23,15 @@ fn contracts() -> Vec<&'static ToolContract> {
     ]
 }
 
+/// What writing a dialect's request fragment gives.
+type Written = Result<Value, Box<dyn std::error::Error>>;
+
 /// One provider dialect: its name on the command line, what it is, and how
 /// it writes the request fragment that offers the tools.
 struct Dialect {
     name: &'static str,
     about: &'static str,
-    write: fn(&[&'static ToolContract]) -> Result<Value, Box<dyn std::error::Error>>,
+    write: fn(&[&'static ToolContract]) -> Written,
 }
 
 /// Every dialect; a new provider is one entry here.
@@ -36,9 +39,7 @@ const DIALECTS: &[Dialect] = &[
     Dialect {
         name: "openai-chat",
         about: "OpenAI Chat Completions `tools`, strict",
-        write: |contracts| {
-            Ok(json!({"tools": openai::tools_for_chat_completions(contracts)?}))
-        },
+        write: |contracts| Ok(json!({"tools": openai::tools_for_chat_completions(contracts)?})),
     },
     Dialect {
         name: "openai-responses",
@@ -68,9 +69,8 @@ const DIALECTS: &[Dialect] = &[
 ];
 
 fn usage() -> String {
-    let mut text = String::from(
-        "usage: cargo run --example tool_definitions -- <dialect>\n\ndialects:\n",
-    );
+    let mut text =
+        String::from("usage: cargo run --example tool_definitions -- <dialect>\n\ndialects:\n");
     for dialect in DIALECTS {
         text.push_str(&format!("  {:<18} {}\n", dialect.name, dialect.about));
     }
@@ -87,8 +87,8 @@ fn main() -> ExitCode {
         eprint!("{}", usage());
         return ExitCode::from(2);
     };
-    let written = (dialect.write)(&contracts())
-        .and_then(|value| Ok(serde_json::to_string_pretty(&value)?));
+    let written =
+        (dialect.write)(&contracts()).and_then(|value| Ok(serde_json::to_string_pretty(&value)?));
     match written {
         Ok(text) => {
             println!("{text}");

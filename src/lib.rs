@@ -301,13 +301,13 @@ pub mod prelude {
         ArgumentError, HandlerError, Money, Session, Tool, ToolCall, ToolContract, ToolError,
         ToolOutput,
     };
+    /// `toolbox.answer_generate_content(..)` for Gemini responses.
+    #[cfg(feature = "runtime")]
+    pub use tool_gemini::GeminiToolboxExt as _;
     pub use tool_macros::{Tool, ToolArgs};
     /// `toolbox.answer_chat_completions(..)` and `toolbox.answer_responses(..)`.
     #[cfg(feature = "runtime")]
     pub use tool_openai::ToolboxExt as _;
-    /// `toolbox.answer_generate_content(..)` for Gemini responses.
-    #[cfg(feature = "runtime")]
-    pub use tool_gemini::GeminiToolboxExt as _;
     #[cfg(feature = "runtime")]
     pub use tool_runtime::{CallContext, CallResult, Toolbox};
 }

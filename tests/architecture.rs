@@ -43,9 +43,15 @@ fn no_two_modules_import_each_other() {
 
 #[test]
 fn every_adapter_crate_is_scanned() {
-    let names: Vec<String> = workspace_crates().into_iter().map(|(name, _)| name).collect();
+    let names: Vec<String> = workspace_crates()
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect();
     for adapter in ["tool-openai", "tool-gemini"] {
-        assert!(names.iter().any(|n| n == adapter), "{adapter} not in {names:?}");
+        assert!(
+            names.iter().any(|n| n == adapter),
+            "{adapter} not in {names:?}"
+        );
     }
 }
 

@@ -196,7 +196,12 @@ pub fn generate_content_calls(response: &Value) -> Result<GeminiCalls, ResponseE
             let function_call = object(function_call, &at)?;
             let name = match function_call.get("name") {
                 Some(Value::String(name)) if !name.is_empty() => name,
-                _ => return Err(ResponseError::new(&format!("{at}.name"), "missing or not a string")),
+                _ => {
+                    return Err(ResponseError::new(
+                        &format!("{at}.name"),
+                        "missing or not a string",
+                    ));
+                }
             };
             let id = match function_call.get("id") {
                 None | Some(Value::Null) => None,

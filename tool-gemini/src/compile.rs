@@ -112,20 +112,20 @@ pub fn to_gemini_schema(
     check_depth(schema)?;
     let defs = Definitions::of(schema)?;
     let recursive = defs.recursive(dialect == Dialect::JsonSchema)?;
-    if dialect == Dialect::OpenApi {
-        if let Some(i) = recursive.iter().position(|r| *r) {
-            let def = &defs.list[i];
-            return Err(GeminiSchemaError::new(
-                &def.path,
-                GeminiRule::Recursion,
-                format!(
-                    "`{}` refers back to itself; Gemini `parameters` has no `$ref`, so a \
-                     recursive type cannot be written out; use `parametersJsonSchema` \
-                     (`Dialect::JsonSchema`) or give the type a fixed depth",
-                    def.name
-                ),
-            ));
-        }
+    if dialect == Dialect::OpenApi
+        && let Some(i) = recursive.iter().position(|r| *r)
+    {
+        let def = &defs.list[i];
+        return Err(GeminiSchemaError::new(
+            &def.path,
+            GeminiRule::Recursion,
+            format!(
+                "`{}` refers back to itself; Gemini `parameters` has no `$ref`, so a \
+                 recursive type cannot be written out; use `parametersJsonSchema` \
+                 (`Dialect::JsonSchema`) or give the type a fixed depth",
+                def.name
+            ),
+        ));
     }
     let mut compiler = Compiler {
         defs: &defs,
@@ -138,8 +138,7 @@ pub fn to_gemini_schema(
     let Value::Object(mut out) = out else {
         return Err(not_object());
     };
-    if out.get("type") != Some(&Value::String("object".to_owned()))
-        || out.contains_key("nullable")
+    if out.get("type") != Some(&Value::String("object".to_owned())) || out.contains_key("nullable")
     {
         return Err(not_object());
     }
@@ -185,7 +184,12 @@ struct Compiler<'d, 'a> {
 }
 
 impl Compiler<'_, '_> {
-    fn node(&mut self, schema: &Value, path: &str, level: usize) -> Result<Value, GeminiSchemaError> {
+    fn node(
+        &mut self,
+        schema: &Value,
+        path: &str,
+        level: usize,
+    ) -> Result<Value, GeminiSchemaError> {
         if level > MAX_LEVELS {
             return Err(too_deep(path));
         }
@@ -269,8 +273,10 @@ impl Compiler<'_, '_> {
         let target = self.defs.resolve(reference, &child(path, "$ref"))?;
         let description = description(map, path)?;
         for key in map.keys() {
-            if !matches!(key.as_str(), "$ref" | "description" | "examples" | "deprecated")
-                && !DROPPED.contains(&key.as_str())
+            if !matches!(
+                key.as_str(),
+                "$ref" | "description" | "examples" | "deprecated"
+            ) && !DROPPED.contains(&key.as_str())
             {
                 return Err(GeminiSchemaError::new(
                     &child(path, key),
@@ -312,7 +318,7 @@ impl Compiler<'_, '_> {
             }
         }
         let own = notes.attach(description);
-        set_description(&mut out, own.as_deref(), self.dialect);
+        set_description(&mut out, own.as_deref());
         Ok(out)
     }
 
@@ -439,7 +445,7 @@ impl Compiler<'_, '_> {
             }
         }
         let own = notes.attach(description(map, path)?);
-        set_description(&mut out, own.as_deref(), self.dialect);
+        set_description(&mut out, own.as_deref());
         Ok(out)
     }
 
@@ -474,9 +480,11 @@ impl Compiler<'_, '_> {
             }
         }
         if types.is_empty() {
-            types.push(infer_type(map).ok_or_else(|| {
-                untyped(path, "a schema without a type accepts any JSON value")
-            })?);
+            types.push(
+                infer_type(map).ok_or_else(|| {
+                    untyped(path, "a schema without a type accepts any JSON value")
+                })?,
+            );
         }
         let mut out = if types.len() == 1 {
             self.typed(map, types[0], path, level, &mut nullable)?
@@ -675,14 +683,11 @@ impl Compiler<'_, '_> {
                      properties; take a list of key-value objects",
                 ));
             }
-            Some(schema) => Some(self.node(
-                schema,
-                &child(path, "additionalProperties"),
-                level + 1,
-            )?),
+            Some(schema) => {
+                Some(self.node(schema, &child(path, "additionalProperties"), level + 1)?)
+            }
         };
-        if out.is_empty() && map_values.is_none() && level > 0 && self.dialect == Dialect::OpenApi
-        {
+        if out.is_empty() && map_values.is_none() && level > 0 && self.dialect == Dialect::OpenApi {
             return Err(GeminiSchemaError::new(
                 path,
                 GeminiRule::EmptyObject,
@@ -750,7 +755,7 @@ impl Compiler<'_, '_> {
 
 /// Puts `own` (the description where the schema is used) before the
 /// description the schema brought along.
-fn set_description(out: &mut Value, own: Option<&str>, dialect: Dialect) {
+fn set_description(out: &mut Value, own: Option<&str>) {
     let (Some(own), Value::Object(map)) = (own, out) else {
         return;
     };
@@ -774,10 +779,8 @@ fn set_description(out: &mut Value, own: Option<&str>, dialect: Dialect) {
     // First after `type` when there is one, else first.
     let rest = std::mem::take(map);
     let mut rest = rest.into_iter().peekable();
-    if dialect == Dialect::OpenApi || rest.peek().is_some_and(|(k, _)| k == "type") {
-        if let Some((k, v)) = rest.next_if(|(k, _)| k == "type") {
-            map.insert(k, v);
-        }
+    if let Some((k, v)) = rest.next_if(|(k, _)| k == "type") {
+        map.insert(k, v);
     }
     map.insert("description".to_owned(), Value::String(text));
     map.extend(rest);
@@ -841,7 +844,9 @@ pub(crate) fn valid_property_name(name: &str) -> bool {
     let bytes = name.as_bytes();
     (1..=64).contains(&bytes.len())
         && (bytes[0].is_ascii_alphabetic() || bytes[0] == b'_')
-        && bytes.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'_')
+        && bytes
+            .iter()
+            .all(|b| b.is_ascii_alphanumeric() || *b == b'_')
 }
 
 fn is_null_schema(schema: &Value) -> bool {

@@ -47,6 +47,5 @@ pub use error::{GeminiRule, GeminiSchemaError};
 #[cfg(feature = "runtime")]
 pub use toolbox::{GeminiRound, GeminiToolboxExt};
 pub use wire::{
-    FunctionCalling, ToolSetError, function_declaration, function_declaration_for,
-    tools_for_gemini,
+    FunctionCalling, ToolSetError, function_declaration, function_declaration_for, tools_for_gemini,
 };

@@ -43,8 +43,7 @@ impl<'a> Notes<'a> {
             Value::Number(n) => Some(bound_from_json(n)),
             _ => None,
         };
-        self.words
-            .bounds_apart(bound("minimum"), bound("maximum"));
+        self.words.bounds_apart(bound("minimum"), bound("maximum"));
     }
 
     /// Enum values Gemini cannot list as an `enum` (numbers, booleans,

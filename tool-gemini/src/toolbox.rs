@@ -109,7 +109,8 @@ impl GeminiToolboxExt for Toolbox {
     ) -> GeminiRound {
         let tool_calls = calls.tool_calls();
         let outcomes = self.call_turn(&tool_calls, session, abort).await;
-        let results: Vec<(GeminiCall, CallResult)> = calls.calls.into_iter().zip(outcomes).collect();
+        let results: Vec<(GeminiCall, CallResult)> =
+            calls.calls.into_iter().zip(outcomes).collect();
         let stop = results.iter().any(|(_, result)| result.output.is_fatal());
         let parts: Vec<Value> = results
             .iter()

@@ -141,24 +141,51 @@ fn the_same_name_in_defs_and_definitions_is_kept_apart() {
 #[test]
 fn malformed_keywords_are_refused_with_a_path() {
     let cases = [
-        (json!({"type": "string", "enum": []}), "#/properties/p/enum", GeminiRule::Malformed,
-         "`enum` must be a non-empty array"),
-        (json!({"type": "null"}), "#/properties/p", GeminiRule::Untyped,
-         "a schema that only admits null; Gemini needs a type on every schema (\"schema didnt \
-          specify the schema type field\"); give it a concrete type"),
-        (json!({"type": "text"}), "#/properties/p/type", GeminiRule::Malformed,
-         "`type` must be one of \"string\", \"number\", \"integer\", \"boolean\", \"array\", \
-          \"object\", \"null\" or a list of them, got \"text\""),
-        (json!({"type": "string", "minLength": -1}), "#/properties/p/minLength",
-         GeminiRule::Malformed, "expected a non-negative integer, got -1"),
-        (json!({"type": "integer", "minimum": "1"}), "#/properties/p/minimum",
-         GeminiRule::Malformed, "expected a number, got \"1\""),
-        (json!(true), "#/properties/p", GeminiRule::Untyped,
-         "`true` accepts any JSON value; Gemini needs a type on every schema (\"schema didnt \
-          specify the schema type field\"); give it a concrete type"),
-        (json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": "a"}),
-         "#/properties/p/required", GeminiRule::Malformed,
-         "`required` must be an array of property names"),
+        (
+            json!({"type": "string", "enum": []}),
+            "#/properties/p/enum",
+            GeminiRule::Malformed,
+            "`enum` must be a non-empty array",
+        ),
+        (
+            json!({"type": "null"}),
+            "#/properties/p",
+            GeminiRule::Untyped,
+            "a schema that only admits null; Gemini needs a type on every schema (\"schema didnt \
+          specify the schema type field\"); give it a concrete type",
+        ),
+        (
+            json!({"type": "text"}),
+            "#/properties/p/type",
+            GeminiRule::Malformed,
+            "`type` must be one of \"string\", \"number\", \"integer\", \"boolean\", \"array\", \
+          \"object\", \"null\" or a list of them, got \"text\"",
+        ),
+        (
+            json!({"type": "string", "minLength": -1}),
+            "#/properties/p/minLength",
+            GeminiRule::Malformed,
+            "expected a non-negative integer, got -1",
+        ),
+        (
+            json!({"type": "integer", "minimum": "1"}),
+            "#/properties/p/minimum",
+            GeminiRule::Malformed,
+            "expected a number, got \"1\"",
+        ),
+        (
+            json!(true),
+            "#/properties/p",
+            GeminiRule::Untyped,
+            "`true` accepts any JSON value; Gemini needs a type on every schema (\"schema didnt \
+          specify the schema type field\"); give it a concrete type",
+        ),
+        (
+            json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": "a"}),
+            "#/properties/p/required",
+            GeminiRule::Malformed,
+            "`required` must be an array of property names",
+        ),
     ];
     for (p, path, rule, message) in cases {
         let schema = json!({"type": "object", "properties": {"p": p}});

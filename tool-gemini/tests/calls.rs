@@ -35,7 +35,11 @@ fn calls_are_read_in_order_with_object_args_as_text() {
         calls.calls,
         [
             GeminiCall {
-                call: ToolCall::new("3vq1", "get_inventory", r#"{"sku":"SKU-1042","warehouse":null}"#),
+                call: ToolCall::new(
+                    "3vq1",
+                    "get_inventory",
+                    r#"{"sku":"SKU-1042","warehouse":null}"#
+                ),
                 id: Some("3vq1".into()),
             },
             // A missing `args` is `{}` (opencode PR #43111).
@@ -46,7 +50,10 @@ fn calls_are_read_in_order_with_object_args_as_text() {
         ]
     );
     // The model's turn goes back unchanged, thought signature included.
-    assert_eq!(calls.content, Some(recorded()["candidates"][0]["content"].clone()));
+    assert_eq!(
+        calls.content,
+        Some(recorded()["candidates"][0]["content"].clone())
+    );
 }
 
 #[test]
@@ -57,12 +64,18 @@ fn calls_without_ids_get_unique_ids_and_answer_without_one() {
         {"functionCall": {"name": "get_inventory", "args": {"sku": "B"}}}
     ]}}]});
     let calls = generate_content_calls(&response).unwrap();
-    let ids: Vec<&str> = calls.calls.iter().map(|c| c.call.call_id.as_str()).collect();
+    let ids: Vec<&str> = calls
+        .calls
+        .iter()
+        .map(|c| c.call.call_id.as_str())
+        .collect();
     assert_eq!(ids, ["get_inventory#0", "get_inventory#1"]);
     assert_eq!(calls.model, "");
     assert_eq!(
         function_response(&calls.calls[0], &ToolOutput::success("3 in stock")),
-        Some(json!({"functionResponse": {"name": "get_inventory", "response": {"output": "3 in stock"}}}))
+        Some(
+            json!({"functionResponse": {"name": "get_inventory", "response": {"output": "3 in stock"}}})
+        )
     );
 }
 
@@ -75,8 +88,10 @@ fn outputs_are_output_or_error_and_fatal_answers_nothing() {
     let error = ToolError::not_found("SKU_NOT_FOUND", "No item has this SKU.");
     assert_eq!(
         function_response(&call, &ToolOutput::respond_to_model(error.clone())),
-        Some(json!({"functionResponse": {"id": "3vq1", "name": "get_inventory",
-            "response": {"error": "Error [SKU_NOT_FOUND]: No item has this SKU."}}}))
+        Some(
+            json!({"functionResponse": {"id": "3vq1", "name": "get_inventory",
+            "response": {"error": "Error [SKU_NOT_FOUND]: No item has this SKU."}}})
+        )
     );
     assert_eq!(function_response(&call, &ToolOutput::fatal(error)), None);
     assert_eq!(
@@ -138,7 +153,11 @@ fn hostile_responses_are_errors_with_a_path() {
     ];
     for (response, path, message) in cases {
         let error = generate_content_calls(&response).unwrap_err();
-        assert_eq!((error.path(), error.message()), (path, message), "{response}");
+        assert_eq!(
+            (error.path(), error.message()),
+            (path, message),
+            "{response}"
+        );
     }
 }
 
@@ -169,7 +188,8 @@ fn function_calling_modes() {
         json!({"functionCallingConfig": {"mode": "ANY"}})
     );
     assert_eq!(
-        FunctionCalling::Validated(vec!["get_inventory".into(), "list_stores".into()]).tool_config(),
+        FunctionCalling::Validated(vec!["get_inventory".into(), "list_stores".into()])
+            .tool_config(),
         json!({"functionCallingConfig": {"mode": "VALIDATED",
             "allowedFunctionNames": ["get_inventory", "list_stores"]}})
     );

@@ -20,8 +20,7 @@ fn search_orders_as_parameters_json_schema() {
 #[test]
 fn search_orders_as_openapi_parameters_is_refused_for_its_recursion() {
     // `Category` refers to itself: `parameters` has no `$ref` to say it.
-    let error =
-        function_declaration_for(SearchOrders::contract(), Dialect::OpenApi).unwrap_err();
+    let error = function_declaration_for(SearchOrders::contract(), Dialect::OpenApi).unwrap_err();
     assert_eq!(error.path(), "#/$defs/Category");
     assert_eq!(
         error.message(),

@@ -31,7 +31,10 @@ fn a_non_string_const_is_stated_in_the_description() {
     // parametersJsonSchema).
     for dialect in BOTH {
         assert_eq!(
-            property(json!({"type": "integer", "const": 7, "description": "The version"}), dialect),
+            property(
+                json!({"type": "integer", "const": 7, "description": "The version"}),
+                dialect
+            ),
             json!({"type": "integer", "description": "The version. Always 7."})
         );
     }
@@ -66,11 +69,17 @@ fn an_enum_of_numbers_or_booleans_is_stated_in_the_description() {
 #[test]
 fn a_string_enum_with_null_is_a_nullable_string_enum() {
     assert_eq!(
-        property(json!({"type": ["string", "null"], "enum": ["a", "b", null]}), Dialect::OpenApi),
+        property(
+            json!({"type": ["string", "null"], "enum": ["a", "b", null]}),
+            Dialect::OpenApi
+        ),
         json!({"type": "string", "enum": ["a", "b"], "nullable": true})
     );
     assert_eq!(
-        property(json!({"type": ["string", "null"], "enum": ["a", "b", null]}), Dialect::JsonSchema),
+        property(
+            json!({"type": ["string", "null"], "enum": ["a", "b", null]}),
+            Dialect::JsonSchema
+        ),
         json!({"anyOf": [{"type": "string", "enum": ["a", "b"]}, {"type": "null"}]})
     );
 }
@@ -141,7 +150,10 @@ fn type_arrays_become_nullable() {
     // Gemini: Unknown name "type" ... Proto field is not repeating, cannot
     // start list (zed#53919, edgecrab#21).
     assert_eq!(
-        property(json!({"type": ["integer", "null"], "minimum": 0}), Dialect::OpenApi),
+        property(
+            json!({"type": ["integer", "null"], "minimum": 0}),
+            Dialect::OpenApi
+        ),
         json!({"type": "integer", "minimum": 0, "nullable": true})
     );
     assert_eq!(
@@ -189,11 +201,17 @@ fn schema_and_annotations_are_dropped() {
 fn one_of_is_any_of_and_one_schema_all_of_is_merged() {
     for dialect in BOTH {
         assert_eq!(
-            property(json!({"oneOf": [{"type": "string"}, {"type": "integer"}]}), dialect),
+            property(
+                json!({"oneOf": [{"type": "string"}, {"type": "integer"}]}),
+                dialect
+            ),
             json!({"anyOf": [{"type": "string"}, {"type": "integer"}]})
         );
         assert_eq!(
-            property(json!({"description": "Size", "allOf": [{"type": "integer", "minimum": 1}]}), dialect),
+            property(
+                json!({"description": "Size", "allOf": [{"type": "integer", "minimum": 1}]}),
+                dialect
+            ),
             json!({"type": "integer", "description": "Size", "minimum": 1})
         );
     }
@@ -312,7 +330,10 @@ fn property_names_outside_the_gemini_alphabet_are_refused() {
     }
     let longest = "a".repeat(64);
     for name in ["_private", "A9_z", longest.as_str()] {
-        compile(&json!({"type": "object", "properties": {name: {"type": "string"}}}), Dialect::OpenApi);
+        compile(
+            &json!({"type": "object", "properties": {name: {"type": "string"}}}),
+            Dialect::OpenApi,
+        );
     }
 }
 
@@ -375,7 +396,10 @@ fn a_nested_empty_object_is_refused_for_parameters() {
          should be non-empty for OBJECT type\"); remove the field or give the type a property",
     );
     assert_eq!(
-        property(json!({"type": "object", "properties": {}}), Dialect::JsonSchema),
+        property(
+            json!({"type": "object", "properties": {}}),
+            Dialect::JsonSchema
+        ),
         json!({"type": "object", "additionalProperties": false})
     );
 }

@@ -42,14 +42,19 @@ fn a_turn_is_answered_with_one_user_content() {
         .unwrap();
     assert!(!round.stop && !round.is_final_answer());
     assert_eq!(round.model, "gemini-2.5-flash");
-    let parts = round.user_content.as_ref().unwrap()["parts"].as_array().unwrap().clone();
+    let parts = round.user_content.as_ref().unwrap()["parts"]
+        .as_array()
+        .unwrap()
+        .clone();
     assert_eq!(
         parts[0],
         json!({"functionResponse": {"id": "a", "name": "get_inventory",
             "response": {"output": "12 units of SKU-1 in all warehouses"}}})
     );
     assert_eq!(parts[1]["functionResponse"]["id"], "b");
-    let error = parts[1]["functionResponse"]["response"]["error"].as_str().unwrap();
+    let error = parts[1]["functionResponse"]["response"]["error"]
+        .as_str()
+        .unwrap();
     assert_eq!(
         error,
         "Error [INVALID_ARGUMENTS]: $.sku: expected at least 1 character, got 0 characters"

@@ -245,7 +245,7 @@ pub fn check_budget<'a>(
             })
             .collect();
         // Most first; a stable sort keeps the set's order among equals.
-        tools.sort_by(|a, b| b.1.cmp(&a.1));
+        tools.sort_by_key(|(_, spent)| std::cmp::Reverse(*spent));
         over.push(OverBudget {
             limit,
             spent,

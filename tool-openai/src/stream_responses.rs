@@ -234,13 +234,13 @@ impl ResponsesStream {
                 ),
             ));
         }
-        if let Some(status) = reader.opt_string(item, "status", "$.item")? {
-            if status != "completed" {
-                return Err(reader.error(
-                    "$.item.status",
-                    format!("call `{call_id}` is done with status `{status}`; it is not whole"),
-                ));
-            }
+        if let Some(status) = reader.opt_string(item, "status", "$.item")?
+            && status != "completed"
+        {
+            return Err(reader.error(
+                "$.item.status",
+                format!("call `{call_id}` is done with status `{status}`; it is not whole"),
+            ));
         }
         let name = reader
             .opt_string(item, "name", "$.item")?

@@ -38,7 +38,10 @@ fn with_enum(n: usize) -> Value {
            "required": ["p"], "additionalProperties": false})
 }
 
-fn over(error: &tool_openai::BudgetError) -> Vec<(BudgetLimit, usize, Vec<(String, usize)>)> {
+/// A limit, what the set spends, and the tools that spend it.
+type Over = (BudgetLimit, usize, Vec<(String, usize)>);
+
+fn over(error: &tool_openai::BudgetError) -> Vec<Over> {
     error
         .over
         .iter()

@@ -204,7 +204,7 @@ fn chat_hostile_chunks_are_refused_with_a_path() {
         ),
     ];
     for (chunk, path, message) in cases {
-        let error = chat_error(&[chunk.clone()]);
+        let error = chat_error(std::slice::from_ref(&chunk));
         assert_eq!(parts(&error), (Some(0), path, message), "{chunk}");
     }
 }
