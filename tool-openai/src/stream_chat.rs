@@ -17,7 +17,8 @@ use crate::stream::{Event, MAX_STREAMED_CALLS, StreamError, api_error, append};
 /// `[DONE]`) to [`push`](Self::push). A choice's calls are whole when the
 /// choice's `finish_reason` arrives: `push` gives them then, in `index`
 /// order, ready to dispatch. [`finish`](Self::finish) checks that the
-/// stream ended properly and gives all calls with the model.
+/// stream ended properly and gives all calls with the model, as the
+/// [`ResponseCalls`] that `ToolboxExt::answer_calls` runs as one turn.
 ///
 /// Fragments of several parallel calls may interleave in any order; the
 /// first fragment of a call carries its `id` and name, later ones only
@@ -55,6 +56,8 @@ pub struct ChatCompletionsStream {
     partial: BTreeMap<usize, Partial>,
     /// Its calls once whole.
     done: Vec<ToolCall>,
+    /// The call the last fragment went to.
+    last_index: Option<usize>,
 }
 
 #[derive(Debug, Default)]
@@ -157,13 +160,14 @@ impl ChatCompletionsStream {
         for (j, fragment) in tool_calls.iter().enumerate() {
             let at = format!("{at}.tool_calls[{j}]");
             let fragment = event.object(fragment, &at)?;
-            let index = event.index(fragment, "index", &at)?;
+            let index = self.call_index(event, fragment, &at)?;
             if !self.partial.contains_key(&index) && self.partial.len() >= MAX_STREAMED_CALLS {
                 return Err(event.error(
                     format!("{at}.index"),
                     format!("more than {MAX_STREAMED_CALLS} calls in one response"),
                 ));
             }
+            self.last_index = Some(index);
             let call = self.partial.entry(index).or_default();
             if let Some(id) = event.opt_string(fragment, "id", &at)? {
                 match &call.id {
@@ -199,6 +203,39 @@ impl ChatCompletionsStream {
             }
         }
         Ok(())
+    }
+
+    /// The call a fragment belongs to: its `index`; without one (some
+    /// compatible servers leave it out), the call with the fragment's `id`,
+    /// a new call for a new `id`, or else the call the last fragment went to.
+    fn call_index(
+        &self,
+        event: &Event,
+        fragment: &Map<String, Value>,
+        at: &str,
+    ) -> Result<usize, StreamError> {
+        if fragment.contains_key("index") {
+            return event.index(fragment, "index", at);
+        }
+        if let Some(id) = event.opt_string(fragment, "id", at)? {
+            let known = self
+                .partial
+                .iter()
+                .find(|(_, call)| call.id.as_deref() == Some(id))
+                .map(|(index, _)| *index);
+            let next = self
+                .partial
+                .keys()
+                .next_back()
+                .map_or(0, |last| last.saturating_add(1));
+            return Ok(known.unwrap_or(next));
+        }
+        self.last_index.ok_or_else(|| {
+            event.error(
+                format!("{at}.index"),
+                "missing, and there is no call to add this fragment to",
+            )
+        })
     }
 
     /// The calling choice finished for `reason`: its calls are whole, or the

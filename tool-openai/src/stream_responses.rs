@@ -20,7 +20,8 @@ use crate::stream::{Event, MAX_STREAMED_CALLS, StreamError, api_error, append};
 /// `response.output_item.done`: `push` gives it then, ready to dispatch,
 /// with the arguments of the finished item (which are the whole text).
 /// [`finish`](Self::finish) checks that the stream reached
-/// `response.completed` and gives all calls with the model.
+/// `response.completed` and gives all calls with the model, as the
+/// [`ResponseCalls`] that `ToolboxExt::answer_calls` runs as one turn.
 ///
 /// A stream that ends before `response.completed`, a `response.incomplete`
 /// or `response.failed` event, an `error` event, or a call still open at

@@ -190,7 +190,7 @@ fn chat_hostile_chunks_are_refused_with_a_path() {
         (
             json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"function": {"arguments": "{"}}]}}]}),
             "$.choices[0].delta.tool_calls[0].index",
-            "missing",
+            "missing, and there is no call to add this fragment to",
         ),
         (
             json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "function": {"arguments": 7}}]}}]}),
@@ -207,6 +207,26 @@ fn chat_hostile_chunks_are_refused_with_a_path() {
         let error = chat_error(std::slice::from_ref(&chunk));
         assert_eq!(parts(&error), (Some(0), path, message), "{chunk}");
     }
+}
+
+#[test]
+fn chat_fragments_without_index_join_by_id_or_follow_the_last_call() {
+    // Some OpenAI-compatible servers leave `index` out of tool-call deltas.
+    let fragment = |tool_call: Value| {
+        json!({"model": "m", "choices": [{"index": 0, "delta": {"tool_calls": [tool_call]}}]})
+    };
+    let chunks = [
+        fragment(json!({"id": "a", "type": "function", "function": {"name": "f", "arguments": "{\"x\":"}})),
+        fragment(json!({"function": {"arguments": "1}"}})),
+        fragment(json!({"id": "b", "type": "function", "function": {"name": "g", "arguments": "{}"}})),
+        json!({"model": "m", "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}),
+    ];
+    let mut stream = ChatCompletionsStream::new();
+    push_chat(&mut stream, &chunks);
+    assert_eq!(
+        stream.finish().unwrap().calls,
+        [call("a", "f", r#"{"x":1}"#), call("b", "g", "{}")]
+    );
 }
 
 #[test]
@@ -461,4 +481,24 @@ fn responses_done_arguments_replace_the_deltas() {
         given.extend(stream.push(event).unwrap());
     }
     assert_eq!(given[0].arguments, r#"{"sku":"SKU-1042"}"#);
+}
+
+#[test]
+fn chat_a_huge_index_neither_panics_nor_allocates() {
+    let chunks = [
+        json!({"model": "m", "choices": [{"index": 0, "delta": {"tool_calls": [
+            {"index": u64::MAX, "id": "a", "function": {"name": "f", "arguments": "{}"}}]}}]}),
+        // No index, a new id: the next index after the largest saturates
+        // onto the same call, whose id differs.
+        json!({"model": "m", "choices": [{"index": 0, "delta": {"tool_calls": [
+            {"id": "b", "function": {"name": "g", "arguments": "{}"}}]}}]}),
+    ];
+    assert_eq!(
+        parts(&chat_error(&chunks)),
+        (
+            Some(1),
+            "$.choices[0].delta.tool_calls[0].id",
+            "call 18446744073709551615 already has the id `a`, not `b`"
+        )
+    );
 }
