@@ -112,3 +112,52 @@ fn a_tool_set_is_one_function_declarations_entry() {
     assert!(declarations[0].get("parameters").is_some());
     assert!(declarations[0].get("parametersJsonSchema").is_none());
 }
+
+/// Look up how many units of an item are in stock, e.g. before promising a delivery.
+#[derive(Tool)]
+#[tool(name = "get_inventory")]
+pub struct GetInventoryOne {
+    /// Stock keeping unit, e.g. "SKU-1042".
+    pub sku: String,
+}
+
+/// Look up how many units of an item are in stock in one warehouse, e.g. "BER".
+#[derive(Tool)]
+#[tool(name = "get_inventory")]
+pub struct GetInventoryTwo {
+    /// Stock keeping unit, e.g. "SKU-1042".
+    pub sku: String,
+}
+
+#[test]
+fn two_tools_of_one_name_are_refused() {
+    let error = tools_for_gemini(
+        &[GetInventoryOne::contract(), GetInventoryTwo::contract()],
+        Dialect::JsonSchema,
+    )
+    .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "two tools are named `get_inventory`; give each tool its own name, or offer only one"
+    );
+}
+
+/// Look up the opening hours of one store, e.g. before promising a pickup.
+#[derive(Tool)]
+#[tool(name = "1_get_store_hours")]
+pub struct GetStoreHoursDigit {
+    /// Store code as printed on the receipt, e.g. "BER-1".
+    pub store: String,
+}
+
+#[test]
+fn a_name_gemini_does_not_take_is_refused() {
+    // Gemini: "Must start with a letter or an underscore" (FunctionDeclaration.name).
+    let error =
+        tools_for_gemini(&[GetStoreHoursDigit::contract()], Dialect::OpenApi).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "tool name `1_get_store_hours` is not one Gemini takes: a letter or `_` first, then \
+         letters, digits, `_`, `.`, `:` or `-`, at most 64 in all"
+    );
+}
