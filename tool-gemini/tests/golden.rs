@@ -153,8 +153,7 @@ pub struct GetStoreHoursDigit {
 #[test]
 fn a_name_gemini_does_not_take_is_refused() {
     // Gemini: "Must start with a letter or an underscore" (FunctionDeclaration.name).
-    let error =
-        tools_for_gemini(&[GetStoreHoursDigit::contract()], Dialect::OpenApi).unwrap_err();
+    let error = tools_for_gemini(&[GetStoreHoursDigit::contract()], Dialect::OpenApi).unwrap_err();
     assert_eq!(
         error.to_string(),
         "tool name `1_get_store_hours` is not one Gemini takes: a letter or `_` first, then \

@@ -212,13 +212,15 @@ fn chat_hostile_chunks_are_refused_with_a_path() {
 #[test]
 fn chat_fragments_without_index_join_by_id_or_follow_the_last_call() {
     // Some OpenAI-compatible servers leave `index` out of tool-call deltas.
-    let fragment = |tool_call: Value| {
-        json!({"model": "m", "choices": [{"index": 0, "delta": {"tool_calls": [tool_call]}}]})
-    };
+    let fragment = |tool_call: Value| json!({"model": "m", "choices": [{"index": 0, "delta": {"tool_calls": [tool_call]}}]});
     let chunks = [
-        fragment(json!({"id": "a", "type": "function", "function": {"name": "f", "arguments": "{\"x\":"}})),
+        fragment(
+            json!({"id": "a", "type": "function", "function": {"name": "f", "arguments": "{\"x\":"}}),
+        ),
         fragment(json!({"function": {"arguments": "1}"}})),
-        fragment(json!({"id": "b", "type": "function", "function": {"name": "g", "arguments": "{}"}})),
+        fragment(
+            json!({"id": "b", "type": "function", "function": {"name": "g", "arguments": "{}"}}),
+        ),
         json!({"model": "m", "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}),
     ];
     let mut stream = ChatCompletionsStream::new();
