@@ -7,14 +7,13 @@ use serde_json::json;
 use tool_contract::Tool;
 use tool_gemini::{Dialect, function_declaration, function_declaration_for, tools_for_gemini};
 
-use common::{ListStores, SearchOrders, golden};
+use common::{ListStores, SearchOrders, assert_conformant, golden};
 
 #[test]
 fn search_orders_as_parameters_json_schema() {
-    golden(
-        "search_orders.json_schema.json",
-        &function_declaration::<SearchOrders>().unwrap(),
-    );
+    let declaration = function_declaration::<SearchOrders>().unwrap();
+    assert_conformant(&declaration["parametersJsonSchema"], Dialect::JsonSchema);
+    golden("search_orders.json_schema.json", &declaration);
 }
 
 #[test]
@@ -69,14 +68,12 @@ mod flat {
 #[test]
 fn flat_search_orders_in_both_dialects() {
     let contract = flat::SearchOrders::contract();
-    golden(
-        "flat_search_orders.openapi.json",
-        &function_declaration_for(contract, Dialect::OpenApi).unwrap(),
-    );
-    golden(
-        "flat_search_orders.json_schema.json",
-        &function_declaration_for(contract, Dialect::JsonSchema).unwrap(),
-    );
+    let openapi = function_declaration_for(contract, Dialect::OpenApi).unwrap();
+    assert_conformant(&openapi["parameters"], Dialect::OpenApi);
+    golden("flat_search_orders.openapi.json", &openapi);
+    let json_schema = function_declaration_for(contract, Dialect::JsonSchema).unwrap();
+    assert_conformant(&json_schema["parametersJsonSchema"], Dialect::JsonSchema);
+    golden("flat_search_orders.json_schema.json", &json_schema);
 }
 
 #[test]

@@ -31,9 +31,11 @@ pub fn golden(name: &str, actual: &Value) {
 
 /// Compiles `schema` in `dialect`, expecting success with a schema.
 pub fn compile(schema: &Value, dialect: Dialect) -> Value {
-    to_gemini_schema(schema, dialect)
+    let compiled = to_gemini_schema(schema, dialect)
         .unwrap_or_else(|e| panic!("expected {schema} to compile, got {e}"))
-        .expect("expected parameters")
+        .expect("expected parameters");
+    assert_conformant(&compiled, dialect);
+    compiled
 }
 
 /// Asserts that compiling fails with exactly this path, rule and message.
@@ -117,3 +119,136 @@ pub struct SearchOrders {
 /// List the stores of the shop with their codes and opening hours.
 #[derive(Debug, Tool)]
 pub struct ListStores {}
+
+/// Asserts what every compiled schema must satisfy, node by node: only the
+/// keywords the dialect takes (PROVIDERS-DIALECTS.md 2.2 for `parameters`,
+/// 2.3's list for `parametersJsonSchema`), every node typed (or a union or
+/// a reference), `type` a single name, `enum` only on strings, `format`
+/// only `date-time`, `$ref` alone, `items` exactly on arrays, `required`
+/// naming properties, property names in Gemini's alphabet.
+pub fn assert_conformant(schema: &Value, dialect: Dialect) {
+    let allowed: &[&str] = match dialect {
+        Dialect::OpenApi => &[
+            "type",
+            "format",
+            "description",
+            "nullable",
+            "enum",
+            "items",
+            "minItems",
+            "maxItems",
+            "properties",
+            "required",
+            "minimum",
+            "maximum",
+            "anyOf",
+        ],
+        Dialect::JsonSchema => &[
+            "$defs",
+            "$ref",
+            "type",
+            "format",
+            "description",
+            "enum",
+            "items",
+            "minItems",
+            "maxItems",
+            "minimum",
+            "maximum",
+            "anyOf",
+            "properties",
+            "additionalProperties",
+            "required",
+        ],
+    };
+    let mut stack = vec![(schema, "#".to_owned())];
+    while let Some((node, path)) = stack.pop() {
+        let map = node
+            .as_object()
+            .unwrap_or_else(|| panic!("{path}: not an object"));
+        for key in map.keys() {
+            assert!(
+                allowed.contains(&key.as_str()),
+                "{path}: `{key}` in {dialect:?}"
+            );
+        }
+        if map.contains_key("$ref") {
+            assert_eq!(map.len(), 1, "{path}: keywords beside `$ref`");
+            continue;
+        }
+        let ty = map
+            .get("type")
+            .map(|t| t.as_str().unwrap_or_else(|| panic!("{path}: type {t}")));
+        assert!(ty.is_some() || map.contains_key("anyOf"), "{path}: untyped");
+        assert!(
+            dialect == Dialect::JsonSchema || ty != Some("null"),
+            "{path}: null type"
+        );
+        if map.contains_key("enum") {
+            assert_eq!(ty, Some("string"), "{path}: enum on {ty:?}");
+            assert!(
+                map["enum"].as_array().unwrap().iter().all(Value::is_string),
+                "{path}"
+            );
+        }
+        if let Some(format) = map.get("format") {
+            assert_eq!(
+                (ty, format.as_str()),
+                (Some("string"), Some("date-time")),
+                "{path}"
+            );
+        }
+        assert_eq!(
+            map.contains_key("items"),
+            ty == Some("array"),
+            "{path}: items"
+        );
+        if let Some(Value::Object(properties)) = map.get("properties") {
+            assert!(
+                dialect == Dialect::JsonSchema || !properties.is_empty(),
+                "{path}"
+            );
+            for (name, property) in properties {
+                assert!(
+                    name.len() <= 64
+                        && name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+                        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'),
+                    "{path}: property name {name}"
+                );
+                stack.push((property, format!("{path}/properties/{name}")));
+            }
+            for name in map
+                .get("required")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                assert!(
+                    properties.contains_key(name.as_str().unwrap()),
+                    "{path}: {name}"
+                );
+            }
+        }
+        if let Some(Value::Object(defs)) = map.get("$defs") {
+            assert_eq!(path, "#", "$defs below the root");
+            for (name, def) in defs {
+                stack.push((def, format!("#/$defs/{name}")));
+            }
+        }
+        if let Some(items) = map.get("items") {
+            stack.push((items, format!("{path}/items")));
+        }
+        if let Some(values @ Value::Object(_)) = map.get("additionalProperties") {
+            stack.push((values, format!("{path}/additionalProperties")));
+        }
+        for (i, branch) in map
+            .get("anyOf")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            stack.push((branch, format!("{path}/anyOf/{i}")));
+        }
+    }
+}
