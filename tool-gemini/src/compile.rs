@@ -111,7 +111,7 @@ pub fn to_gemini_schema(
 ) -> Result<Option<Value>, GeminiSchemaError> {
     check_depth(schema)?;
     let defs = Definitions::of(schema)?;
-    let recursive = defs.recursive(dialect == Dialect::JsonSchema)?;
+    let recursive = defs.recursive(schema, dialect == Dialect::JsonSchema)?;
     if dialect == Dialect::OpenApi
         && let Some(i) = recursive.iter().position(|r| *r)
     {

@@ -110,15 +110,31 @@ impl<'a> Definitions<'a> {
     /// Which definitions refer back to themselves (are on a cycle of
     /// `$ref`s), and, with `require_guard`, an error for a cycle that runs
     /// only through required properties.
-    pub(crate) fn recursive(&self, require_guard: bool) -> Result<Vec<bool>, GeminiSchemaError> {
+    ///
+    /// Only definitions the root reaches count: an unused definition is
+    /// never written out, recursive or not.
+    pub(crate) fn recursive(
+        &self,
+        root: &Value,
+        require_guard: bool,
+    ) -> Result<Vec<bool>, GeminiSchemaError> {
         let mut edges: Vec<Vec<Edge>> = Vec::with_capacity(self.list.len());
         for def in &self.list {
             let mut found = Vec::new();
             self.scan(def.schema, false, &def.path, &mut found, 0)?;
             edges.push(found);
         }
+        let mut from_root = Vec::new();
+        self.scan(root, false, "#", &mut from_root, 0)?;
+        let mut used = vec![false; self.list.len()];
+        let mut stack: Vec<usize> = from_root.iter().map(|edge| edge.target).collect();
+        while let Some(at) = stack.pop() {
+            if !std::mem::replace(&mut used[at], true) {
+                stack.extend(edges[at].iter().map(|edge| edge.target));
+            }
+        }
         let recursive: Vec<bool> = (0..self.list.len())
-            .map(|start| reaches(&edges, start, |_| true))
+            .map(|start| used[start] && reaches(&edges, start, |_| true))
             .collect();
         if require_guard {
             for (start, is_recursive) in recursive.iter().enumerate() {

@@ -209,3 +209,17 @@ fn a_huge_enum_of_strings_is_kept() {
         );
     }
 }
+
+#[test]
+fn an_unused_recursive_definition_is_left_out() {
+    let schema = json!({"type": "object", "properties": {"a": {"type": "string"}},
+        "$defs": {"Loop": {"type": "object", "properties": {"next": {"$ref": "#/$defs/Loop"}},
+                           "required": ["next"]}}});
+    for dialect in BOTH {
+        assert_eq!(
+            compile(&schema, dialect)["properties"],
+            json!({"a": {"type": "string"}})
+        );
+        assert!(compile(&schema, dialect).get("$defs").is_none());
+    }
+}
