@@ -51,7 +51,7 @@ const DIALECTS: &[Dialect] = &[
         about: "Gemini `tools` with `parametersJsonSchema`, and `toolConfig`",
         write: |contracts| {
             Ok(json!({
-                "tools": gemini::tools_for_gemini(contracts, gemini::Dialect::JsonSchema)?,
+                "tools": gemini::tools_for_gemini(contracts, gemini::Dialect::ParametersJsonSchema)?,
                 "toolConfig": gemini::FunctionCalling::Auto.tool_config(),
             }))
         },
@@ -61,7 +61,7 @@ const DIALECTS: &[Dialect] = &[
         about: "Gemini `tools` with the OpenAPI-subset `parameters` (older models)",
         write: |contracts| {
             Ok(json!({
-                "tools": gemini::tools_for_gemini(contracts, gemini::Dialect::OpenApi)?,
+                "tools": gemini::tools_for_gemini(contracts, gemini::Dialect::OpenApiParameters)?,
                 "toolConfig": gemini::FunctionCalling::Auto.tool_config(),
             }))
         },

@@ -16,16 +16,20 @@ use crate::error::{GeminiRule, GeminiSchemaError, MAX_LEVELS, child, too_deep};
 use crate::notes::Notes;
 
 /// Which of Gemini's two schema fields a function declaration uses.
+///
+/// (No variant is called `JsonSchema`: re-exported by the facade, such a
+/// name would make rustc spell schemars' `JsonSchema` trait out in full in
+/// every error message of an application.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Dialect {
     /// `parametersJsonSchema`: JSON Schema (google-genai 1.21.0 and later,
     /// every current model). Recursion through optional properties is kept
     /// as `$defs` and `$ref`; `null` is a `{"type": "null"}` branch.
-    JsonSchema,
+    ParametersJsonSchema,
     /// `parameters`: the OpenAPI 3.0 subset of the proto `Schema`, for
     /// older models. Definitions are inlined, recursion is refused, `null`
     /// is `"nullable": true`.
-    OpenApi,
+    OpenApiParameters,
 }
 
 impl Dialect {
@@ -33,8 +37,8 @@ impl Dialect {
     /// `parametersJsonSchema` or `parameters`.
     pub fn field(self) -> &'static str {
         match self {
-            Dialect::JsonSchema => "parametersJsonSchema",
-            Dialect::OpenApi => "parameters",
+            Dialect::ParametersJsonSchema => "parametersJsonSchema",
+            Dialect::OpenApiParameters => "parameters",
         }
     }
 }
@@ -97,7 +101,7 @@ const DROPPED: &[&str] = &[
 ///     "note": {"type": ["string", "null"]}
 /// }, "required": ["sku"]});
 /// assert_eq!(
-///     to_gemini_schema(&schema, Dialect::OpenApi)?,
+///     to_gemini_schema(&schema, Dialect::OpenApiParameters)?,
 ///     Some(json!({"type": "object", "properties": {
 ///         "sku": {"type": "string", "description": "The SKU. At least 1 character."},
 ///         "note": {"type": "string", "nullable": true}
@@ -111,8 +115,8 @@ pub fn to_gemini_schema(
 ) -> Result<Option<Value>, GeminiSchemaError> {
     check_depth(schema)?;
     let defs = Definitions::of(schema)?;
-    let recursive = defs.recursive(schema, dialect == Dialect::JsonSchema)?;
-    if dialect == Dialect::OpenApi
+    let recursive = defs.recursive(schema, dialect == Dialect::ParametersJsonSchema)?;
+    if dialect == Dialect::OpenApiParameters
         && let Some(i) = recursive.iter().position(|r| *r)
     {
         let def = &defs.list[i];
@@ -122,7 +126,7 @@ pub fn to_gemini_schema(
             format!(
                 "`{}` refers back to itself; Gemini `parameters` has no `$ref`, so a \
                  recursive type cannot be written out; use `parametersJsonSchema` \
-                 (`Dialect::JsonSchema`) or give the type a fixed depth",
+                 (`Dialect::ParametersJsonSchema`) or give the type a fixed depth",
                 def.name
             ),
         ));
@@ -673,7 +677,9 @@ impl Compiler<'_, '_> {
                      properties",
                 ));
             }
-            Some(schema) if self.dialect == Dialect::OpenApi || !properties.is_empty() => {
+            Some(schema)
+                if self.dialect == Dialect::OpenApiParameters || !properties.is_empty() =>
+            {
                 let _ = schema;
                 return Err(GeminiSchemaError::new(
                     &child(path, "additionalProperties"),
@@ -687,7 +693,11 @@ impl Compiler<'_, '_> {
                 Some(self.node(schema, &child(path, "additionalProperties"), level + 1)?)
             }
         };
-        if out.is_empty() && map_values.is_none() && level > 0 && self.dialect == Dialect::OpenApi {
+        if out.is_empty()
+            && map_values.is_none()
+            && level > 0
+            && self.dialect == Dialect::OpenApiParameters
+        {
             return Err(GeminiSchemaError::new(
                 path,
                 GeminiRule::EmptyObject,
@@ -702,7 +712,7 @@ impl Compiler<'_, '_> {
         if !required.is_empty() {
             rest.insert("required".to_owned(), Value::Array(required));
         }
-        if self.dialect == Dialect::JsonSchema {
+        if self.dialect == Dialect::ParametersJsonSchema {
             rest.insert(
                 "additionalProperties".to_owned(),
                 map_values.unwrap_or(Value::Bool(false)),
@@ -718,7 +728,7 @@ impl Compiler<'_, '_> {
             return schema;
         };
         match self.dialect {
-            Dialect::OpenApi => {
+            Dialect::OpenApiParameters => {
                 if let Some(Value::Array(branches)) = map.get_mut("anyOf") {
                     for branch in branches.iter_mut() {
                         if let Value::Object(branch) = branch {
@@ -730,7 +740,7 @@ impl Compiler<'_, '_> {
                 }
                 Value::Object(map)
             }
-            Dialect::JsonSchema => {
+            Dialect::ParametersJsonSchema => {
                 let null = serde_json::json!({"type": "null"});
                 if let Some(Value::Array(branches)) = map.get_mut("anyOf") {
                     if !branches.contains(&null) {

@@ -12,7 +12,7 @@ use crate::error::GeminiSchemaError;
 /// `{"name", "description", "parametersJsonSchema"}` (no schema for a tool
 /// without arguments).
 pub fn function_declaration<T: Tool>() -> Result<Value, GeminiSchemaError> {
-    function_declaration_for(T::contract(), Dialect::JsonSchema)
+    function_declaration_for(T::contract(), Dialect::ParametersJsonSchema)
 }
 
 /// A contract's `FunctionDeclaration` in `dialect`.
@@ -41,7 +41,7 @@ pub fn function_declaration_for(
 ///
 /// let request = serde_json::json!({
 ///     "contents": [{"role": "user", "parts": [{"text": "Is SKU-1042 in stock?"}]}],
-///     "tools": tools_for_gemini(&tools(), Dialect::JsonSchema)?,
+///     "tools": tools_for_gemini(&tools(), Dialect::ParametersJsonSchema)?,
 ///     "toolConfig": FunctionCalling::Auto.tool_config(),
 /// });
 /// # Ok::<(), tool_contract::gemini::ToolSetError>(())
@@ -90,8 +90,9 @@ pub enum FunctionCalling {
     /// `VALIDATED`: calls are checked against the declarations by
     /// constrained decoding, text stays possible; with names, only these.
     Validated(Vec<String>),
-    /// `NONE`: no calls.
-    None,
+    /// `NONE`: no calls. (Not named `None`, which would shadow
+    /// `Option::None` in an application's error messages.)
+    NoCalls,
 }
 
 impl FunctionCalling {
@@ -111,7 +112,7 @@ impl FunctionCalling {
             FunctionCalling::Auto => ("AUTO", None),
             FunctionCalling::Any(names) => ("ANY", Some(names)),
             FunctionCalling::Validated(names) => ("VALIDATED", Some(names)),
-            FunctionCalling::None => ("NONE", None),
+            FunctionCalling::NoCalls => ("NONE", None),
         };
         let mut config = Map::new();
         config.insert("mode".to_owned(), Value::String(mode.to_owned()));

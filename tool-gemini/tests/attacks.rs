@@ -12,7 +12,7 @@ use tool_gemini::{Dialect, GeminiRule, to_gemini_schema};
 
 use common::{compile, refused};
 
-const BOTH: [Dialect; 2] = [Dialect::JsonSchema, Dialect::OpenApi];
+const BOTH: [Dialect; 2] = [Dialect::ParametersJsonSchema, Dialect::OpenApiParameters];
 
 #[test]
 fn a_document_nested_thousands_deep_is_refused_without_recursion() {
@@ -49,7 +49,7 @@ fn schema_levels_past_the_limit_are_refused_with_the_path() {
     for _ in 0..70 {
         schema = json!({"type": "object", "properties": {"a": schema}});
     }
-    let error = to_gemini_schema(&schema, Dialect::OpenApi).unwrap_err();
+    let error = to_gemini_schema(&schema, Dialect::OpenApiParameters).unwrap_err();
     assert_eq!(error.rule(), GeminiRule::TooLarge);
     assert_eq!(error.path(), format!("#{}", "/properties/a".repeat(65)));
     assert_eq!(
@@ -92,7 +92,7 @@ fn reference_cycles_with_nothing_between_are_refused() {
         "$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"anyOf": [{"$ref": "#/$defs/A"}]}}});
     refused(
         &schema,
-        Dialect::JsonSchema,
+        Dialect::ParametersJsonSchema,
         "#/$defs/A/$ref",
         GeminiRule::Recursion,
         "`A` refers back to itself through required properties only; Gemini unrolls a \
@@ -101,11 +101,11 @@ fn reference_cycles_with_nothing_between_are_refused() {
     );
     refused(
         &schema,
-        Dialect::OpenApi,
+        Dialect::OpenApiParameters,
         "#/$defs/A",
         GeminiRule::Recursion,
         "`A` refers back to itself; Gemini `parameters` has no `$ref`, so a recursive type \
-         cannot be written out; use `parametersJsonSchema` (`Dialect::JsonSchema`) or give the \
+         cannot be written out; use `parametersJsonSchema` (`Dialect::ParametersJsonSchema`) or give the \
          type a fixed depth",
     );
 }
@@ -115,7 +115,7 @@ fn definition_names_are_escaped_in_refs() {
     let schema = json!({"type": "object", "properties": {"p": {"$ref": "#/$defs/a~1b"}},
         "$defs": {"a/b": {"type": "object", "properties": {
             "next": {"$ref": "#/$defs/a~1b"}}}}});
-    let compiled = compile(&schema, Dialect::JsonSchema);
+    let compiled = compile(&schema, Dialect::ParametersJsonSchema);
     assert_eq!(compiled["properties"]["p"], json!({"$ref": "#/$defs/a~1b"}));
     assert_eq!(
         compiled["$defs"]["a/b"]["properties"]["next"],
@@ -129,7 +129,7 @@ fn the_same_name_in_defs_and_definitions_is_kept_apart() {
         "a": {"$ref": "#/$defs/N"}, "b": {"$ref": "#/definitions/N"}},
         "$defs": {"N": {"type": "object", "properties": {"x": {"$ref": "#/$defs/N"}}}},
         "definitions": {"N": {"type": "object", "properties": {"y": {"$ref": "#/definitions/N"}}}}});
-    let compiled = compile(&schema, Dialect::JsonSchema);
+    let compiled = compile(&schema, Dialect::ParametersJsonSchema);
     assert_eq!(compiled["properties"]["a"], json!({"$ref": "#/$defs/N"}));
     assert_eq!(compiled["properties"]["b"], json!({"$ref": "#/$defs/N_2"}));
     assert_eq!(

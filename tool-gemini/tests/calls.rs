@@ -180,7 +180,7 @@ fn function_calling_modes() {
         json!({"functionCallingConfig": {"mode": "AUTO"}})
     );
     assert_eq!(
-        FunctionCalling::None.tool_config(),
+        FunctionCalling::NoCalls.tool_config(),
         json!({"functionCallingConfig": {"mode": "NONE"}})
     );
     assert_eq!(

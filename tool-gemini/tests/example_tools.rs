@@ -21,8 +21,11 @@ fn the_example_tools_in_both_dialects() {
         tools::CreateRefundDraft::contract(),
     ];
     for (dialect, file) in [
-        (Dialect::JsonSchema, "example_tools.json_schema.json"),
-        (Dialect::OpenApi, "example_tools.openapi.json"),
+        (
+            Dialect::ParametersJsonSchema,
+            "example_tools.json_schema.json",
+        ),
+        (Dialect::OpenApiParameters, "example_tools.openapi.json"),
     ] {
         let tools = tools_for_gemini(&contracts, dialect).unwrap();
         for declaration in tools[0]["functionDeclarations"].as_array().unwrap() {

@@ -12,19 +12,23 @@ use common::{ListStores, SearchOrders, assert_conformant, golden};
 #[test]
 fn search_orders_as_parameters_json_schema() {
     let declaration = function_declaration::<SearchOrders>().unwrap();
-    assert_conformant(&declaration["parametersJsonSchema"], Dialect::JsonSchema);
+    assert_conformant(
+        &declaration["parametersJsonSchema"],
+        Dialect::ParametersJsonSchema,
+    );
     golden("search_orders.json_schema.json", &declaration);
 }
 
 #[test]
 fn search_orders_as_openapi_parameters_is_refused_for_its_recursion() {
     // `Category` refers to itself: `parameters` has no `$ref` to say it.
-    let error = function_declaration_for(SearchOrders::contract(), Dialect::OpenApi).unwrap_err();
+    let error =
+        function_declaration_for(SearchOrders::contract(), Dialect::OpenApiParameters).unwrap_err();
     assert_eq!(error.path(), "#/$defs/Category");
     assert_eq!(
         error.message(),
         "`Category` refers back to itself; Gemini `parameters` has no `$ref`, so a recursive \
-         type cannot be written out; use `parametersJsonSchema` (`Dialect::JsonSchema`) or give \
+         type cannot be written out; use `parametersJsonSchema` (`Dialect::ParametersJsonSchema`) or give \
          the type a fixed depth"
     );
 }
@@ -68,11 +72,14 @@ mod flat {
 #[test]
 fn flat_search_orders_in_both_dialects() {
     let contract = flat::SearchOrders::contract();
-    let openapi = function_declaration_for(contract, Dialect::OpenApi).unwrap();
-    assert_conformant(&openapi["parameters"], Dialect::OpenApi);
+    let openapi = function_declaration_for(contract, Dialect::OpenApiParameters).unwrap();
+    assert_conformant(&openapi["parameters"], Dialect::OpenApiParameters);
     golden("flat_search_orders.openapi.json", &openapi);
-    let json_schema = function_declaration_for(contract, Dialect::JsonSchema).unwrap();
-    assert_conformant(&json_schema["parametersJsonSchema"], Dialect::JsonSchema);
+    let json_schema = function_declaration_for(contract, Dialect::ParametersJsonSchema).unwrap();
+    assert_conformant(
+        &json_schema["parametersJsonSchema"],
+        Dialect::ParametersJsonSchema,
+    );
     golden("flat_search_orders.json_schema.json", &json_schema);
 }
 
@@ -84,7 +91,7 @@ fn a_tool_without_arguments_omits_its_schema_in_both_dialects() {
         "name": "list_stores",
         "description": "List the stores of the shop with their codes and opening hours."
     });
-    for dialect in [Dialect::JsonSchema, Dialect::OpenApi] {
+    for dialect in [Dialect::ParametersJsonSchema, Dialect::OpenApiParameters] {
         assert_eq!(
             function_declaration_for(ListStores::contract(), dialect).unwrap(),
             expected
@@ -96,7 +103,7 @@ fn a_tool_without_arguments_omits_its_schema_in_both_dialects() {
 fn a_tool_set_is_one_function_declarations_entry() {
     let tools = tools_for_gemini(
         &[flat::SearchOrders::contract(), ListStores::contract()],
-        Dialect::OpenApi,
+        Dialect::OpenApiParameters,
     )
     .unwrap();
     let declarations = tools[0]["functionDeclarations"].as_array().unwrap();
@@ -130,7 +137,7 @@ pub struct GetInventoryTwo {
 fn two_tools_of_one_name_are_refused() {
     let error = tools_for_gemini(
         &[GetInventoryOne::contract(), GetInventoryTwo::contract()],
-        Dialect::JsonSchema,
+        Dialect::ParametersJsonSchema,
     )
     .unwrap_err();
     assert_eq!(
@@ -150,7 +157,11 @@ pub struct GetStoreHoursDigit {
 #[test]
 fn a_name_gemini_does_not_take_is_refused() {
     // Gemini: "Must start with a letter or an underscore" (FunctionDeclaration.name).
-    let error = tools_for_gemini(&[GetStoreHoursDigit::contract()], Dialect::OpenApi).unwrap_err();
+    let error = tools_for_gemini(
+        &[GetStoreHoursDigit::contract()],
+        Dialect::OpenApiParameters,
+    )
+    .unwrap_err();
     assert_eq!(
         error.to_string(),
         "tool name `1_get_store_hours` is not one Gemini takes: a letter or `_` first, then \

@@ -10,7 +10,7 @@ use tool_gemini::{Dialect, GeminiRule, to_gemini_schema};
 
 use common::{compile, refused};
 
-const BOTH: [Dialect; 2] = [Dialect::JsonSchema, Dialect::OpenApi];
+const BOTH: [Dialect; 2] = [Dialect::ParametersJsonSchema, Dialect::OpenApiParameters];
 
 /// A root object with one required property `p`.
 fn with(p: Value) -> Value {
@@ -71,14 +71,14 @@ fn a_string_enum_with_null_is_a_nullable_string_enum() {
     assert_eq!(
         property(
             json!({"type": ["string", "null"], "enum": ["a", "b", null]}),
-            Dialect::OpenApi
+            Dialect::OpenApiParameters
         ),
         json!({"type": "string", "enum": ["a", "b"], "nullable": true})
     );
     assert_eq!(
         property(
             json!({"type": ["string", "null"], "enum": ["a", "b", null]}),
-            Dialect::JsonSchema
+            Dialect::ParametersJsonSchema
         ),
         json!({"anyOf": [{"type": "string", "enum": ["a", "b"]}, {"type": "null"}]})
     );
@@ -152,17 +152,23 @@ fn type_arrays_become_nullable() {
     assert_eq!(
         property(
             json!({"type": ["integer", "null"], "minimum": 0}),
-            Dialect::OpenApi
+            Dialect::OpenApiParameters
         ),
         json!({"type": "integer", "minimum": 0, "nullable": true})
     );
     assert_eq!(
-        property(json!({"type": ["integer", "null"]}), Dialect::JsonSchema),
+        property(
+            json!({"type": ["integer", "null"]}),
+            Dialect::ParametersJsonSchema
+        ),
         json!({"anyOf": [{"type": "integer"}, {"type": "null"}]})
     );
     // Two real types: one branch each.
     assert_eq!(
-        property(json!({"type": ["integer", "string"]}), Dialect::OpenApi),
+        property(
+            json!({"type": ["integer", "string"]}),
+            Dialect::OpenApiParameters
+        ),
         json!({"anyOf": [{"type": "integer"}, {"type": "string"}]})
     );
 }
@@ -174,11 +180,11 @@ fn additional_properties_is_left_out_of_parameters() {
     let schema = json!({"type": "object", "properties": {"a": {"type": "string"}},
                         "required": ["a"], "additionalProperties": false});
     assert_eq!(
-        compile(&schema, Dialect::OpenApi),
+        compile(&schema, Dialect::OpenApiParameters),
         json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]})
     );
     assert_eq!(
-        compile(&schema, Dialect::JsonSchema),
+        compile(&schema, Dialect::ParametersJsonSchema),
         json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"],
                "additionalProperties": false})
     );
@@ -248,7 +254,7 @@ fn recursion_through_an_optional_property_is_kept_as_a_ref() {
             "next": {"$ref": "#/$defs/Node"}
         }, "required": ["name"]}}
     });
-    let compiled = compile(&schema, Dialect::JsonSchema);
+    let compiled = compile(&schema, Dialect::ParametersJsonSchema);
     assert_eq!(
         compiled["properties"]["root"],
         json!({"description": "The tree", "anyOf": [{"$ref": "#/$defs/Node"}]})
@@ -272,11 +278,11 @@ fn recursion_is_refused_for_parameters() {
     });
     refused(
         &schema,
-        Dialect::OpenApi,
+        Dialect::OpenApiParameters,
         "#/$defs/Node",
         GeminiRule::Recursion,
         "`Node` refers back to itself; Gemini `parameters` has no `$ref`, so a recursive type \
-         cannot be written out; use `parametersJsonSchema` (`Dialect::JsonSchema`) or give the \
+         cannot be written out; use `parametersJsonSchema` (`Dialect::ParametersJsonSchema`) or give the \
          type a fixed depth",
     );
 }
@@ -293,7 +299,7 @@ fn recursion_through_required_properties_only_is_refused() {
     });
     refused(
         &schema,
-        Dialect::JsonSchema,
+        Dialect::ParametersJsonSchema,
         "#/$defs/Node/properties/children/items/$ref",
         GeminiRule::Recursion,
         "`Node` refers back to itself through required properties only; Gemini unrolls a \
@@ -332,7 +338,7 @@ fn property_names_outside_the_gemini_alphabet_are_refused() {
     for name in ["_private", "A9_z", longest.as_str()] {
         compile(
             &json!({"type": "object", "properties": {name: {"type": "string"}}}),
-            Dialect::OpenApi,
+            Dialect::OpenApiParameters,
         );
     }
 }
@@ -389,7 +395,7 @@ fn a_nested_empty_object_is_refused_for_parameters() {
     // (pipecat-flows#110).
     refused(
         &with(json!({"type": "object", "properties": {}})),
-        Dialect::OpenApi,
+        Dialect::OpenApiParameters,
         "#/properties/p",
         GeminiRule::EmptyObject,
         "an object without properties cannot be sent in Gemini `parameters` (\"properties: \
@@ -398,7 +404,7 @@ fn a_nested_empty_object_is_refused_for_parameters() {
     assert_eq!(
         property(
             json!({"type": "object", "properties": {}}),
-            Dialect::JsonSchema
+            Dialect::ParametersJsonSchema
         ),
         json!({"type": "object", "additionalProperties": false})
     );
@@ -448,7 +454,7 @@ fn maps_are_refused_for_parameters_and_kept_for_json_schema() {
     let map = json!({"type": "object", "additionalProperties": {"type": "integer"}});
     refused(
         &with(map.clone()),
-        Dialect::OpenApi,
+        Dialect::OpenApiParameters,
         "#/properties/p/additionalProperties",
         GeminiRule::OpenObject,
         "a map (`additionalProperties` with a schema) cannot be sent in Gemini `parameters` \
@@ -456,7 +462,7 @@ fn maps_are_refused_for_parameters_and_kept_for_json_schema() {
          key-value objects",
     );
     assert_eq!(
-        property(map, Dialect::JsonSchema),
+        property(map, Dialect::ParametersJsonSchema),
         json!({"type": "object", "additionalProperties": {"type": "integer"}})
     );
 }

@@ -128,7 +128,7 @@ pub struct ListStores {}
 /// naming properties, property names in Gemini's alphabet.
 pub fn assert_conformant(schema: &Value, dialect: Dialect) {
     let allowed: &[&str] = match dialect {
-        Dialect::OpenApi => &[
+        Dialect::OpenApiParameters => &[
             "type",
             "format",
             "description",
@@ -143,7 +143,7 @@ pub fn assert_conformant(schema: &Value, dialect: Dialect) {
             "maximum",
             "anyOf",
         ],
-        Dialect::JsonSchema => &[
+        Dialect::ParametersJsonSchema => &[
             "$defs",
             "$ref",
             "type",
@@ -181,7 +181,7 @@ pub fn assert_conformant(schema: &Value, dialect: Dialect) {
             .map(|t| t.as_str().unwrap_or_else(|| panic!("{path}: type {t}")));
         assert!(ty.is_some() || map.contains_key("anyOf"), "{path}: untyped");
         assert!(
-            dialect == Dialect::JsonSchema || ty != Some("null"),
+            dialect == Dialect::ParametersJsonSchema || ty != Some("null"),
             "{path}: null type"
         );
         if map.contains_key("enum") {
@@ -205,7 +205,7 @@ pub fn assert_conformant(schema: &Value, dialect: Dialect) {
         );
         if let Some(Value::Object(properties)) = map.get("properties") {
             assert!(
-                dialect == Dialect::JsonSchema || !properties.is_empty(),
+                dialect == Dialect::ParametersJsonSchema || !properties.is_empty(),
                 "{path}"
             );
             for (name, property) in properties {
