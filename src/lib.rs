@@ -129,6 +129,7 @@
 //! | `mcp` | an MCP server of a [`Toolbox`] through rmcp (feature `mcp`) |
 //! | [`openai`] | the OpenAI adapter: strict schemas, tool definitions, calls and outputs, the Responses agent loop (`openai::agent`, feature `runtime`) |
 //! | [`transport`] | how the agent loop's requests reach a provider: recorded replay, HTTP (feature `live`) |
+//! | [`gemini`] | the Gemini adapter: function declarations in both schema dialects, calls and function responses |
 //!
 //! Nested argument types derive `serde::Deserialize` and
 //! `schemars::JsonSchema`; both crates are re-exported ([`serde`],
@@ -305,6 +306,9 @@ pub mod prelude {
         ArgumentError, HandlerError, Money, Session, Tool, ToolCall, ToolContract, ToolError,
         ToolOutput,
     };
+    /// `toolbox.answer_generate_content(..)` for Gemini responses.
+    #[cfg(feature = "runtime")]
+    pub use tool_gemini::GeminiToolboxExt as _;
     pub use tool_macros::{Tool, ToolArgs};
     /// `toolbox.answer_chat_completions(..)` and `toolbox.answer_responses(..)`.
     #[cfg(feature = "runtime")]
@@ -472,6 +476,13 @@ pub mod mcp {
 #[cfg(feature = "runtime")]
 pub mod transport {
     pub use tool_transport::*;
+}
+
+/// The Gemini adapter: function declarations with `parametersJsonSchema` or
+/// the OpenAPI-subset `parameters`, `toolConfig`, function calls read from a
+/// `generateContent` response and `functionResponse` parts written back.
+pub mod gemini {
+    pub use tool_gemini::*;
 }
 
 pub use schemars;

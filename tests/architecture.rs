@@ -42,6 +42,20 @@ fn no_two_modules_import_each_other() {
 }
 
 #[test]
+fn every_adapter_crate_is_scanned() {
+    let names: Vec<String> = workspace_crates()
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect();
+    for adapter in ["tool-openai", "tool-gemini"] {
+        assert!(
+            names.iter().any(|n| n == adapter),
+            "{adapter} not in {names:?}"
+        );
+    }
+}
+
+#[test]
 fn tool_macros_has_no_import_cycle_at_all() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tool-macros/src");
     let graph = Graph::of_crate(&read_sources(&src));

@@ -557,7 +557,7 @@ fn valid_type(types: &Value) -> bool {
 /// The characters an enum or const value counts for: a string's own, the
 /// JSON text of another scalar (objects and arrays are violations of their
 /// own and count nothing).
-fn value_characters(value: &Value) -> usize {
+pub(crate) fn value_characters(value: &Value) -> usize {
     match value {
         Value::String(s) => s.chars().count(),
         Value::Array(_) | Value::Object(_) => 0,

@@ -28,6 +28,12 @@
 //!   transport (recorded replay, or HTTP with the cargo feature `live`),
 //!   answers each response's calls with a `Toolbox` and sends the outputs
 //!   back, by `previous_response_id` or by resending the items.
+//! - [`ChatCompletionsStream`] and [`ResponsesStream`] assemble whole calls
+//!   from a streamed response's deltas; a cut-off stream is a
+//!   [`StreamError`], never a half call.
+//! - [`check_tool_set`] and [`check_budget`] hold a whole request's tools to
+//!   OpenAI's limits (properties, nesting, enum values, characters) before
+//!   the first request; the `tools_for_*` functions do it too.
 //!
 //! The rules and where they come from: OpenAI's Structured Outputs guide
 //! ("Supported schemas") and function-calling guide ("Strict mode").
@@ -35,6 +41,7 @@
 
 #[cfg(feature = "runtime")]
 pub mod agent;
+mod budget;
 mod cache;
 mod calls;
 mod check;
@@ -47,10 +54,14 @@ mod merge;
 mod refs;
 mod round;
 mod sound;
+mod stream;
+mod stream_chat;
+mod stream_responses;
 #[cfg(feature = "runtime")]
 mod toolbox;
 mod wire;
 
+pub use budget::{BudgetError, BudgetLimit, OverBudget, SchemaUsage, check_budget, schema_usage};
 pub use cache::{strict_schema, strict_schema_for};
 pub use calls::{
     Api, CallRecord, PROVIDER, ResponseCalls, ResponseError, chat_completions_calls,
@@ -65,10 +76,13 @@ pub use error::{StrictRule, StrictSchemaError, StrictViolation};
 pub use round::{
     ToolRound, answer_chat_completions, answer_responses, answer_tool_calls, unknown_tool,
 };
+pub use stream::{MAX_STREAMED_ARGUMENT_BYTES, MAX_STREAMED_CALLS, StreamError};
+pub use stream_chat::ChatCompletionsStream;
+pub use stream_responses::ResponsesStream;
 #[cfg(feature = "runtime")]
 pub use toolbox::ToolboxExt;
 pub use wire::{
     ToolSetError, chat_completions_tool, chat_completions_tool_for,
-    chat_completions_tool_non_strict, responses_tool, responses_tool_for,
+    chat_completions_tool_non_strict, check_tool_set, responses_tool, responses_tool_for,
     responses_tool_non_strict, tools_for_chat_completions, tools_for_responses,
 };

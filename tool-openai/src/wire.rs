@@ -5,6 +5,7 @@ use std::fmt;
 use serde_json::{Value, json};
 use tool_core::{Tool, ToolContract};
 
+use crate::budget::{BudgetError, SchemaUsage, check_budget};
 use crate::cache::strict_schema_for;
 use crate::error::StrictSchemaError;
 
@@ -80,11 +81,15 @@ pub fn tools_for_responses(
     tool_set(contracts, responses_tool_for)
 }
 
-fn tool_set(
-    contracts: &[&'static ToolContract],
-    define: fn(&'static ToolContract) -> Result<Value, StrictSchemaError>,
-) -> Result<Vec<Value>, ToolSetError> {
-    let mut tools = Vec::with_capacity(contracts.len());
+/// Checks that a set of tools can be offered together in one strict
+/// request, without writing the definitions: each name is valid and used
+/// once, each schema compiles, and together they stay within OpenAI's
+/// per-request limits ([`check_budget`]). Gives what the set spends.
+///
+/// [`tools_for_chat_completions`] and [`tools_for_responses`] make the same
+/// checks; call this one at start-up to fail before the first request.
+pub fn check_tool_set(contracts: &[&'static ToolContract]) -> Result<SchemaUsage, ToolSetError> {
+    let mut schemas = Vec::with_capacity(contracts.len());
     for (i, contract) in contracts.iter().enumerate() {
         let name = contract.name();
         if !valid_name(name) {
@@ -93,7 +98,24 @@ fn tool_set(
         if contracts[..i].iter().any(|earlier| earlier.name() == name) {
             return Err(ToolSetError::DuplicateName { name });
         }
-        let tool = define(contract).map_err(|error| ToolSetError::Schema { tool: name, error })?;
+        let schema = strict_schema_for(contract)
+            .map_err(|error| ToolSetError::Schema { tool: name, error })?;
+        schemas.push((name, schema));
+    }
+    check_budget(schemas).map_err(ToolSetError::OverBudget)
+}
+
+fn tool_set(
+    contracts: &[&'static ToolContract],
+    define: fn(&'static ToolContract) -> Result<Value, StrictSchemaError>,
+) -> Result<Vec<Value>, ToolSetError> {
+    check_tool_set(contracts)?;
+    let mut tools = Vec::with_capacity(contracts.len());
+    for contract in contracts {
+        let tool = define(contract).map_err(|error| ToolSetError::Schema {
+            tool: contract.name(),
+            error,
+        })?;
         tools.push(tool);
     }
     Ok(tools)
@@ -150,6 +172,10 @@ pub enum ToolSetError {
         /// Why.
         error: StrictSchemaError,
     },
+    /// Together the tools are over one or more of OpenAI's per-request
+    /// limits (properties, nesting, enum values, characters), though each
+    /// fits alone.
+    OverBudget(BudgetError),
 }
 
 impl fmt::Display for ToolSetError {
@@ -167,6 +193,7 @@ impl fmt::Display for ToolSetError {
             ToolSetError::Schema { tool, error } => {
                 write!(f, "tool `{tool}` cannot be strict: {error}")
             }
+            ToolSetError::OverBudget(error) => error.fmt(f),
         }
     }
 }
@@ -175,6 +202,7 @@ impl std::error::Error for ToolSetError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             ToolSetError::Schema { error, .. } => Some(error),
+            ToolSetError::OverBudget(error) => Some(error),
             _ => None,
         }
     }

@@ -1,0 +1,294 @@
+//! Whole tool calls from a streamed Responses API response
+//! (`"stream": true`): `function_call` output items, their argument deltas,
+//! and the events that close them.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value};
+use tool_core::ToolCall;
+
+use crate::calls::{Api, ResponseCalls};
+use crate::stream::{Event, MAX_STREAMED_CALLS, StreamError, api_error, append};
+
+/// Assembles the function calls of a streamed Responses API response, event
+/// by event.
+///
+/// Feed each event (the JSON of one `data:` line) to [`push`](Self::push).
+/// A call opens with `response.output_item.added` (a `function_call` item
+/// with `call_id` and `name`), grows with
+/// `response.function_call_arguments.delta`, and is whole at
+/// `response.output_item.done`: `push` gives it then, ready to dispatch,
+/// with the arguments of the finished item (which are the whole text).
+/// [`finish`](Self::finish) checks that the stream reached
+/// `response.completed` and gives all calls with the model, as the
+/// [`ResponseCalls`] that `ToolboxExt::answer_calls` runs as one turn.
+///
+/// A stream that ends before `response.completed`, a `response.incomplete`
+/// or `response.failed` event, an `error` event, or a call still open at
+/// the end is an error: no half call is ever given out. Other events (text,
+/// reasoning, built-in tools) are skipped.
+///
+/// ```
+/// use serde_json::json;
+/// use tool_contract::openai::ResponsesStream;
+///
+/// let mut stream = ResponsesStream::new();
+/// for event in [
+///     json!({"type": "response.created", "response": {"id": "resp_1", "model": "gpt-4.1", "output": []}}),
+///     json!({"type": "response.output_item.added", "output_index": 0, "item": {
+///         "type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "get_inventory",
+///         "arguments": "", "status": "in_progress"}}),
+///     json!({"type": "response.function_call_arguments.delta", "item_id": "fc_1", "output_index": 0, "delta": "{\"sku\": \"SKU-1\"}"}),
+/// ] {
+///     assert!(stream.push(&event)?.is_none());
+/// }
+/// let whole = stream.push(&json!({"type": "response.output_item.done", "output_index": 0, "item": {
+///     "type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "get_inventory",
+///     "arguments": "{\"sku\": \"SKU-1\"}", "status": "completed"}}))?;
+/// assert_eq!(whole.unwrap().call_id, "call_1");
+/// stream.push(&json!({"type": "response.completed", "response": {"id": "resp_1", "model": "gpt-4.1"}}))?;
+/// assert_eq!(stream.finish()?.calls.len(), 1);
+/// # Ok::<(), tool_contract::openai::StreamError>(())
+/// ```
+#[derive(Debug, Default)]
+pub struct ResponsesStream {
+    events: usize,
+    model: Option<String>,
+    completed: bool,
+    /// Open calls by `output_index`.
+    open: BTreeMap<usize, Partial>,
+    done: Vec<ToolCall>,
+}
+
+#[derive(Debug)]
+struct Partial {
+    item_id: Option<String>,
+    call_id: String,
+    name: String,
+    arguments: String,
+}
+
+impl ResponsesStream {
+    /// An assembler before the first event.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Takes in one event; gives the call it makes whole
+    /// (`response.output_item.done` of a `function_call`), else `None`.
+    pub fn push(&mut self, event: &Value) -> Result<Option<ToolCall>, StreamError> {
+        let reader = Event {
+            number: self.events,
+        };
+        self.events += 1;
+        let map = reader.object(event, "$")?;
+        if self.completed {
+            return Err(reader.error("$", "an event after `response.completed`"));
+        }
+        let kind = reader.string(map, "type", "$")?;
+        match kind {
+            "error" => {
+                let message = reader
+                    .opt_string(map, "message", "$")?
+                    .unwrap_or("(no message)");
+                Err(reader.error("$", format!("the API sent an error: {message}")))
+            }
+            "response.created" | "response.in_progress" => {
+                self.take_model(&reader, map)?;
+                Ok(None)
+            }
+            "response.completed" => {
+                self.take_model(&reader, map)?;
+                if let Some((_, call)) = self.open.iter().next() {
+                    return Err(reader.error(
+                        "$",
+                        format!(
+                            "the response completed with call `{}` still open",
+                            call.call_id
+                        ),
+                    ));
+                }
+                self.completed = true;
+                Ok(None)
+            }
+            "response.incomplete" | "response.failed" => {
+                let response = map.get("response").and_then(Value::as_object);
+                let why = response
+                    .and_then(|r| {
+                        r.get("incomplete_details")
+                            .and_then(|d| d.get("reason"))
+                            .or_else(|| r.get("error").and_then(|e| e.get("message")))
+                    })
+                    .and_then(Value::as_str)
+                    .unwrap_or("no reason given");
+                Err(reader.error(
+                    "$.type",
+                    format!("the response ended as `{kind}` ({why}); no call is given out"),
+                ))
+            }
+            "response.output_item.added" => {
+                self.open_item(&reader, map)?;
+                Ok(None)
+            }
+            "response.function_call_arguments.delta" => {
+                let index = reader.index(map, "output_index", "$")?;
+                let Some(call) = self.open.get_mut(&index) else {
+                    return Err(reader.error(
+                        "$.output_index",
+                        format!("arguments for output {index}, which is no open function call"),
+                    ));
+                };
+                check_item_id(&reader, map, call)?;
+                let delta = reader.string(map, "delta", "$")?;
+                append(&reader, "$.delta", &mut call.arguments, delta)?;
+                Ok(None)
+            }
+            "response.function_call_arguments.done" => {
+                let index = reader.index(map, "output_index", "$")?;
+                let Some(call) = self.open.get_mut(&index) else {
+                    return Err(reader.error(
+                        "$.output_index",
+                        format!("arguments for output {index}, which is no open function call"),
+                    ));
+                };
+                check_item_id(&reader, map, call)?;
+                // The whole text: it replaces what the deltas added up to.
+                let arguments = reader.string(map, "arguments", "$")?;
+                call.arguments.clear();
+                append(&reader, "$.arguments", &mut call.arguments, arguments)?;
+                Ok(None)
+            }
+            "response.output_item.done" => self.close_item(&reader, map),
+            _ => {
+                api_error(&reader, map)?;
+                Ok(None)
+            }
+        }
+    }
+
+    fn take_model(&mut self, reader: &Event, map: &Map<String, Value>) -> Result<(), StreamError> {
+        let Some(response) = map.get("response") else {
+            return Ok(());
+        };
+        let response = reader.object(response, "$.response")?;
+        if let Some(model) = reader.opt_string(response, "model", "$.response")? {
+            self.model.get_or_insert_with(|| model.to_owned());
+        }
+        Ok(())
+    }
+
+    fn open_item(&mut self, reader: &Event, map: &Map<String, Value>) -> Result<(), StreamError> {
+        let index = reader.index(map, "output_index", "$")?;
+        let item = reader.object(map.get("item").unwrap_or(&Value::Null), "$.item")?;
+        if reader.string(item, "type", "$.item")? != "function_call" {
+            return Ok(());
+        }
+        if self.open.contains_key(&index) {
+            return Err(reader.error("$.output_index", format!("output {index} is opened twice")));
+        }
+        if self.open.len() + self.done.len() >= MAX_STREAMED_CALLS {
+            return Err(reader.error(
+                "$.item",
+                format!("more than {MAX_STREAMED_CALLS} calls in one response"),
+            ));
+        }
+        let mut arguments = String::new();
+        let initial = reader
+            .opt_string(item, "arguments", "$.item")?
+            .unwrap_or("");
+        append(reader, "$.item.arguments", &mut arguments, initial)?;
+        self.open.insert(
+            index,
+            Partial {
+                item_id: reader.opt_string(item, "id", "$.item")?.map(str::to_owned),
+                call_id: reader.string(item, "call_id", "$.item")?.to_owned(),
+                name: reader.string(item, "name", "$.item")?.to_owned(),
+                arguments,
+            },
+        );
+        Ok(())
+    }
+
+    fn close_item(
+        &mut self,
+        reader: &Event,
+        map: &Map<String, Value>,
+    ) -> Result<Option<ToolCall>, StreamError> {
+        let index = reader.index(map, "output_index", "$")?;
+        let item = reader.object(map.get("item").unwrap_or(&Value::Null), "$.item")?;
+        if reader.string(item, "type", "$.item")? != "function_call" {
+            return Ok(None);
+        }
+        let Some(open) = self.open.remove(&index) else {
+            return Err(reader.error(
+                "$.output_index",
+                format!("output {index} is done but was never added"),
+            ));
+        };
+        let call_id = reader.string(item, "call_id", "$.item")?;
+        if call_id != open.call_id {
+            return Err(reader.error(
+                "$.item.call_id",
+                format!(
+                    "output {index} opened as call `{}`, done as `{call_id}`",
+                    open.call_id
+                ),
+            ));
+        }
+        if let Some(status) = reader.opt_string(item, "status", "$.item")?
+            && status != "completed"
+        {
+            return Err(reader.error(
+                "$.item.status",
+                format!("call `{call_id}` is done with status `{status}`; it is not whole"),
+            ));
+        }
+        let name = reader
+            .opt_string(item, "name", "$.item")?
+            .unwrap_or(&open.name);
+        // The finished item's arguments are the whole text.
+        let arguments = match reader.opt_string(item, "arguments", "$.item")? {
+            Some(arguments) => arguments.to_owned(),
+            None => open.arguments,
+        };
+        let call = ToolCall::new(call_id, name, arguments);
+        self.done.push(call.clone());
+        Ok(Some(call))
+    }
+
+    /// The end of the stream: gives every call, in order of completion, with
+    /// the model. An error unless `response.completed` came.
+    pub fn finish(self) -> Result<ResponseCalls, StreamError> {
+        if !self.completed {
+            let open: Vec<&str> = self.open.values().map(|c| c.call_id.as_str()).collect();
+            let pending = if open.is_empty() {
+                String::new()
+            } else {
+                format!(" with call(s) {} still open", open.join(", "))
+            };
+            return Err(StreamError::at_end(format!(
+                "the stream ended before `response.completed`{pending}; it was cut off, so no \
+                 call is given out"
+            )));
+        }
+        let model = self
+            .model
+            .ok_or_else(|| StreamError::at_end("no event named the `model`"))?;
+        Ok(ResponseCalls::new(Api::Responses, model, self.done))
+    }
+}
+
+/// A delta's `item_id`, when given, is the open item's.
+fn check_item_id(
+    reader: &Event,
+    map: &Map<String, Value>,
+    call: &Partial,
+) -> Result<(), StreamError> {
+    match (reader.opt_string(map, "item_id", "$")?, &call.item_id) {
+        (Some(given), Some(known)) if given != known => Err(reader.error(
+            "$.item_id",
+            format!("item `{given}` at the output index of item `{known}`"),
+        )),
+        _ => Ok(()),
+    }
+}
