@@ -173,6 +173,28 @@ impl<'a> Input<'a> {
     }
 }
 
+/// The name of `#[serde(rename = "...")]` among `attrs`, if one is there.
+fn serde_rename(attrs: &[syn::Attribute]) -> Option<String> {
+    let mut found = None;
+    for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
+        let _ = attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("rename")
+                && let Ok(value) = meta.value()
+                && let Ok(lit) = value.parse::<syn::LitStr>()
+            {
+                found = Some(lit.value());
+            } else if meta.input.peek(syn::Token![=]) {
+                // Skip any other `key = value`.
+                let _ = meta.value()?.parse::<syn::Expr>()?;
+            } else if meta.input.peek(syn::token::Paren) {
+                let _ = meta.parse_nested_meta(|_| Ok(()));
+            }
+            Ok(())
+        });
+    }
+    found
+}
+
 impl<'a> Field<'a> {
     pub fn from_syn(cx: &Ctxt, original: &'a syn::Field) -> Option<Self> {
         Self::from_syn_at(cx, original, &ON_FIELD)
@@ -184,7 +206,12 @@ impl<'a> Field<'a> {
         let attrs = attr::field_attrs(cx, &original.attrs, here);
         let name = match attrs.rename.given() {
             Some(lit) => lit.value(),
-            None => ident.to_string().trim_start_matches("r#").to_owned(),
+            // A `#[derive(ToolArgs)]` field keeps its serde attributes: its
+            // JSON name is then serde's (`#[serde(rename = "mail")]`), so the
+            // constraints land on the property the schema has. (A tool
+            // field's `#[serde(rename)]` is refused.)
+            None => serde_rename(&original.attrs)
+                .unwrap_or_else(|| ident.to_string().trim_start_matches("r#").to_owned()),
         };
         let presence = if attrs.default.is_given() {
             Presence::Defaulted
