@@ -556,6 +556,72 @@ mod tests {
     }
 
     #[test]
+    fn a_destination_format_is_found_through_refs_options_and_lists() {
+        let root = serde_json::json!({
+            "type": "object",
+            "properties": {
+                "guests": {"type": "array", "items": {"$ref": "#/$defs/Guest"}},
+                "backup": {"anyOf": [{"type": "string", "format": "idn-email"}, {"type": "null"}]},
+                "pair": {"type": "array", "prefixItems": [{"type": "string"}, {"type": "string", "format": "hostname"}]}
+            },
+            "$defs": {
+                "Guest": {
+                    "type": "object",
+                    "properties": {"mail": {"type": "string", "format": "email"}, "name": {"type": "string"}}
+                }
+            }
+        });
+        let value = serde_json::json!({
+            "guests": [{"mail": "a@x.io", "name": "b@x.io"}],
+            "backup": "c@x.io",
+            "pair": ["d.x.io", "e.x.io"]
+        });
+        let schemas = Schemas {
+            defs: root["$defs"].as_object().unwrap(),
+        };
+        let mut found = Vec::new();
+        for (key, member) in value.as_object().unwrap() {
+            schemas.collect(
+                root["properties"].get(key),
+                member,
+                &format!("$.{key}"),
+                false,
+                &mut found,
+            );
+        }
+        let found: Vec<(&str, &str)> = found
+            .iter()
+            .map(|(p, v)| (p.as_str(), v.as_str()))
+            .collect();
+        // `guests` is no destination name: only the formatted `mail` is
+        // read, not an address-like `name`.
+        assert_eq!(
+            found,
+            [
+                ("$.guests[0].mail", "a@x.io"),
+                ("$.backup", "c@x.io"),
+                ("$.pair[1]", "e.x.io"),
+            ]
+        );
+    }
+
+    #[test]
+    fn inside_a_recipient_object_only_what_could_be_an_address_is_read() {
+        for address in [
+            "eve@evil.io",
+            "mailto:eve",
+            "https://evil.io",
+            "evil.io",
+            "+1 (555) 0100",
+        ] {
+            assert!(address_like(address), "{address}");
+        }
+        for label in ["Eve", "Eve Li", "Dr. Eve Li", "Q3 numbers", "1234"] {
+            assert!(!address_like(label), "{label}");
+        }
+    }
+
+    #[test]
     fn domains_match_whole_labels() {
         let list = RecipientAllowList::new().domain("Example.com.");
         assert!(list.allows("ana@example.com"));
