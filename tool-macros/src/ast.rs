@@ -174,7 +174,10 @@ impl<'a> Input<'a> {
 }
 
 /// The name of `#[serde(rename = "...")]` among `attrs`, if one is there.
-fn serde_rename(attrs: &[syn::Attribute]) -> Option<String> {
+/// A `#[derive(ToolArgs)]` field keeps its serde attributes, so its JSON
+/// name is serde's; a tool field's `#[serde(rename)]` is refused instead
+/// (`foreign`).
+pub fn serde_rename(attrs: &[syn::Attribute]) -> Option<String> {
     let mut found = None;
     for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
         let _ = attr.parse_nested_meta(|meta| {
@@ -206,12 +209,7 @@ impl<'a> Field<'a> {
         let attrs = attr::field_attrs(cx, &original.attrs, here);
         let name = match attrs.rename.given() {
             Some(lit) => lit.value(),
-            // A `#[derive(ToolArgs)]` field keeps its serde attributes: its
-            // JSON name is then serde's (`#[serde(rename = "mail")]`), so the
-            // constraints land on the property the schema has. (A tool
-            // field's `#[serde(rename)]` is refused.)
-            None => serde_rename(&original.attrs)
-                .unwrap_or_else(|| ident.to_string().trim_start_matches("r#").to_owned()),
+            None => ident.to_string().trim_start_matches("r#").to_owned(),
         };
         let presence = if attrs.default.is_given() {
             Presence::Defaulted

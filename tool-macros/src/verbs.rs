@@ -328,14 +328,21 @@ pub fn mismatch(name: &str, promise: Promise, effect: Effect, given: bool) -> Op
     let verb = match promise {
         Promise::Reads(v) | Promise::Destroys(v) | Promise::Writes(v) | Promise::Drafts(v) => v,
     };
-    // Without the verb, wherever it stands (`order` in `order_delete`);
-    // a draft word stays (`refund_draft` in `create_refund_draft`).
+    // What the verb acts on, for the renames the message suggests: the
+    // words after it (`customer` in `get_or_create_customer`), else those
+    // before it (`order` in `order_delete`); a draft word stays
+    // (`refund_draft` in `create_refund_draft`).
     if !matches!(promise, Promise::Drafts(_))
         && let Some(at) = words.iter().position(|w| *w == verb)
         && at > 0
     {
-        words.remove(at);
-        words.insert(0, verb);
+        let after: Vec<&str> = words[at + 1..].to_vec();
+        let kept = if after.is_empty() {
+            words[..at].to_vec()
+        } else {
+            after
+        };
+        words = std::iter::once(verb).chain(kept).collect();
     }
     let object = match words.as_slice() {
         [_, rest @ ..] if !rest.is_empty() => rest.join("_"),
@@ -452,6 +459,18 @@ mod tests {
             Some(
                 "tool name `order_delete` says `delete`, which destroys or revokes, but the tool is declared `effect = \"write\"`: declare `effect = \"destructive\", approval = \"required\"`, or rename it for what it does if nothing is lost (e.g. `archive_order`, `update_order`)"
             )
+        );
+        let joined = mismatch(
+            "get_or_create_customer",
+            Promise::Writes("create"),
+            Effect::Read,
+            false,
+        );
+        assert!(
+            joined.as_deref().is_some_and(|m| m.starts_with(
+                "tool name `get_or_create_customer` says `create`, a writing verb, but the tool is `read` (the default when `effect` is not given): the name says it changes something; declare `effect = \"write\"` (or `\"destructive\"`) if it does, or rename it with a reading verb (e.g. `get_customer`, `list_customer`)"
+            )),
+            "{joined:?}"
         );
     }
 
