@@ -17,7 +17,12 @@ use tool_contract::{
 
 /// Invite people to a meeting by mail.
 #[derive(Debug, Tool)]
-#[tool(effect = "write", idempotent = false, open_world, approval = "required")]
+#[tool(
+    effect = "write",
+    idempotent = false,
+    open_world,
+    approval = "required"
+)]
 pub struct SendMeetingInvite {
     /// Who is invited, e.g. "ana@example.com".
     #[tool(max_items = 10, items(format = "email"))]
@@ -29,7 +34,12 @@ pub struct SendMeetingInvite {
 
 /// Post a status message to a chat integration.
 #[derive(Debug, Tool)]
-#[tool(effect = "write", idempotent = false, open_world, approval = "required")]
+#[tool(
+    effect = "write",
+    idempotent = false,
+    open_world,
+    approval = "required"
+)]
 pub struct PostStatusMessage {
     /// Where to post, e.g. "https://hooks.example.com/T1".
     #[tool(format = "uri")]
@@ -53,7 +63,12 @@ pub struct Guest {
 
 /// Send the party invitations to the guests.
 #[derive(Debug, Tool)]
-#[tool(effect = "write", idempotent = false, open_world, approval = "required")]
+#[tool(
+    effect = "write",
+    idempotent = false,
+    open_world,
+    approval = "required"
+)]
 pub struct SendPartyInvitations {
     /// Who gets an invitation.
     #[tool(max_items = 10)]
@@ -62,7 +77,12 @@ pub struct SendPartyInvitations {
 
 /// Forward a stored document by mail.
 #[derive(Debug, Tool)]
-#[tool(effect = "write", idempotent = false, open_world, approval = "required")]
+#[tool(
+    effect = "write",
+    idempotent = false,
+    open_world,
+    approval = "required"
+)]
 pub struct ForwardDocument {
     /// Where the document goes, e.g. "ana@example.com".
     #[tool(format = "email")]
@@ -82,7 +102,12 @@ pub struct Person {
 
 /// Send a newsletter issue to the listed people.
 #[derive(Debug, Tool)]
-#[tool(effect = "write", idempotent = false, open_world, approval = "required")]
+#[tool(
+    effect = "write",
+    idempotent = false,
+    open_world,
+    approval = "required"
+)]
 pub struct SendNewsletter {
     /// Who receives it.
     #[tool(max_items = 10)]
@@ -146,7 +171,10 @@ async fn approved_call<T: Tool>(name: &str, arguments: &str) -> (CallResult, usi
     let approvals = Approvals::new();
     approvals.grant(ApprovalGrant::for_call::<T>("appr-1", arguments).for_subjects(&subjects()));
     let result = toolbox
-        .call(&ToolCall::new("call_1", name, arguments), &session(&approvals))
+        .call(
+            &ToolCall::new("call_1", name, arguments),
+            &session(&approvals),
+        )
         .await;
     (result, runs.load(Ordering::SeqCst))
 }
@@ -288,7 +316,12 @@ pub struct CopyContact {
 
 /// Mail the weekly report to a contact.
 #[derive(Debug, Tool)]
-#[tool(effect = "write", idempotent = false, open_world, approval = "required")]
+#[tool(
+    effect = "write",
+    idempotent = false,
+    open_world,
+    approval = "required"
+)]
 pub struct SendWeeklyReport {
     /// Who gets a copy.
     #[tool(max_items = 5)]

@@ -419,11 +419,20 @@ mod tests {
     fn a_draft_name_keeps_its_verb() {
         use Promise::*;
         assert_eq!(all("send_draft"), [Writes("send"), Drafts("draft")]);
-        assert_eq!(all("publish_post_draft"), [Writes("publish"), Drafts("draft")]);
-        assert_eq!(all("create_refund_draft"), [Writes("create"), Drafts("draft")]);
+        assert_eq!(
+            all("publish_post_draft"),
+            [Writes("publish"), Drafts("draft")]
+        );
+        assert_eq!(
+            all("create_refund_draft"),
+            [Writes("create"), Drafts("draft")]
+        );
         assert_eq!(all("draft_reply"), [Writes("draft"), Drafts("draft")]);
         assert_eq!(all("preview_invoice"), [Drafts("preview")]);
-        assert_eq!(all("get_shipping_estimate"), [Reads("get"), Drafts("estimate")]);
+        assert_eq!(
+            all("get_shipping_estimate"),
+            [Reads("get"), Drafts("estimate")]
+        );
         assert_eq!(all("cancel_order_draft"), [Destroys("cancel")]);
     }
 
@@ -453,7 +462,12 @@ mod tests {
 
     #[test]
     fn a_later_verb_is_named_where_it_stands() {
-        let message = mismatch("order_delete", Promise::Destroys("delete"), Effect::Write, true);
+        let message = mismatch(
+            "order_delete",
+            Promise::Destroys("delete"),
+            Effect::Write,
+            true,
+        );
         assert_eq!(
             message.as_deref(),
             Some(

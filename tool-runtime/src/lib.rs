@@ -32,8 +32,8 @@ pub mod idempotency;
 mod messages;
 pub mod model_result;
 mod pipeline;
-pub mod recipients;
 mod principal;
+pub mod recipients;
 mod toolbox;
 
 pub use abort::AbortHandle;

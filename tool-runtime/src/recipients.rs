@@ -44,9 +44,9 @@
 use std::fmt;
 use std::sync::Arc;
 
+use serde_json::Map;
 use serde_json::Value;
 use tool_core::words::echo;
-use serde_json::Map;
 use tool_core::words::judge::{DESTINATION_PARTS, destination_format, destination_name, words};
 use tool_core::{Effect, ErrorCategory, Recovery, Session, ToolContract, ToolError};
 
@@ -353,7 +353,12 @@ impl<'a> Schemas<'a> {
             self.resolve(def, depth + 1, out);
         }
         for key in ["anyOf", "oneOf", "allOf"] {
-            for branch in schema.get(key).and_then(Value::as_array).into_iter().flatten() {
+            for branch in schema
+                .get(key)
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
                 self.resolve(branch, depth + 1, out);
             }
         }

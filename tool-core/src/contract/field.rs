@@ -136,11 +136,9 @@ impl FieldContract {
         if self.injected {
             return false;
         }
-        let formatted = self
-            .constraints
-            .iter()
-            .chain(self.item_constraints)
-            .any(|c| matches!(c, Constraint::Format(f) if tool_words::judge::destination_format(f)));
+        let formatted = self.constraints.iter().chain(self.item_constraints).any(
+            |c| matches!(c, Constraint::Format(f) if tool_words::judge::destination_format(f)),
+        );
         formatted
             || [self.name, self.rust_name.trim_start_matches("r#")]
                 .iter()

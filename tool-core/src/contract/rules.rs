@@ -49,8 +49,7 @@ use serde_json::{Map, Value};
 use tool_words::judge::{
     AmountProblem, boolean_pair, boolean_pair_message, command_word, currency_name,
     destination_format, destination_name, free_form_command_message, identity_name_on,
-    model_identity_message, money_name, untyped_amount_message, untyped_destination_message,
-    words,
+    model_identity_message, money_name, untyped_amount_message, untyped_destination_message, words,
 };
 
 use super::input_schema::ALLOW_KEY;

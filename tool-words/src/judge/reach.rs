@@ -210,7 +210,10 @@ pub fn command_description(text: &str) -> Option<&'static str> {
             .iter()
             .find_map(|word| list.iter().find(|c| **c == word.as_str()).copied())
     };
-    if lower.windows(2).any(|pair| pair == ["regular", "expression"]) {
+    if lower
+        .windows(2)
+        .any(|pair| pair == ["regular", "expression"])
+    {
         return Some("regular expression");
     }
     if let Some(word) = found(COMMAND_DESCRIPTION_WORDS) {
