@@ -22,8 +22,9 @@
 //!   (`recipients: [{mail, name}]`), every string that could be an address
 //!   (it has an `@`, a `:`, a `/`, a dotted host or a phone number's
 //!   digits): a display name ("Eve") is no address and passes, an address
-//!   under any key is checked. A refused recipient answers the
-//! model with [`RECIPIENT_NOT_ALLOWED`], the JSON path of the value and
+//!   under any key is checked.
+//!
+//! A refused recipient answers the model with [`RECIPIENT_NOT_ALLOWED`], the JSON path of the value and
 //! what this session allows. A session without a policy checks nothing.
 //!
 //! ```
