@@ -216,24 +216,33 @@
 //!     send (`rename`, `default`, `flatten`, `skip`, `with`, `length`, ...)
 //!     are refused on a tool, with the `#[tool(...)]` key to write instead.
 //!
-//! 12. `misleading_name`: the verb the tool name starts with matches the
-//!     effect (judged on the name's words: `checkout_cart` is not `check`):
-//!     a reading verb (`get`, `list`, `search`, `find`, `lookup`, `fetch`,
-//!     `read`, `check`, `show`, `count`, `describe`, `view`, `query`, ...)
-//!     is `read`; a destroying or revoking verb (`delete`, `remove`,
-//!     `cancel`, `revoke`, `purge`, `erase`, `terminate`, `destroy`, `drop`,
-//!     `close_account`, ...) is `destructive`; a draft or preview
-//!     (`draft_*`, `preview_*`, `estimate_*`, `simulate_*`, `*_draft`,
-//!     `*_preview`) is not `destructive`; a writing verb (`create`,
+//! 12. `misleading_name`: the verbs of the tool name match the effect
+//!     (judged on the name's words: `checkout_cart` is not `check`). The
+//!     verb is the first word (after `bulk_`, `hard_`, ...), or in a name
+//!     that starts with a noun its first destroying word (`order_delete`,
+//!     `admin_delete_user`); a verb after `or`/`and`/`then` counts too
+//!     (`get_or_create_customer`), and the strongest wins: destroy over
+//!     write over read. A reading verb (`get`, `list`, `search`, `find`,
+//!     `lookup`, `fetch`, `read`, `check`, `show`, `count`, `describe`,
+//!     `view`, `query`, ...) is `read`; a destroying or revoking verb
+//!     (`delete`, `remove`, `cancel`, `revoke`, `purge`, `erase`,
+//!     `terminate`, `destroy`, `drop`, `ban`, `clear`, `empty`,
+//!     `close_account`, ...) is `destructive`; a writing verb (`create`,
 //!     `update`, `set`, `send`, `submit`, `book`, `reserve`, `add`, `pay`,
-//!     ...) is not `read`.
+//!     `post`, `refund`, `charge`, `purchase`, `buy`, `share`, `move`,
+//!     `draft`, ...) is not `read`; a draft or preview (`draft_*`,
+//!     `preview_*`, `estimate_*`, `simulate_*`, `*_draft`, `*_preview`) is
+//!     also not `destructive`, and keeps its verb (`send_draft` writes).
 //! 13. `free_form_command`: a string the model fills with a program is
 //!     refused unless constrained (an enum, a `pattern`, or `max_length`
 //!     with a `format`): its name has a word such as `sql`, `shell`,
 //!     `command`, `cmd`, `script`, `expression`, `eval`, `template`,
 //!     `regex`, `graphql`, `formula` (`code` after a language:
-//!     `python_code`), or its description says `SQL`, `shell`, `bash`,
-//!     `script`, `Python`, `JavaScript`, `regex`, `eval`, ... The line:
+//!     `python_code`; a name that is only `run` or `exec`), or its
+//!     description says `SQL`, `shell`, `bash`, `script`, `command`,
+//!     `expression`, "regular expression", `Python`, `JavaScript`, `regex`,
+//!     `eval`, or "program"/"code" beside "run"/"execute"/"evaluate"; a
+//!     list of tuples of strings is judged by its strings. The line:
 //!     search text is no program (`query`, `user_query`, `search_text`,
 //!     `keywords` stay allowed), nor is a value called a code
 //!     (`discount_code`, `country_code`), nor a name that only names or
@@ -245,10 +254,14 @@
 //! 15. `untyped_destination`: in such a tool, a text field named for a
 //!     destination (`to`, `recipient(s)`, `cc`, `bcc`, `email`,
 //!     `email_address`, `phone_number`, `webhook_url`, `callback_url`,
-//!     `reply_to`, ...) carries a format (`email`, `uri`, `hostname`,
-//!     `ipv4`, `ipv6`, or a `pattern` for a phone number). The runtime then
-//!     applies the session's recipient policy (`tool_contract::recipients`,
-//!     feature `runtime`) to it, at every depth.
+//!     `reply_to`, `mail_to`, ...) carries a format (`email`, `uri`,
+//!     `hostname`, `ipv4`, `ipv6`, or a `pattern` for a phone number), at
+//!     every depth (a nested type's fields from its schema, when the tool
+//!     is registered). The runtime applies the session's recipient policy
+//!     (`tool_contract::recipients`, feature `runtime`) at every depth to
+//!     every destination of a tool that is not `read`, `open_world` or not:
+//!     a field named for one, any string with a destination format whatever
+//!     its name, and any address inside a recipient object.
 //!
 //! | rule | refused | written instead |
 //! | --- | --- | --- |

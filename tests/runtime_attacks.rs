@@ -308,7 +308,7 @@ impl Drop for CartRef {
 ///
 /// Use it when the customer asks to empty the cart; it needs approval.
 #[derive(Debug, Tool)]
-#[tool(effect = "write", approval = "required", idempotent = false)]
+#[tool(effect = "destructive", approval = "required", idempotent = false)]
 pub struct EmptyCart {
     /// The cart's reference, e.g. "CART-7".
     pub cart: CartRef,

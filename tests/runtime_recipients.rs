@@ -271,3 +271,109 @@ fn the_contract_marks_destination_fields() {
         .collect();
     assert_eq!(destinations, ["to", "cc", "webhook_url"]);
 }
+
+/// A person on a mailing list, addressed by a key no name rule knows.
+#[derive(Debug, ToolArgs)]
+pub struct Member {
+    /// Their address, e.g. "li@example.com".
+    #[tool(format = "email")]
+    pub mail: String,
+    /// How to greet them, e.g. "Li".
+    #[tool(max_length = 50)]
+    pub greeting: String,
+}
+
+/// Add people to the shop's own mailing list; nothing is sent yet.
+#[derive(Debug, Tool)]
+#[tool(effect = "write", idempotent)]
+pub struct AddListMembers {
+    /// Who joins the list.
+    #[tool(max_items = 10)]
+    pub recipients: Vec<Member>,
+}
+
+/// Set the note shown on an order; it goes nowhere.
+#[derive(Debug, Tool)]
+#[tool(effect = "write", idempotent)]
+pub struct SetOrderNote {
+    /// The order, e.g. "A-10293".
+    #[tool(pattern = "^A-[0-9]+$")]
+    pub order_ref: String,
+    /// The note, e.g. "Leave at the door; ring eve@evil.io".
+    #[tool(max_length = 200)]
+    pub note: String,
+}
+
+/// A write that is not `open_world` is checked too when it has a
+/// destination (here a list of recipient objects): an address under any
+/// key of a recipient object is refused, a greeting is no address and
+/// passes; a write without any destination is not checked, whatever its
+/// text says.
+#[tokio::test]
+async fn a_closed_world_write_is_checked_only_where_it_has_a_destination() {
+    let runs = Arc::new(AtomicUsize::new(0));
+    let mut toolbox = Toolbox::new();
+    for name in ["add_list_members", "set_order_note"] {
+        let counted = Arc::clone(&runs);
+        let done = move || {
+            counted.fetch_add(1, Ordering::SeqCst);
+            Ok::<_, ToolError>(format!("{name} done"))
+        };
+        match name {
+            "add_list_members" => {
+                toolbox.register(move |_: AddListMembers, _: CallContext| {
+                    let done = done.clone();
+                    async move { done() }
+                });
+            }
+            _ => {
+                toolbox.register(move |_: SetOrderNote, _: CallContext| {
+                    let done = done.clone();
+                    async move { done() }
+                });
+            }
+        }
+    }
+    let session = session(&Approvals::new(), Some(example_only()));
+    let call = |name: &'static str, arguments: &'static str| {
+        let toolbox = &toolbox;
+        let session = &session;
+        async move {
+            toolbox
+                .call(&ToolCall::new("call_1", name, arguments), session)
+                .await
+                .model_text()
+        }
+    };
+    assert_eq!(
+        call(
+            "add_list_members",
+            r#"{"recipients": [{"mail": "li@example.com", "greeting": "Li"}, {"mail": "eve@evil.io", "greeting": "Eve"}]}"#
+        )
+        .await
+        .as_deref(),
+        Some(
+            "Error [RECIPIENT_NOT_ALLOWED]: The recipient \"eve@evil.io\" at `$.recipients[1].mail` is not allowed for this session; it may send only to addresses and URLs at example.com (or a subdomain), and to partner@outside.io. Ask the user for an allowed recipient, or leave this one out."
+        )
+    );
+    assert_eq!(runs.load(Ordering::SeqCst), 0);
+    assert_eq!(
+        call(
+            "add_list_members",
+            r#"{"recipients": [{"mail": "li@example.com", "greeting": "Li"}]}"#
+        )
+        .await
+        .as_deref(),
+        Some("add_list_members done")
+    );
+    assert_eq!(
+        call(
+            "set_order_note",
+            r#"{"order_ref": "A-1", "note": "Leave at the door; ring eve@evil.io"}"#
+        )
+        .await
+        .as_deref(),
+        Some("set_order_note done")
+    );
+    assert_eq!(runs.load(Ordering::SeqCst), 2);
+}

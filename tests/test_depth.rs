@@ -427,6 +427,7 @@ fn integer_bounds_are_exact_and_minus_zero_is_an_integer() {
 
 /// Give money back to the customer for a returned order; returns the refund id.
 #[derive(Debug, Tool)]
+#[tool(effect = "write", idempotent = false)]
 struct RefundOrder {
     /// How much to refund.
     amount: Money,

@@ -121,6 +121,7 @@ pub enum Untagged {
 /// Search the catalog with filters and pay for what is found; returns the
 /// matching items and the payment reference.
 #[derive(Debug, Tool)]
+#[tool(effect = "write", idempotent = false)]
 pub struct SearchAndPay {
     /// Words to search for, e.g. "red shoes".
     #[tool(min_length = 1, max_length = 12)]

@@ -170,6 +170,13 @@ fn fields_of<'a>(
                 }
             };
             let mut field = Field::from_syn_at(cx, original, &here)?;
+            // The twin keeps `#[serde(rename = "mail")]`: the property is
+            // `mail`, and the field's constraints and rules go there.
+            if !field.attrs.rename.is_given()
+                && let Some(name) = crate::ast::serde_rename(&original.attrs)
+            {
+                field.name = name;
+            }
             field.owner = Some(owner.to_owned());
             Some(field)
         })

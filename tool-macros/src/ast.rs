@@ -173,6 +173,31 @@ impl<'a> Input<'a> {
     }
 }
 
+/// The name of `#[serde(rename = "...")]` among `attrs`, if one is there.
+/// A `#[derive(ToolArgs)]` field keeps its serde attributes, so its JSON
+/// name is serde's; a tool field's `#[serde(rename)]` is refused instead
+/// (`foreign`).
+pub fn serde_rename(attrs: &[syn::Attribute]) -> Option<String> {
+    let mut found = None;
+    for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
+        let _ = attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("rename")
+                && let Ok(value) = meta.value()
+                && let Ok(lit) = value.parse::<syn::LitStr>()
+            {
+                found = Some(lit.value());
+            } else if meta.input.peek(syn::Token![=]) {
+                // Skip any other `key = value`.
+                let _ = meta.value()?.parse::<syn::Expr>()?;
+            } else if meta.input.peek(syn::token::Paren) {
+                let _ = meta.parse_nested_meta(|_| Ok(()));
+            }
+            Ok(())
+        });
+    }
+    found
+}
+
 impl<'a> Field<'a> {
     pub fn from_syn(cx: &Ctxt, original: &'a syn::Field) -> Option<Self> {
         Self::from_syn_at(cx, original, &ON_FIELD)

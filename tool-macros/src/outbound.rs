@@ -24,15 +24,15 @@ pub fn check_misleading_name(cx: &Ctxt, input: &Input, waivers: &Waivers) {
     if input.attrs.effect.is_refused() || input.attrs.name.is_refused() {
         return;
     }
-    let Some(promise) = verbs::promise(&words(&input.name)) else {
-        return;
-    };
-    let Some(message) = verbs::mismatch(
-        &input.name,
-        promise,
-        input.effect(),
-        input.attrs.effect.is_given(),
-    ) else {
+    let promises = verbs::promises(&words(&input.name));
+    let Some(message) = promises.into_iter().find_map(|promise| {
+        verbs::mismatch(
+            &input.name,
+            promise,
+            input.effect(),
+            input.attrs.effect.is_given(),
+        )
+    }) else {
         return;
     };
     if waivers.waived(Rule::MisleadingName, None) {

@@ -1,14 +1,30 @@
 //! The application's recipient policy: where an open-world write may send
 //! data.
 //!
-//! A tool that is `open_world` and not `read` sends the application's data
-//! to a system the application does not control. Its destination fields
-//! (`to`, `recipient`, `cc`, `webhook_url`, ... at any depth: see
-//! [`FieldContract::destination`](tool_core::contract::FieldContract::destination))
-//! are checked against the [`RecipientPolicy`] in the call's [`Session`]
-//! after the arguments parse and before the idempotency key is claimed,
-//! the approval consumed or the handler run. A refused recipient answers the
-//! model with [`RECIPIENT_NOT_ALLOWED`], the JSON path of the value and
+//! A tool that is not `read` and has a destination sends the application's
+//! data somewhere: whether or not it says `open_world` (a `send_receipt`
+//! with a `to` field mails out either way), its destinations are checked
+//! against the [`RecipientPolicy`] in the call's [`Session`] after the
+//! arguments parse and before the idempotency key is claimed, the approval
+//! consumed or the handler run. A `read` tool sends nothing and is not
+//! checked.
+//!
+//! A destination is found at every depth from the tool's input schema,
+//! walked beside the parsed arguments:
+//! - a string (or a list's string item) whose schema carries a destination
+//!   format (`email`, `uri`, `hostname`, `ipv4`, `ipv6`, `idn-email`,
+//!   `iri`, ...) whatever it is called, so a nested field renamed by serde
+//!   is found by its schema;
+//! - a value under a destination name (`to`, `recipient`, `cc`, `mail_to`,
+//!   `webhook_url`, ...: see
+//!   [`FieldContract::destination`](tool_core::contract::FieldContract::destination));
+//! - inside an object (or a list of objects) under a destination name
+//!   (`recipients: [{mail, name}]`), every string that could be an address
+//!   (it has an `@`, a `:`, a `/`, a dotted host or a phone number's
+//!   digits): a display name ("Eve") is no address and passes, an address
+//!   under any key is checked.
+//!
+//! A refused recipient answers the model with [`RECIPIENT_NOT_ALLOWED`], the JSON path of the value and
 //! what this session allows. A session without a policy checks nothing.
 //!
 //! ```
@@ -29,9 +45,10 @@
 use std::fmt;
 use std::sync::Arc;
 
+use serde_json::Map;
 use serde_json::Value;
 use tool_core::words::echo;
-use tool_core::words::judge::{DESTINATION_PARTS, destination_name, words};
+use tool_core::words::judge::{DESTINATION_PARTS, destination_format, destination_name, words};
 use tool_core::{Effect, ErrorCategory, Recovery, Session, ToolContract, ToolError};
 
 /// The error code of a refused recipient.
@@ -222,10 +239,25 @@ pub(crate) fn check(
     arguments: Option<&str>,
     session: &Session,
 ) -> Option<ToolError> {
-    if !contract.open_world() || contract.effect() == Effect::Read {
+    if contract.effect() == Effect::Read {
         return None;
     }
     let policy = session.get::<RecipientPolicy>()?;
+    let root = contract.input_schema();
+    let empty = Map::new();
+    let schemas = Schemas {
+        defs: root
+            .get("$defs")
+            .and_then(Value::as_object)
+            .unwrap_or(&empty),
+    };
+    // A closed-world write without any destination sends nothing out.
+    if !contract.open_world()
+        && !contract.model_fields().any(|f| f.destination())
+        && !schemas.mentions_destination(root, 0)
+    {
+        return None;
+    }
     // Fail closed: arguments that parsed but cannot be read back here send
     // nothing.
     let fields = match arguments.map(serde_json::from_str::<Value>) {
@@ -243,7 +275,9 @@ pub(crate) fn check(
         let destination = contract
             .field(key)
             .map_or_else(|| destination_name(&words(key)), |f| f.destination());
-        collect(
+        let member = root.get("properties").and_then(|p| p.get(key));
+        schemas.collect(
+            member,
             value,
             &format!("${}", segment(key)),
             destination,
@@ -294,34 +328,182 @@ fn segment(key: &str) -> String {
     }
 }
 
-/// Every string that is a destination in `value`, with its JSON path: the
-/// strings of a destination (through lists), and inside an object, those
-/// under a destination name (`to`, `email`, ...) or, in an object that is
-/// itself a destination (`recipient: {address, name}`), under an address
-/// word (`address`, `url`, `number`, ...).
-/// A number is read as its text: a phone number typed as an integer is a
-/// destination too.
-fn collect(value: &Value, path: &str, destination: bool, out: &mut Vec<(String, String)>) {
-    match value {
-        Value::String(text) if destination => out.push((path.to_owned(), text.clone())),
-        Value::Number(number) if destination => out.push((path.to_owned(), number.to_string())),
-        Value::Array(items) => {
-            for (index, item) in items.iter().enumerate() {
-                collect(item, &format!("{path}[{index}]"), destination, out);
+/// How deep a schema is followed (`$ref` chains, recursive types).
+const MAX_DEPTH: usize = 32;
+
+/// The definitions of a tool's input schema, to follow `$ref`s.
+struct Schemas<'a> {
+    defs: &'a Map<String, Value>,
+}
+
+impl<'a> Schemas<'a> {
+    /// The concrete schemas `schema` stands for: itself, the definition it
+    /// refers to, and the branches of `anyOf`/`oneOf`/`allOf` (an
+    /// `Option<T>` is `T` or null), each followed.
+    fn resolve(&self, schema: &'a Value, depth: usize, out: &mut Vec<&'a Value>) {
+        if depth > MAX_DEPTH || !schema.is_object() {
+            return;
+        }
+        out.push(schema);
+        if let Some(def) = schema
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|r| r.rsplit('/').next())
+            .and_then(|name| self.defs.get(name))
+        {
+            self.resolve(def, depth + 1, out);
+        }
+        for key in ["anyOf", "oneOf", "allOf"] {
+            for branch in schema
+                .get(key)
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                self.resolve(branch, depth + 1, out);
             }
         }
-        Value::Object(members) => {
-            for (key, member) in members {
-                let w = words(key);
-                let inner = destination_name(&w)
-                    || (destination
-                        && w.last()
-                            .is_some_and(|l| DESTINATION_PARTS.contains(&l.as_str())));
-                collect(member, &format!("{path}{}", segment(key)), inner, out);
-            }
-        }
-        _ => {}
     }
+
+    fn resolved(&self, schema: Option<&'a Value>) -> Vec<&'a Value> {
+        let mut out = Vec::new();
+        if let Some(schema) = schema {
+            self.resolve(schema, 0, &mut out);
+        }
+        out
+    }
+
+    /// Whether a schema holds a destination anywhere: a destination format,
+    /// or a property under a destination name.
+    fn mentions_destination(&self, schema: &'a Value, depth: usize) -> bool {
+        if depth > MAX_DEPTH {
+            return false;
+        }
+        match schema {
+            Value::Object(members) => members.iter().any(|(key, member)| {
+                (key == "format" && member.as_str().is_some_and(destination_format))
+                    || (key == "properties"
+                        && member.as_object().is_some_and(|properties| {
+                            properties.keys().any(|name| destination_name(&words(name)))
+                        }))
+                    || self.mentions_destination(member, depth + 1)
+            }),
+            Value::Array(items) => items
+                .iter()
+                .any(|item| self.mentions_destination(item, depth + 1)),
+            _ => false,
+        }
+    }
+
+    /// Every string in `value` (whose schema is `schema`, if known) that is
+    /// a destination, with its JSON path: see the module docs. `destination`
+    /// says whether `value` is under a destination name. A number is read
+    /// as its text: a phone number typed as an integer is a destination too.
+    fn collect(
+        &self,
+        schema: Option<&'a Value>,
+        value: &Value,
+        path: &str,
+        destination: bool,
+        out: &mut Vec<(String, String)>,
+    ) {
+        self.collect_at(schema, value, path, destination, false, out, 0);
+    }
+
+    /// As [`Schemas::collect`]; `inside` says whether `value` is inside an
+    /// object under a destination name, where any address-like string is
+    /// checked.
+    #[allow(clippy::too_many_arguments)]
+    fn collect_at(
+        &self,
+        schema: Option<&'a Value>,
+        value: &Value,
+        path: &str,
+        destination: bool,
+        inside: bool,
+        out: &mut Vec<(String, String)>,
+        depth: usize,
+    ) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        let schemas = self.resolved(schema);
+        let formatted = schemas.iter().any(|s| {
+            s.get("format")
+                .and_then(Value::as_str)
+                .is_some_and(destination_format)
+        });
+        match value {
+            Value::String(text) if destination || formatted || (inside && address_like(text)) => {
+                out.push((path.to_owned(), text.clone()));
+            }
+            Value::Number(number) if destination || formatted => {
+                out.push((path.to_owned(), number.to_string()));
+            }
+            Value::Array(items) => {
+                for (index, item) in items.iter().enumerate() {
+                    let item_schema = schemas.iter().find_map(|s| {
+                        s.get("prefixItems")
+                            .and_then(|p| p.get(index))
+                            .or_else(|| s.get("items").filter(|i| i.is_object()))
+                    });
+                    self.collect_at(
+                        item_schema,
+                        item,
+                        &format!("{path}[{index}]"),
+                        destination,
+                        inside,
+                        out,
+                        depth + 1,
+                    );
+                }
+            }
+            Value::Object(members) => {
+                // Every string of an object under a destination name that
+                // could be an address: `recipients: [{"mail": ...}]`.
+                let inside = inside || destination;
+                for (key, member) in members {
+                    let w = words(key);
+                    // An address part of a recipient object is one whatever
+                    // its type: `{"number": 15550100}`.
+                    let named = destination_name(&w)
+                        || (inside
+                            && w.last()
+                                .is_some_and(|l| DESTINATION_PARTS.contains(&l.as_str())));
+                    let member_schema = schemas.iter().find_map(|s| {
+                        s.get("properties")
+                            .and_then(|p| p.get(key))
+                            .or_else(|| s.get("additionalProperties").filter(|a| a.is_object()))
+                    });
+                    self.collect_at(
+                        member_schema,
+                        member,
+                        &format!("{path}{}", segment(key)),
+                        named,
+                        inside,
+                        out,
+                        depth + 1,
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Whether a string inside a recipient object could be an address the
+/// handler sends to: it has an `@` (email), a `:` or a `/` (a URL, a
+/// `mailto:`), is a dotted host name without spaces, or is a phone
+/// number's digits. A display name ("Eve Li") is none of these.
+fn address_like(text: &str) -> bool {
+    let text = text.trim();
+    let digits = text.bytes().filter(u8::is_ascii_digit).count();
+    text.contains(['@', ':', '/', '\\'])
+        || (text.contains('.') && !text.contains(char::is_whitespace))
+        || (digits >= 5
+            && text
+                .bytes()
+                .all(|b| b.is_ascii_digit() || b" +-().".contains(&b)))
 }
 
 #[cfg(test)]
@@ -353,12 +535,13 @@ mod tests {
         let value: Value = serde_json::json!({
             "recipient_count": 3,
             "cc": ["a@x.io", 15550100],
-            "recipient": {"address": "b@x.io", "name": "c@x.io"},
+            "recipient": {"address": "b@x.io", "name": "c@x.io", "greeting": "Li"},
             "note": {"email": "d@x.io", "body": "e@x.io"},
             "a b": {"to": "f@x.io"}
         });
         let mut found = Vec::new();
-        collect(&value, "$", false, &mut found);
+        let defs = Map::new();
+        Schemas { defs: &defs }.collect(None, &value, "$", false, &mut found);
         let found: Vec<(&str, &str)> = found
             .iter()
             .map(|(p, v)| (p.as_str(), v.as_str()))
@@ -369,10 +552,79 @@ mod tests {
                 ("$.cc[0]", "a@x.io"),
                 ("$.cc[1]", "15550100"),
                 ("$.recipient.address", "b@x.io"),
+                // Inside a recipient object any address is checked,
+                // whatever its key.
+                ("$.recipient.name", "c@x.io"),
                 ("$.note.email", "d@x.io"),
                 ("$[\"a b\"].to", "f@x.io"),
             ]
         );
+    }
+
+    #[test]
+    fn a_destination_format_is_found_through_refs_options_and_lists() {
+        let root = serde_json::json!({
+            "type": "object",
+            "properties": {
+                "guests": {"type": "array", "items": {"$ref": "#/$defs/Guest"}},
+                "backup": {"anyOf": [{"type": "string", "format": "idn-email"}, {"type": "null"}]},
+                "pair": {"type": "array", "prefixItems": [{"type": "string"}, {"type": "string", "format": "hostname"}]}
+            },
+            "$defs": {
+                "Guest": {
+                    "type": "object",
+                    "properties": {"mail": {"type": "string", "format": "email"}, "name": {"type": "string"}}
+                }
+            }
+        });
+        let value = serde_json::json!({
+            "guests": [{"mail": "a@x.io", "name": "b@x.io"}],
+            "backup": "c@x.io",
+            "pair": ["d.x.io", "e.x.io"]
+        });
+        let schemas = Schemas {
+            defs: root["$defs"].as_object().unwrap(),
+        };
+        let mut found = Vec::new();
+        for (key, member) in value.as_object().unwrap() {
+            schemas.collect(
+                root["properties"].get(key),
+                member,
+                &format!("$.{key}"),
+                false,
+                &mut found,
+            );
+        }
+        let found: Vec<(&str, &str)> = found
+            .iter()
+            .map(|(p, v)| (p.as_str(), v.as_str()))
+            .collect();
+        // `guests` is no destination name: only the formatted `mail` is
+        // read, not an address-like `name`.
+        assert_eq!(
+            found,
+            [
+                ("$.guests[0].mail", "a@x.io"),
+                ("$.backup", "c@x.io"),
+                ("$.pair[1]", "e.x.io"),
+            ]
+        );
+    }
+
+    #[test]
+    fn inside_a_recipient_object_only_what_could_be_an_address_is_read() {
+        for address in [
+            "eve@evil.io",
+            "mailto:eve",
+            "https://evil.io",
+            "evil.io",
+            "+1 (555) 0100",
+        ] {
+            assert!(address_like(address), "{address}");
+        }
+        for label in ["Eve", "Eve Li", "Dr. Eve Li", "Q3 numbers", "1234"] {
+            assert!(!address_like(label), "{label}");
+        }
     }
 
     #[test]

@@ -19,10 +19,10 @@
 mod reach;
 
 pub use reach::{
-    CODE_LANGUAGES, COMMAND_DESCRIPTION_WORDS, COMMAND_WORDS, DESTINATION_OWNERS,
-    DESTINATION_PARTS, DESTINATION_WORDS, NOT_THE_PROGRAM, command_description, command_name,
-    command_word, destination_name, free_form_command_message, untyped_destination_message,
-    waiver_hint,
+    CODE_LANGUAGES, COMMAND_DESCRIPTION_WORDS, COMMAND_WORDS, DESTINATION_FORMATS,
+    DESTINATION_OWNERS, DESTINATION_PARTS, DESTINATION_WORDS, NOT_THE_PROGRAM, RUN_NAMES,
+    RUN_OBJECTS, RUN_VERBS, command_description, command_name, command_word, destination_format,
+    destination_name, free_form_command_message, untyped_destination_message, waiver_hint,
 };
 
 /// `CreateRefundDraft` → `create_refund_draft`; `GetHTTPStatus` → `get_http_status`.

@@ -105,10 +105,14 @@ impl FieldContract {
 
     /// True when the field's name (its JSON or its Rust name) says where the
     /// tool sends data: `to`, `recipient`, `cc`, `email_address`,
-    /// `phone_number`, `webhook_url`, ... (the words of the
-    /// `untyped_destination` rule, `tool_words::judge::destination_name`).
+    /// `phone_number`, `webhook_url`, `mail_to`, ... (the words of the
+    /// `untyped_destination` rule, `tool_words::judge::destination_name`),
+    /// or when it (or each item of it) carries a destination format
+    /// (`email`, `uri`, `hostname`, `ipv4`, `ipv6`, ...:
+    /// `tool_words::judge::DESTINATION_FORMATS`) whatever its name.
     /// The runtime applies the session's recipient policy to what the model
-    /// writes there.
+    /// writes there; nested fields are found from the input schema the same
+    /// way.
     ///
     /// ```
     /// use tool_contract::Tool;
@@ -132,9 +136,13 @@ impl FieldContract {
         if self.injected {
             return false;
         }
-        [self.name, self.rust_name.trim_start_matches("r#")]
-            .iter()
-            .any(|name| tool_words::judge::destination_name(&tool_words::judge::words(name)))
+        let formatted = self.constraints.iter().chain(self.item_constraints).any(
+            |c| matches!(c, Constraint::Format(f) if tool_words::judge::destination_format(f)),
+        );
+        formatted
+            || [self.name, self.rust_name.trim_start_matches("r#")]
+                .iter()
+                .any(|name| tool_words::judge::destination_name(&tool_words::judge::words(name)))
     }
 
     /// Builds the field type's schema; `None` for injected fields.

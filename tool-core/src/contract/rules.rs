@@ -22,7 +22,16 @@
 //!   `script`, `expression`, "a shell command", ...) with neither a
 //!   `pattern` nor a `maxLength` with a `format`; an enum of strings is
 //!   not free-form, and search text (`query`, `keywords`) is no program
-//!   (see [`command_word`] for where the line is).
+//!   (see [`command_word`] for where the line is); a list of tuples
+//!   holding strings (`commands: Vec<(String, String)>`) is judged by its
+//!   strings;
+//! - `untyped_destination`: in a tool that is `open_world` and not `read`,
+//!   a string property (or a list of strings) at any depth named for a
+//!   destination (`email`, `to`, `recipient`, `webhook_url`, ...) with
+//!   neither a destination `format` (`email`, `uri`, `hostname`, ...) nor
+//!   a `pattern`: the runtime's recipient policy reads a destination by its
+//!   format (a `#[derive(ToolArgs)]` type does not know the tool it is
+//!   used in, so this is judged here, for the tool).
 //!
 //! A type alias is judged by what it is: `type Dollars = f64; amount:
 //! Dollars` is a `number` in the schema, on a tool's own field, in a
@@ -39,8 +48,8 @@ use std::fmt;
 use serde_json::{Map, Value};
 use tool_words::judge::{
     AmountProblem, boolean_pair, boolean_pair_message, command_word, currency_name,
-    free_form_command_message, identity_name_on, model_identity_message, money_name,
-    untyped_amount_message, words,
+    destination_format, destination_name, free_form_command_message, identity_name_on,
+    model_identity_message, money_name, untyped_amount_message, untyped_destination_message, words,
 };
 
 use super::input_schema::ALLOW_KEY;
@@ -175,6 +184,7 @@ impl ToolContract {
         let mut walk = Walk {
             defs,
             read: self.effect() == Effect::Read,
+            outbound: self.open_world() && self.effect() != Effect::Read,
             seen: HashSet::new(),
             violations: Vec::new(),
         };
@@ -232,6 +242,9 @@ struct Walk<'a> {
     /// Whether the tool only reads: a public handle (`username`) is then
     /// what is looked up, not who is acting.
     read: bool,
+    /// Whether the tool is `open_world` and not `read`: its destinations
+    /// must carry a format (`untyped_destination`).
+    outbound: bool,
     /// (definition, waived rules) already judged: recursive types end.
     seen: HashSet<(String, Vec<ContractRule>)>,
     violations: Vec<RuleViolation>,
@@ -407,9 +420,63 @@ impl<'a> Walk<'a> {
                 let has = |key: &str| schema.get(key).is_some();
                 !(has("pattern") || (has("maxLength") && has("format")))
             }
+            // A list of strings, or of tuples holding one
+            // (`Vec<(String, String)>`: `prefixItems`, or `items` as a list).
+            ["array"] => {
+                let items = schema.get("items");
+                let tuple = schema
+                    .get("prefixItems")
+                    .or(items.filter(|i| i.is_array()))
+                    .and_then(Value::as_array);
+                match tuple {
+                    Some(members) => members.iter().any(|m| self.free_text_at(m, depth + 1)),
+                    None => items.is_some_and(|items| self.free_text_at(items, depth + 1)),
+                }
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether a property is a string (or a list of strings) that no
+    /// destination format or `pattern` lets the recipient policy read.
+    fn untyped_text(&self, schema: &Value, depth: usize) -> bool {
+        if depth > 16 || schema.get("enum").is_some() || schema.get("const").is_some() {
+            return false;
+        }
+        if let Some((_, def)) = self.definition(schema) {
+            return self.untyped_text(def, depth + 1);
+        }
+        for key in ["anyOf", "oneOf"] {
+            if let Some(branches) = schema.get(key).and_then(Value::as_array) {
+                let mut real = branches
+                    .iter()
+                    .filter(|b| b.get("type").and_then(Value::as_str) != Some("null"));
+                return match (real.next(), real.next()) {
+                    (Some(only), None) => self.untyped_text(only, depth + 1),
+                    _ => false,
+                };
+            }
+        }
+        let types: Vec<&str> = match schema.get("type") {
+            Some(Value::String(t)) => vec![t.as_str()],
+            Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
+            _ => Vec::new(),
+        };
+        match types
+            .into_iter()
+            .filter(|t| *t != "null")
+            .collect::<Vec<_>>()[..]
+        {
+            ["string"] => {
+                let formatted = schema
+                    .get("format")
+                    .and_then(Value::as_str)
+                    .is_some_and(destination_format);
+                !(formatted || schema.get("pattern").is_some())
+            }
             ["array"] => schema
                 .get("items")
-                .is_some_and(|items| self.free_text_at(items, depth + 1)),
+                .is_some_and(|items| self.untyped_text(items, depth + 1)),
             _ => false,
         }
     }
@@ -458,6 +525,14 @@ impl<'a> Walk<'a> {
                         free_form_command_message(&who, word, in_name),
                     );
                 }
+            }
+            if self.outbound && destination_name(&name_words) && self.untyped_text(schema, 0) {
+                self.report(
+                    ContractRule::UntypedDestination,
+                    waived,
+                    at.clone(),
+                    untyped_destination_message(&who),
+                );
             }
             if identity_name_on(&name_words, self.read) {
                 self.report(

@@ -6,9 +6,11 @@
 //! name is the name of a language or of something run or evaluated (`sql`,
 //! `shell`, `command`, `cmd`, `script`, `expression`, `eval`, `template`,
 //! `regex`, `graphql`, `formula`, ...; `code` only after a language:
-//! `python_code`, `source_code`), or when its description says so (`SQL`,
-//! `shell`, `bash`, `script`, `JavaScript`, `Python`, `regex`, `eval`,
-//! `GraphQL`, ...). A name that ends in a word saying the field only names
+//! `python_code`, `source_code`; a name that is only a verb of running:
+//! `run`, `exec`), or when its description says so (`SQL`, `shell`,
+//! `bash`, `script`, `command`, `expression`, "regular expression",
+//! `JavaScript`, `Python`, `regex`, `eval`, `GraphQL`, ...; "program",
+//! "code" or "statement" beside "run", "execute" or "evaluate"). A name that ends in a word saying the field only names
 //! or counts the program (`script_id`, `template_name`, `command_count`) is
 //! not one. Search text is not a program: `query`, `search_text`,
 //! `keywords`, `user_query` and `search_query` stay allowed, as do codes
@@ -25,9 +27,16 @@
 //! assert_eq!(command_name(&words("script_id")), None);
 //! assert_eq!(command_description("A SQL statement, e.g. SELECT 1."), Some("sql"));
 //! assert_eq!(command_description("What to search for, e.g. red shoes."), None);
+//! assert_eq!(command_description("The command to run on the build server."), Some("command"));
+//! assert_eq!(command_description("A regular expression matched against notes."), Some("regular expression"));
+//! assert_eq!(command_description("The program to execute in the sandbox."), Some("program"));
+//! assert_eq!(command_description("The loyalty program the customer is in."), None);
+//! assert_eq!(command_name(&words("run")), Some("run"));
+//! assert_eq!(command_name(&words("run_date")), None);
 //! assert!(destination_name(&words("to")));
 //! assert!(destination_name(&words("webhookUrl")));
 //! assert!(!destination_name(&words("to_date")));
+//! assert!(destination_name(&words("mail_to")));
 //! ```
 
 /// How a message about a waivable rule ends: how to waive it.
@@ -103,6 +112,10 @@ pub const NOT_THE_PROGRAM: &[&str] = &[
 /// Words of a description that say the string is a program.
 pub const COMMAND_DESCRIPTION_WORDS: &[&str] = &[
     "sql",
+    "command",
+    "commands",
+    "expression",
+    "expressions",
     "shell",
     "bash",
     "powershell",
@@ -120,6 +133,40 @@ pub const COMMAND_DESCRIPTION_WORDS: &[&str] = &[
     "xpath",
 ];
 
+/// Words of a description that say the string is a program when a
+/// [`RUN_VERBS`] word is in the same description: "The program to execute
+/// in the sandbox", "Source code evaluated on the server"; alone they are
+/// ordinary ("the loyalty program", "a discount code").
+pub const RUN_OBJECTS: &[&str] = &[
+    "program",
+    "programs",
+    "code",
+    "source",
+    "statement",
+    "statements",
+    "instructions",
+];
+
+/// Verbs of a description that, beside a [`RUN_OBJECTS`] word, say the
+/// string is run.
+pub const RUN_VERBS: &[&str] = &[
+    "run",
+    "runs",
+    "execute",
+    "executes",
+    "executed",
+    "evaluate",
+    "evaluates",
+    "evaluated",
+    "interpret",
+    "interprets",
+    "interpreted",
+];
+
+/// Field names that are only a verb of running: the string is what is run
+/// (`run`, `exec`).
+pub const RUN_NAMES: &[&str] = &["run", "exec", "execute", "evaluate"];
+
 /// The word of a field name (as [`words`](super::words)) that says it
 /// holds a program, if one does.
 pub fn command_name(w: &[String]) -> Option<&'static str> {
@@ -134,6 +181,11 @@ pub fn command_name(w: &[String]) -> Option<&'static str> {
     {
         return Some(found);
     }
+    if let [only] = w
+        && let Some(found) = RUN_NAMES.iter().find(|r| **r == only.as_str())
+    {
+        return Some(found);
+    }
     let code_after_language = w
         .windows(2)
         .any(|pair| pair[1] == "code" && CODE_LANGUAGES.contains(&pair[0].as_str()));
@@ -141,17 +193,33 @@ pub fn command_name(w: &[String]) -> Option<&'static str> {
 }
 
 /// The word of a description that says the string is a program, if one
-/// does: words, not substrings (`description` is not `script`).
+/// does: words, not substrings (`description` is not `script`). A word of
+/// [`COMMAND_DESCRIPTION_WORDS`] ("a shell command", "an OData filter
+/// expression"), "regular expression", or a [`RUN_OBJECTS`] word beside a
+/// [`RUN_VERBS`] one ("the program to execute"). Search text stays
+/// allowed: "What to search for" and "a search query, run against the
+/// catalog" say neither (`query` is not a [`RUN_OBJECTS`] word).
 pub fn command_description(text: &str) -> Option<&'static str> {
-    text.split(|c: char| !c.is_ascii_alphanumeric())
+    let lower: Vec<String> = text
+        .split(|c: char| !c.is_ascii_alphanumeric())
         .filter(|w| !w.is_empty())
-        .find_map(|word| {
-            let word = word.to_ascii_lowercase();
-            COMMAND_DESCRIPTION_WORDS
-                .iter()
-                .find(|c| **c == word.as_str())
-                .copied()
-        })
+        .map(str::to_ascii_lowercase)
+        .collect();
+    let found = |list: &'static [&'static str]| {
+        lower
+            .iter()
+            .find_map(|word| list.iter().find(|c| **c == word.as_str()).copied())
+    };
+    if lower
+        .windows(2)
+        .any(|pair| pair == ["regular", "expression"])
+    {
+        return Some("regular expression");
+    }
+    if let Some(word) = found(COMMAND_DESCRIPTION_WORDS) {
+        return Some(word);
+    }
+    found(RUN_VERBS).and(found(RUN_OBJECTS))
 }
 
 /// What shows that a string field holds a program, if anything does: the
@@ -252,14 +320,35 @@ pub fn destination_name(w: &[String]) -> bool {
     match w {
         [] => false,
         [only] if only == "to" => true,
-        [.., before, last] if last == "to" => {
-            matches!(before.as_str(), "reply" | "send" | "forward" | "deliver")
-        }
+        // `mail_to`, `email_to`, `send_to`, `reply_to`, `forward_to`.
+        [.., before, last] if last == "to" => matches!(
+            before.as_str(),
+            "reply" | "send" | "forward" | "deliver" | "mail" | "email" | "post" | "notify" | "sms"
+        ),
         [.., before, last] if is(last, DESTINATION_PARTS) => {
             is(before, DESTINATION_WORDS) || is(before, DESTINATION_OWNERS)
         }
         [.., last] => is(last, DESTINATION_WORDS),
     }
+}
+
+/// The JSON Schema formats of a destination: a string with one of these
+/// is an address the application's recipient policy reads, whatever the
+/// field is called (`attendees` with `items(format = "email")`).
+pub const DESTINATION_FORMATS: &[&str] = &[
+    "email",
+    "idn-email",
+    "uri",
+    "iri",
+    "hostname",
+    "idn-hostname",
+    "ipv4",
+    "ipv6",
+];
+
+/// Whether a JSON Schema `format` is one of [`DESTINATION_FORMATS`].
+pub fn destination_format(format: &str) -> bool {
+    DESTINATION_FORMATS.contains(&format)
 }
 
 /// The message of the `untyped_destination` rule for the field `who`.
