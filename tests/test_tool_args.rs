@@ -216,3 +216,47 @@ fn waivers_travel_in_the_schema_and_aliases_are_judged_at_start_up() {
         "{error}"
     );
 }
+
+/// When a delivery may arrive.
+#[derive(ToolArgs, Debug, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct DeliveryWindow {
+    /// IANA time zone of the address, e.g. "Europe/Berlin".
+    #[tool(max_length = 40)]
+    pub time_zone: String,
+    /// Earliest hour of the day, from 6 to 22.
+    #[tool(minimum = 6, maximum = 22)]
+    pub earliest_hour: u8,
+}
+
+/// Show the delivery slots that fit a window. Read-only.
+#[derive(Tool, Debug)]
+pub struct ShowDeliverySlots {
+    /// The window the customer wants.
+    pub window: DeliveryWindow,
+}
+
+#[test]
+fn rename_all_on_a_nested_type_keeps_each_fields_constraints() {
+    let schema = ShowDeliverySlots::input_schema();
+    assert_eq!(
+        schema["$defs"]["DeliveryWindow"]["properties"]["timeZone"]["maxLength"],
+        json!(40)
+    );
+    assert_eq!(
+        schema["$defs"]["DeliveryWindow"]["properties"]["earliestHour"]["maximum"],
+        json!(22)
+    );
+    let error = ShowDeliverySlots::from_arguments(
+        r#"{"window": {"timeZone": "Europe/Berlin", "earliestHour": 23}}"#,
+        &Session::new(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        (error.path(), error.message()),
+        (
+            "$.window.earliestHour",
+            "expected a number of at most 22, got 23"
+        )
+    );
+}

@@ -84,7 +84,9 @@ impl<'a> Args<'a> {
         let shape = match &node.data {
             Data::Struct(data) => match &data.fields {
                 Fields::Named(named) => {
-                    let fields = fields_of(cx, named.named.iter(), &ident, false);
+                    // `rename_all` on the struct names its fields.
+                    let rule = crate::ast::serde_rename_rule(&node.attrs, "rename_all");
+                    let fields = fields_of(cx, named.named.iter(), &ident, false, rule.as_deref());
                     Shape::Struct(Box::new(input(node, attrs, fields)))
                 }
                 _ => {
@@ -103,7 +105,14 @@ impl<'a> Args<'a> {
                     let fields = match &variant.fields {
                         Fields::Named(named) => {
                             let owner = format!("{ident}::{}", variant.ident);
-                            let fields = fields_of(cx, named.named.iter(), &owner, true);
+                            // A variant's `rename_all` names its fields, else
+                            // the enum's `rename_all_fields`.
+                            let rule = crate::ast::serde_rename_rule(&variant.attrs, "rename_all")
+                                .or_else(|| {
+                                    crate::ast::serde_rename_rule(&node.attrs, "rename_all_fields")
+                                });
+                            let fields =
+                                fields_of(cx, named.named.iter(), &owner, true, rule.as_deref());
                             Some(input(node, variant_attrs(&attrs), fields))
                         }
                         Fields::Unnamed(unnamed) if unnamed.unnamed.len() > 1 => {
@@ -152,6 +161,7 @@ fn fields_of<'a>(
     fields: impl Iterator<Item = &'a syn::Field>,
     owner: &str,
     in_variant: bool,
+    rename_all: Option<&str>,
 ) -> Vec<Field<'a>> {
     fields
         .filter_map(|original| {
@@ -172,10 +182,15 @@ fn fields_of<'a>(
             let mut field = Field::from_syn_at(cx, original, &here)?;
             // The twin keeps `#[serde(rename = "mail")]`: the property is
             // `mail`, and the field's constraints and rules go there.
-            if !field.attrs.rename.is_given()
-                && let Some(name) = crate::ast::serde_rename(&original.attrs)
-            {
-                field.name = name;
+            if !field.attrs.rename.is_given() {
+                if let Some(name) = crate::ast::serde_rename(&original.attrs) {
+                    field.name = name;
+                } else if let Some(name) =
+                    rename_all.and_then(|rule| crate::ast::apply_rename_rule(rule, &field.name))
+                {
+                    // `#[serde(rename_all = "camelCase")]` on the type.
+                    field.name = name;
+                }
             }
             field.owner = Some(owner.to_owned());
             Some(field)

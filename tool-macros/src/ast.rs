@@ -177,6 +177,74 @@ impl<'a> Input<'a> {
 /// A `#[derive(ToolArgs)]` field keeps its serde attributes, so its JSON
 /// name is serde's; a tool field's `#[serde(rename)]` is refused instead
 /// (`foreign`).
+/// The rule of `#[serde(rename_all = "...")]` (or `key = "..."`, e.g.
+/// `rename_all_fields`; the deserialize side of `rename_all(deserialize =
+/// "...")`) among `attrs`, as serde applies it to a snake_case field name.
+pub fn serde_rename_rule(attrs: &[syn::Attribute], key: &str) -> Option<String> {
+    let mut found = None;
+    for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
+        let _ = attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident(key) {
+                if meta.input.peek(syn::Token![=]) {
+                    let lit: syn::LitStr = meta.value()?.parse()?;
+                    found = Some(lit.value());
+                } else if meta.input.peek(syn::token::Paren) {
+                    meta.parse_nested_meta(|side| {
+                        let lit: syn::LitStr = side.value()?.parse()?;
+                        if side.path.is_ident("deserialize") {
+                            found = Some(lit.value());
+                        }
+                        Ok(())
+                    })?;
+                }
+            } else if meta.input.peek(syn::Token![=]) {
+                let _ = meta.value()?.parse::<syn::Expr>()?;
+            } else if meta.input.peek(syn::token::Paren) {
+                let _ = meta.parse_nested_meta(|_| Ok(()));
+            }
+            Ok(())
+        });
+    }
+    found
+}
+
+/// A snake_case field name under a serde rename rule, as serde's
+/// `RenameRule::apply_to_field` writes it; `None` for a rule serde does not
+/// know (serde itself refuses it).
+pub fn apply_rename_rule(rule: &str, field: &str) -> Option<String> {
+    let pascal = || {
+        let mut out = String::new();
+        let mut upper = true;
+        for c in field.chars() {
+            if c == '_' {
+                upper = true;
+            } else if upper {
+                out.extend(c.to_uppercase());
+                upper = false;
+            } else {
+                out.push(c);
+            }
+        }
+        out
+    };
+    Some(match rule {
+        "lowercase" | "snake_case" => field.to_owned(),
+        "UPPERCASE" | "SCREAMING_SNAKE_CASE" => field.to_ascii_uppercase(),
+        "PascalCase" => pascal(),
+        "camelCase" => {
+            let p = pascal();
+            let mut chars = p.chars();
+            match chars.next() {
+                Some(first) => first.to_lowercase().chain(chars).collect(),
+                None => String::new(),
+            }
+        }
+        "kebab-case" => field.replace('_', "-"),
+        "SCREAMING-KEBAB-CASE" => field.to_ascii_uppercase().replace('_', "-"),
+        _ => return None,
+    })
+}
+
 pub fn serde_rename(attrs: &[syn::Attribute]) -> Option<String> {
     let mut found = None;
     for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
