@@ -278,8 +278,8 @@
 #![deny(missing_docs)]
 
 pub use tool_core::{
-    ArgumentError, ArgumentErrorKind, Currency, Money, SchemaError, Session, SignedMoney, ToolCall,
-    ToolContract,
+    ArgumentError, ArgumentErrorKind, Currency, EnumCase, Money, SchemaError, Session, SignedMoney,
+    ToolCall, ToolContract,
 };
 pub use tool_core::{HandlerError, ToolError, ToolOutput};
 #[cfg(feature = "runtime")]

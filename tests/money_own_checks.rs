@@ -111,7 +111,9 @@ fn money_at_depth_keeps_its_paths_and_messages() {
         Some(SignedMoney(Money::new(-3, Currency::USD)))
     );
     assert_eq!(
-        refused(record(&line(r#"{"amount_minor": -250, "currency": "EUR"}"#))),
+        refused(record(&line(
+            r#"{"amount_minor": -250, "currency": "EUR"}"#
+        ))),
         triple(
             "INVALID_ARGUMENTS",
             "$.lines[1].unit_price.amount_minor",
@@ -186,7 +188,9 @@ pub struct SetItemPrice {
 fn a_look_alike_of_money_is_held_to_the_schema_by_the_parser() {
     let parse = |arguments: &str| SetItemPrice::from_arguments(arguments, &Session::new());
     assert_eq!(
-        refused(parse(r#"{"price": {"amount_minor": -1, "currency": "EUR"}}"#)),
+        refused(parse(
+            r#"{"price": {"amount_minor": -1, "currency": "EUR"}}"#
+        )),
         triple(
             "INVALID_ARGUMENTS",
             "$.price.amount_minor",
@@ -194,7 +198,9 @@ fn a_look_alike_of_money_is_held_to_the_schema_by_the_parser() {
         )
     );
     assert_eq!(
-        refused(parse(r#"{"price": {"amount_minor": 1, "currency": "eur"}}"#)),
+        refused(parse(
+            r#"{"price": {"amount_minor": 1, "currency": "eur"}}"#
+        )),
         triple(
             "INVALID_ARGUMENTS",
             "$.price.currency",
@@ -202,7 +208,9 @@ fn a_look_alike_of_money_is_held_to_the_schema_by_the_parser() {
         )
     );
     assert_eq!(
-        refused(parse(r#"{"price": {"amount_minor": 1, "currency": "EUR", "x": 1}}"#)),
+        refused(parse(
+            r#"{"price": {"amount_minor": 1, "currency": "EUR", "x": 1}}"#
+        )),
         triple(
             "INVALID_ARGUMENTS",
             "$.price.x",
@@ -210,5 +218,8 @@ fn a_look_alike_of_money_is_held_to_the_schema_by_the_parser() {
         )
     );
     let ok = parse(r#"{"price": {"amount_minor": 1, "currency": "EUR"}}"#).unwrap();
-    assert_eq!((ok.price.amount_minor, ok.price.currency.as_str()), (1, "EUR"));
+    assert_eq!(
+        (ok.price.amount_minor, ok.price.currency.as_str()),
+        (1, "EUR")
+    );
 }

@@ -8,8 +8,8 @@
 
 use std::fmt;
 
-use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Unexpected, Visitor};
 use serde::Deserialize;
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Unexpected, Visitor};
 
 use super::money::{Currency, Money, SignedMoney};
 
@@ -183,14 +183,20 @@ impl Visitor<'_> for Amount {
     fn visit_i128<E: de::Error>(self, v: i128) -> Result<i64, E> {
         match i64::try_from(v) {
             Ok(v) => self.checked(v),
-            Err(_) => Err(E::invalid_value(Unexpected::Other("a 128-bit integer"), &self)),
+            Err(_) => Err(E::invalid_value(
+                Unexpected::Other("a 128-bit integer"),
+                &self,
+            )),
         }
     }
 
     fn visit_u128<E: de::Error>(self, v: u128) -> Result<i64, E> {
         match i64::try_from(v) {
             Ok(v) => self.checked(v),
-            Err(_) => Err(E::invalid_value(Unexpected::Other("a 128-bit integer"), &self)),
+            Err(_) => Err(E::invalid_value(
+                Unexpected::Other("a 128-bit integer"),
+                &self,
+            )),
         }
     }
 

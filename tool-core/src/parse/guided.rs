@@ -721,10 +721,9 @@ impl<'a, 'de, A: MapAccess<'de>> MapAccess<'de> for Map<'a, A> {
                 let g = G::new(self.g.cx, *id, &path);
                 self.map.next_value_seed(Seed(seed, g))
             }
-            Key::None => self.map.next_value_seed(Seed(
-                seed,
-                self.g.with_node(ANY_NODE),
-            )),
+            Key::None => self
+                .map
+                .next_value_seed(Seed(seed, self.g.with_node(ANY_NODE))),
         }
     }
 
@@ -1069,13 +1068,7 @@ impl<'a, 'de, A: EnumAccess<'de>> EnumAccess<'de> for Enum<'a, A> {
     ) -> Result<(S::Value, Self::Variant), A::Error> {
         let g = self.1;
         let (value, variant) = self.0.variant_seed(Seed(seed, g))?;
-        Ok((
-            value,
-            Variant(
-                variant,
-                g.with_node(ANY_NODE),
-            ),
-        ))
+        Ok((value, Variant(variant, g.with_node(ANY_NODE))))
     }
 }
 

@@ -806,7 +806,8 @@ pub(crate) fn string_holds(node: &Node, s: &str) -> bool {
     if node.min_length.is_some() || node.max_length.is_some() {
         if !lengths_hold(node, s) {
             let n = s.chars().count() as u64;
-            if node.min_length.is_some_and(|min| n < min) || node.max_length.is_some_and(|max| n > max)
+            if node.min_length.is_some_and(|min| n < min)
+                || node.max_length.is_some_and(|max| n > max)
             {
                 return false;
             }
