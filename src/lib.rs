@@ -434,6 +434,13 @@ pub mod openai {
     pub use tool_openai::*;
 }
 
+/// The Anthropic adapter (Messages API): strict tool definitions, tool-set
+/// budgets, `tool_use` calls (whole or streamed) and `tool_result` blocks;
+/// see the `tool-anthropic` crate.
+pub mod anthropic {
+    pub use tool_anthropic::*;
+}
+
 pub use schemars;
 pub use serde;
 pub use serde_json;
