@@ -229,10 +229,14 @@ impl<'s> Compiler<'s> {
         let Some(reference) = map.get("$ref").and_then(Value::as_str) else {
             return Err(ref_at.error(StrictRule::Malformed, "expected a string"));
         };
-        if let Some(key) = map
-            .keys()
-            .find(|k| *k != "$ref" && !REF_ANNOTATIONS.contains(&k.as_str()) && !is_dropped(k))
-        {
+        // Definitions beside a `$ref` (at the root) are read through the
+        // `$ref`s that name them.
+        let beside = |k: &str| {
+            ["$ref", "$defs", "definitions"].contains(&k)
+                || REF_ANNOTATIONS.contains(&k)
+                || is_dropped(k)
+        };
+        if let Some(key) = map.keys().find(|k| !beside(k)) {
             return Err(at.key(key).error(
                 StrictRule::UnsupportedKeyword,
                 format!("`{key}` beside a `$ref`; move it into the schema the `$ref` names"),
