@@ -88,9 +88,8 @@ pub fn pattern_supported(pattern: &str) -> bool {
     while i < bytes.len() {
         match bytes[i] {
             b'\\' => {
-                match bytes.get(i + 1) {
-                    Some(b'1'..=b'9' | b'k' | b'b' | b'B') => return false,
-                    _ => {}
+                if let Some(b'1'..=b'9' | b'k' | b'b' | b'B') = bytes.get(i + 1) {
+                    return false;
                 }
                 i += 2;
             }

@@ -803,14 +803,11 @@ pub(crate) fn string_holds(node: &Node, s: &str) -> bool {
     {
         return false;
     }
-    if node.min_length.is_some() || node.max_length.is_some() {
-        if !lengths_hold(node, s) {
-            let n = s.chars().count() as u64;
-            if node.min_length.is_some_and(|min| n < min)
-                || node.max_length.is_some_and(|max| n > max)
-            {
-                return false;
-            }
+    if (node.min_length.is_some() || node.max_length.is_some()) && !lengths_hold(node, s) {
+        let n = s.chars().count() as u64;
+        if node.min_length.is_some_and(|min| n < min) || node.max_length.is_some_and(|max| n > max)
+        {
+            return false;
         }
     }
     if let Some((_, matcher)) = &node.pattern
