@@ -125,6 +125,7 @@
 //! | [`docs`] | Markdown pages and catalogs of tools |
 //! | `lock` | lock files and semver diffs of contracts (feature `lock`, for dev-dependencies) |
 //! | [`openai`] | the OpenAI adapter: strict schemas, tool definitions, calls and outputs |
+//! | [`anthropic`] | the Anthropic adapter: strict tool definitions, tool-set budgets, `tool_use` calls (whole or streamed), `tool_result` blocks |
 //!
 //! Nested argument types derive `serde::Deserialize` and
 //! `schemars::JsonSchema`; both crates are re-exported ([`serde`],

@@ -303,3 +303,40 @@ fn names_anthropic_refuses_and_duplicates_are_errors() {
         }
     );
 }
+
+#[test]
+fn the_strict_schema_accepts_what_the_parser_accepts_and_the_parser_keeps_what_moved() {
+    let set = ToolSet::new(&rich_set()).unwrap();
+    let definition = &set.definitions()[0];
+    let validator = jsonschema::validator_for(&definition["input_schema"]).unwrap();
+    let valid = json!({
+        "reference": "SH-1", "speed": "express",
+        "address": {"street": "Main St 1", "postal_code": "10115"},
+        "parcels": [{"sku": "SKU-1", "weight_grams": 500, "value": {"amount_minor": 1999, "currency": "EUR"}}],
+        "label": "red", "pickup_at": "2026-12-01T09:00:00Z", "order_number": 1042
+    });
+    assert!(validator.is_valid(&valid));
+    assert!(BookShipment::from_value(&valid, &Session::new()).is_ok());
+    // Moved into the description, so the schema lets it through; the
+    // parser still refuses it.
+    let mut long = valid.clone();
+    long["reference"] = json!("SH-1".repeat(20));
+    assert!(validator.is_valid(&long));
+    let error = BookShipment::from_value(&long, &Session::new()).unwrap_err();
+    assert_eq!(error.path(), "$.reference");
+    let mut heavy = valid.clone();
+    heavy["parcels"][0]["weight_grams"] = json!(40_000);
+    assert!(validator.is_valid(&heavy));
+    assert_eq!(
+        BookShipment::from_value(&heavy, &Session::new())
+            .unwrap_err()
+            .path(),
+        "$.parcels[0].weight_grams"
+    );
+    // Absent optional fields are not nullable in the strict schema; the
+    // parser reads null as absent anyway.
+    let mut null = valid.clone();
+    null["note"] = Value::Null;
+    assert!(!validator.is_valid(&null));
+    assert!(BookShipment::from_value(&null, &Session::new()).is_ok());
+}

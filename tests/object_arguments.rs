@@ -331,3 +331,32 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn arguments_over_the_size_limit_are_refused_unread_also_when_folding_case() {
+    let session = Session::new().with_max_argument_bytes(64);
+    let long = format!(
+        r#"{{"order_ref":"A-1","reason":"LATE","items":1,"tags":["{}"]}}"#,
+        "x".repeat(100)
+    );
+    let exact = CreateRefund::from_arguments(&long, &session).unwrap_err();
+    let folded =
+        CreateRefund::from_arguments_with(&long, &session, EnumCase::Insensitive).unwrap_err();
+    assert_eq!(
+        (folded.path(), folded.message()),
+        (exact.path(), exact.message())
+    );
+    assert_eq!(
+        exact.message(),
+        format!(
+            "the arguments are {} bytes long; at most 64 bytes are accepted",
+            long.len()
+        )
+    );
+    let call =
+        ToolCall::new("t", "create_refund", long.as_str()).with_enum_case(EnumCase::Insensitive);
+    assert_eq!(
+        call.arguments_to_parse(CreateRefund::input_schema(), &session),
+        long.as_str()
+    );
+}

@@ -186,7 +186,7 @@ impl Toolbox {
         // this call's fatal `INTERNAL`, not the turn's.
         // A call from a provider that does not keep enum casing (Anthropic
         // strict) has its enum values folded to their declared casing first.
-        let arguments = call.arguments_to_parse(contract.input_schema());
+        let arguments = call.arguments_to_parse(contract.input_schema(), session);
         let parsed = match catch_unwind(AssertUnwindSafe(|| tool.parse(&arguments, session))) {
             Ok(parsed) => parsed,
             Err(payload) => {

@@ -86,6 +86,10 @@ pub trait Tool: Sized {
     ) -> Result<Self, ArgumentError> {
         match enum_case {
             EnumCase::Exact => Self::from_arguments(arguments, session),
+            // Too long to read: the parser refuses it without reading it.
+            EnumCase::Insensitive if arguments.len() > session.max_argument_bytes() => {
+                Self::from_arguments(arguments, session)
+            }
             EnumCase::Insensitive => match fold_enum_case(Self::input_schema(), arguments) {
                 Some(folded) => Self::from_arguments(&folded, session),
                 None => Self::from_arguments(arguments, session),

@@ -86,10 +86,14 @@ impl ToolCall {
 
     /// The arguments text the parser of a tool with input schema `schema`
     /// reads: as written, or with enum values folded to their declared
-    /// casing when the call matches them ignoring case.
-    pub fn arguments_to_parse(&self, schema: &Value) -> Cow<'_, str> {
+    /// casing when the call matches them ignoring case. Arguments longer
+    /// than the session accepts are left for the parser to refuse unread.
+    pub fn arguments_to_parse(&self, schema: &Value, session: &Session) -> Cow<'_, str> {
         match self.enum_case {
             EnumCase::Exact => Cow::Borrowed(&self.arguments),
+            EnumCase::Insensitive if self.arguments.len() > session.max_argument_bytes() => {
+                Cow::Borrowed(&self.arguments)
+            }
             EnumCase::Insensitive => match fold_enum_case(schema, &self.arguments) {
                 Some(folded) => Cow::Owned(folded),
                 None => Cow::Borrowed(&self.arguments),
