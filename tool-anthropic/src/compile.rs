@@ -133,6 +133,7 @@ pub(crate) fn compile(schema: &Value) -> Result<StrictInput, StrictSchemaError> 
     match compiled.get("type") {
         None if !compiled.contains_key("anyOf") && !compiled.contains_key("enum") => {}
         Some(Value::String(t)) if t == "object" => {}
+        Some(Value::Array(types)) if types.len() == 1 && types[0] == "object" => {}
         _ => return Err(not_object(&at)),
     }
     root.insert("type".to_owned(), json!("object"));

@@ -53,9 +53,16 @@ impl EnumCase {
 /// become `null`): the parser refuses it at the same place either way.
 pub fn arguments_text(arguments: &Value) -> String {
     if depth_exceeds(arguments, MAX_WRITTEN_DEPTH) {
-        return cut(arguments, MAX_WRITTEN_DEPTH).to_string();
+        return compact(&cut(arguments, MAX_WRITTEN_DEPTH));
     }
-    arguments.to_string()
+    compact(arguments)
+}
+
+/// Compact JSON text, written straight into a buffer (`Value`'s `Display`
+/// goes through the formatter one piece at a time, several times slower).
+fn compact<T: Serialize + ?Sized>(value: &T) -> String {
+    // A JSON value always writes: its map keys are strings.
+    serde_json::to_string(value).unwrap_or_default()
 }
 
 /// [`arguments_text`] of an object, without copying it first.
@@ -68,10 +75,9 @@ pub fn object_text(arguments: &Map<String, Value>) -> String {
             .iter()
             .map(|(k, v)| (k.clone(), cut(v, MAX_WRITTEN_DEPTH - 1)))
             .collect::<Map<String, Value>>();
-        return Value::Object(cut_members).to_string();
+        return compact(&cut_members);
     }
-    // A map of JSON values always writes: its keys are strings.
-    serde_json::to_string(arguments).unwrap_or_default()
+    compact(arguments)
 }
 
 /// `arguments` with each string that names an enum or const value of
@@ -82,7 +88,7 @@ pub fn fold_enum_case(schema: &Value, arguments: &str) -> Option<String> {
     let mut value: Value = serde_json::from_str(arguments).ok()?;
     let mut changed = false;
     fold(schema, schema, &mut value, &mut changed);
-    changed.then(|| value.to_string())
+    changed.then(|| compact(&value))
 }
 
 /// Whether `value` is nested deeper than `limit` (iteratively, so any depth
