@@ -305,6 +305,9 @@ pub mod prelude {
     /// `toolbox.answer_chat_completions(..)` and `toolbox.answer_responses(..)`.
     #[cfg(feature = "runtime")]
     pub use tool_openai::ToolboxExt as _;
+    /// `toolbox.answer_tool_use(..)` for Anthropic Messages responses.
+    #[cfg(feature = "runtime")]
+    pub use tool_anthropic::ToolboxExt as _;
     #[cfg(feature = "runtime")]
     pub use tool_runtime::{CallContext, CallResult, Toolbox};
 }

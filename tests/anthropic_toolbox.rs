@@ -10,7 +10,7 @@ mod tools;
 mod support;
 
 use serde_json::json;
-use tool_contract::anthropic::{self, StreamAssembler, ToolSet, ToolboxExt};
+use tool_contract::anthropic::{self, StreamAssembler, ToolSet};
 use tool_contract::prelude::*;
 use tool_contract::{Currency, EnumCase};
 use tools::{CreateRefundDraft, CustomerId, GetInventory, RefundDraft, StockLevel, TenantId};
