@@ -297,6 +297,9 @@ pub use tool_macros::ToolArgs;
 /// The names an application writes daily, in one import:
 /// `use tool_contract::prelude::*;`.
 pub mod prelude {
+    /// `toolbox.answer_tool_use(..)` for Anthropic Messages responses.
+    #[cfg(feature = "runtime")]
+    pub use tool_anthropic::ToolboxExt as _;
     pub use tool_core::{
         ArgumentError, HandlerError, Money, Session, Tool, ToolCall, ToolContract, ToolError,
         ToolOutput,
@@ -305,9 +308,6 @@ pub mod prelude {
     /// `toolbox.answer_chat_completions(..)` and `toolbox.answer_responses(..)`.
     #[cfg(feature = "runtime")]
     pub use tool_openai::ToolboxExt as _;
-    /// `toolbox.answer_tool_use(..)` for Anthropic Messages responses.
-    #[cfg(feature = "runtime")]
-    pub use tool_anthropic::ToolboxExt as _;
     #[cfg(feature = "runtime")]
     pub use tool_runtime::{CallContext, CallResult, Toolbox};
 }

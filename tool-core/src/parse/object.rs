@@ -87,7 +87,7 @@ pub fn object_text(arguments: &Map<String, Value>) -> String {
 pub fn fold_enum_case(schema: &Value, arguments: &str) -> Option<String> {
     let mut value: Value = serde_json::from_str(arguments).ok()?;
     let mut changed = false;
-    fold(schema, schema, &mut value, &mut changed);
+    fold(&[schema], schema, &mut value, &mut changed);
     changed.then(|| compact(&value))
 }
 
@@ -122,12 +122,12 @@ fn cut(value: &Value, depth: usize) -> Value {
     }
 }
 
-/// The schemas `schema` stands for at one value: itself, what its `$ref`
-/// points to and the branches of its `anyOf`/`oneOf`/`allOf`, each
-/// followed in turn (at most [`MAX_SCHEMA_HOPS`] of them).
-fn alternatives<'s>(schema: &'s Value, root: &'s Value) -> Vec<&'s Map<String, Value>> {
+/// The schemas that `schemas` stand for at one value: each of them, what
+/// its `$ref` points to and the branches of its `anyOf`/`oneOf`/`allOf`,
+/// each followed in turn (at most [`MAX_SCHEMA_HOPS`] in all).
+fn alternatives<'s>(schemas: &[&'s Value], root: &'s Value) -> Vec<&'s Map<String, Value>> {
     let mut found = Vec::new();
-    let mut queue = vec![schema];
+    let mut queue: Vec<&Value> = schemas.iter().rev().copied().collect();
     let mut hops = 0;
     while let Some(schema) = queue.pop() {
         hops += 1;
@@ -154,8 +154,11 @@ fn alternatives<'s>(schema: &'s Value, root: &'s Value) -> Vec<&'s Map<String, V
     found
 }
 
-fn fold(schema: &Value, root: &Value, value: &mut Value, changed: &mut bool) {
-    let schemas = alternatives(schema, root);
+/// Folds the casing of `value`'s strings against every schema that may
+/// describe it: a string is folded only when none of them allows it as
+/// written and exactly one allowed value matches it ignoring case.
+fn fold(schemas: &[&Value], root: &Value, value: &mut Value, changed: &mut bool) {
+    let schemas = alternatives(schemas, root);
     match value {
         Value::String(text) => {
             let allowed = schemas.iter().flat_map(|map| {
@@ -183,25 +186,27 @@ fn fold(schema: &Value, root: &Value, value: &mut Value, changed: &mut bool) {
         }
         Value::Object(members) => {
             for (key, member) in members.iter_mut() {
-                let declared = schemas.iter().find_map(|map| {
-                    map.get("properties")
-                        .and_then(Value::as_object)
-                        .and_then(|p| p.get(key))
-                });
-                let extra = || {
-                    schemas
+                let mut member_schemas: Vec<&Value> = schemas
+                    .iter()
+                    .filter_map(|map| map.get("properties").and_then(Value::as_object)?.get(key))
+                    .collect();
+                if member_schemas.is_empty() {
+                    member_schemas = schemas
                         .iter()
-                        .find_map(|map| map.get("additionalProperties").filter(|s| s.is_object()))
-                };
-                if let Some(member_schema) = declared.or_else(extra) {
-                    fold(member_schema, root, member, changed);
+                        .filter_map(|map| map.get("additionalProperties").filter(|s| s.is_object()))
+                        .collect();
+                }
+                if !member_schemas.is_empty() {
+                    fold(&member_schemas, root, member, changed);
                 }
             }
         }
         Value::Array(items) => {
-            if let Some(item_schema) = schemas.iter().find_map(|map| map.get("items")) {
+            let item_schemas: Vec<&Value> =
+                schemas.iter().filter_map(|map| map.get("items")).collect();
+            if !item_schemas.is_empty() {
                 for item in items {
-                    fold(item_schema, root, item, changed);
+                    fold(&item_schemas, root, item, changed);
                 }
             }
         }
@@ -234,6 +239,13 @@ mod tests {
             Some(r#"{"reason":"damaged","tags":["Blue","RED","red"],"mode":"fast"}"#)
         );
         assert_eq!(fold_enum_case(&schema, r#"{"reason":"late"}"#), None);
+        // A value another branch allows as written is left alone.
+        let branches = json!({"anyOf": [
+            {"type": "object", "properties": {"kind": {"enum": ["A"]}}},
+            {"type": "object", "properties": {"kind": {"enum": ["a"]}}}
+        ]});
+        assert_eq!(fold_enum_case(&branches, r#"{"kind":"a"}"#), None);
+        assert_eq!(fold_enum_case(&branches, r#"{"kind":"A"}"#), None);
         assert_eq!(fold_enum_case(&schema, "{not json"), None);
     }
 
