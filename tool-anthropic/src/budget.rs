@@ -336,3 +336,88 @@ pub(crate) fn make_nullable(schema: &mut Value, field: &OptionalField) {
     wrapped.insert("anyOf".to_owned(), json!([inner, {"type": "null"}]));
     *property = wrapped;
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compile::compile;
+
+    fn planned(schemas: Vec<Value>) -> Result<(Vec<String>, Usage, Vec<Value>), BudgetError> {
+        let mut inputs: Vec<StrictInput> = schemas.iter().map(|s| compile(s).unwrap()).collect();
+        let names: Vec<String> = (0..inputs.len()).map(|i| format!("t{i}")).collect();
+        let mut tools: Vec<Planned<'_>> = names
+            .iter()
+            .zip(inputs.iter_mut())
+            .map(|(tool, input)| Planned { tool, input })
+            .collect();
+        let (nullable, usage) = plan(&mut tools)?;
+        Ok((
+            nullable,
+            usage,
+            inputs.into_iter().map(|i| i.schema).collect(),
+        ))
+    }
+
+    #[test]
+    fn nullable_fields_with_odd_names_nested_and_in_defs() {
+        let mut properties = Map::new();
+        for i in 0..24 {
+            properties.insert(format!("p{i}"), json!({"type": ["integer", "null"]}));
+        }
+        properties.insert(
+            "a/b~c".into(),
+            json!({"type": "object", "properties": {"x y": {"type": ["string", "null"]}}}),
+        );
+        properties.insert("d".into(), json!({"$ref": "#/$defs/D"}));
+        let schema = json!({
+            "type": "object",
+            "properties": properties,
+            "required": ["a/b~c", "d"],
+            "$defs": {"D": {"type": "object", "properties": {"k": {"anyOf": [{"$ref": "#/$defs/E"}, {"type": "null"}]}}},
+                      "E": {"type": "string", "enum": ["e"]}}
+        });
+        // 26 optional: p0..p23, "a/b~c".x y, D.k; 2 must go, p0 and p1.
+        let (nullable, usage, schemas) = planned(vec![schema]).unwrap();
+        assert_eq!(nullable, ["t0.p0", "t0.p1"]);
+        assert_eq!(
+            usage,
+            Usage {
+                strict_tools: 1,
+                optional_parameters: 24,
+                union_parameters: 2
+            }
+        );
+        assert_eq!(schemas[0]["required"], json!(["p0", "p1", "a/b~c", "d"]));
+        assert_eq!(
+            schemas[0]["properties"]["p1"]["type"],
+            json!(["integer", "null"])
+        );
+        assert_eq!(schemas[0]["properties"]["p2"]["type"], json!("integer"));
+    }
+
+    #[test]
+    fn a_ref_or_const_becomes_an_any_of_with_null() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "r": {"anyOf": [{"$ref": "#/$defs/E"}, {"type": "null"}]},
+                "c": {"anyOf": [{"const": "x", "description": "X."}, {"type": "null"}], "description": "C."},
+                "e": {"enum": ["a", "b", null], "type": ["string", "null"]}
+            },
+            "$defs": {"E": {"type": "string", "enum": ["e"]}}
+        });
+        let mut input = compile(&schema).unwrap();
+        for field in input.optional.clone() {
+            make_nullable(&mut input.schema, &field);
+        }
+        assert_eq!(
+            input.schema["properties"],
+            json!({
+                "r": {"anyOf": [{"$ref": "#/$defs/E"}, {"type": "null"}]},
+                "c": {"description": "C.", "anyOf": [{"const": "x"}, {"type": "null"}]},
+                "e": {"enum": ["a", "b", null], "type": ["string", "null"]}
+            })
+        );
+        assert_eq!(input.schema["required"], json!(["r", "c", "e"]));
+    }
+}
