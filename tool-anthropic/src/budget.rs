@@ -7,7 +7,8 @@ use std::fmt;
 
 use serde_json::{Map, Value, json};
 
-use crate::compile::{OptionalField, StrictInput, is_union};
+use crate::compile::{OptionalField, StrictInput};
+use crate::nullable::is_union;
 
 /// Strict tools per request ("Non-strict tools don't count toward this
 /// limit").

@@ -2,8 +2,7 @@
 //! shape schemars and pydantic emit) in, Anthropic's strict-tool-use subset
 //! out, with every optional property recorded for the tool-set budget.
 
-use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use serde_json::{Map, Value, json};
 use tool_core::words::describe::resolve_ref;
@@ -11,6 +10,8 @@ use tool_core::words::describe::resolve_ref;
 use crate::error::{Pointer, StrictRule, StrictSchemaError};
 use crate::keywords::{SUPPORTED_FORMATS, is_described, is_dropped, is_refused, pattern_supported};
 use crate::notes::Notes;
+use crate::nullable::{REF_ANNOTATIONS, is_union, strip_null};
+use crate::values::{any_value, check_case, check_type, definition, escape, primitive, strings_of};
 
 /// How deep schemas nest, counting each `$ref` followed, before the
 /// compiler refuses the schema.
@@ -19,9 +20,6 @@ pub const MAX_SCHEMA_DEPTH: usize = 64;
 /// How many schema nodes the output may have (inlining a definition at each
 /// use that gives it a description of its own copies it).
 pub const MAX_SCHEMA_NODES: usize = 20_000;
-
-/// Keywords that may stand beside a `$ref`: the use site's own words.
-const REF_ANNOTATIONS: [&str; 5] = ["description", "title", "default", "$comment", "examples"];
 
 /// A property that `required` does not list: "absent" as compiled, and
 /// what making it "required and nullable" instead would cost.
@@ -554,180 +552,5 @@ impl<'s> Compiler<'s> {
             }
         }
         Ok(())
-    }
-}
-
-/// `$defs/Name` or `definitions/Name` of a `$ref` that names a definition
-/// directly: its container and (unescaped) name.
-fn definition(reference: &str) -> Option<(&'static str, String)> {
-    let rest = reference.strip_prefix("#/")?;
-    let (container, name) = rest.split_once('/')?;
-    let container = match container {
-        "$defs" => "$defs",
-        "definitions" => "definitions",
-        _ => return None,
-    };
-    (!name.contains('/')).then(|| (container, name.replace("~1", "/").replace("~0", "~")))
-}
-
-/// A definition's name as a JSON pointer segment.
-fn escape(name: &str) -> String {
-    name.replace('~', "~0").replace('/', "~1")
-}
-
-fn any_value(at: &Pointer) -> StrictSchemaError {
-    at.error(
-        StrictRule::AnyValue,
-        "a schema that accepts any JSON value has no strict form; give the value a type of its own",
-    )
-}
-
-fn check_type(types: &Value, at: &Pointer) -> Result<(), StrictSchemaError> {
-    const TYPES: [&str; 7] = [
-        "object", "array", "string", "integer", "number", "boolean", "null",
-    ];
-    let known = |t: &Value| t.as_str().is_some_and(|t| TYPES.contains(&t));
-    let ok = match types {
-        Value::String(_) => known(types),
-        Value::Array(list) => !list.is_empty() && list.iter().all(known),
-        _ => false,
-    };
-    if ok {
-        Ok(())
-    } else {
-        Err(at.error(
-            StrictRule::Malformed,
-            format!("expected a JSON type or a list of them, got {types}"),
-        ))
-    }
-}
-
-fn primitive(value: &Value, at: &Pointer) -> Result<(), StrictSchemaError> {
-    if value.is_object() || value.is_array() {
-        return Err(at.error(
-            StrictRule::ComplexEnum,
-            format!(
-                "{value} is an object or an array; strict tool use takes only strings, numbers, \
-                 booleans and null as `enum` and `const` values (\"Complex types within enums\" \
-                 are not supported): use an enum of names"
-            ),
-        ));
-    }
-    Ok(())
-}
-
-/// The string `const` and `enum` values a compiled branch allows.
-fn strings_of(branch: &Value) -> Vec<&str> {
-    let constant = branch.get("const").and_then(Value::as_str);
-    let listed = branch
-        .get("enum")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str);
-    constant.into_iter().chain(listed).collect()
-}
-
-/// Refuses string values that differ only in letter case.
-fn check_case<'v>(
-    values: impl Iterator<Item = &'v str>,
-    at: &Pointer,
-) -> Result<(), StrictSchemaError> {
-    let mut seen: HashMap<String, &str> = HashMap::new();
-    for value in values {
-        if let Some(other) = seen.insert(value.to_lowercase(), value)
-            && other != value
-        {
-            return Err(at.error(
-                StrictRule::EnumCase,
-                format!(
-                    "{} and {} differ only in letter case; Anthropic does not guarantee the casing \
-                     of enum values in strict mode (\"Structured outputs don't guarantee the \
-                     capitalization of string `enum` and `const` values\"), so the parser, which \
-                     matches them ignoring case, could not tell them apart: rename one",
-                    Value::from(other),
-                    Value::from(value)
-                ),
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// Whether a compiled schema already is a union: an `anyOf` or a type array.
-pub(crate) fn is_union(schema: &Value) -> bool {
-    schema.get("anyOf").is_some()
-        || schema
-            .get("type")
-            .and_then(Value::as_array)
-            .is_some_and(|t| t.len() > 1)
-}
-
-/// An optional property's schema without `null`: whether it admitted
-/// `null`, and the schema of its other values.
-fn strip_null(schema: &Value) -> (bool, Cow<'_, Value>) {
-    let Some(map) = schema.as_object() else {
-        return (false, Cow::Borrowed(schema));
-    };
-    let mut out = map.clone();
-    let mut stripped = false;
-    if let Some(Value::Array(types)) = map.get("type")
-        && types.iter().any(|t| t == "null")
-    {
-        let rest: Vec<Value> = types.iter().filter(|t| *t != "null").cloned().collect();
-        match rest.len() {
-            0 => return (false, Cow::Borrowed(schema)),
-            1 => out.insert("type".to_owned(), rest[0].clone()),
-            _ => out.insert("type".to_owned(), Value::Array(rest)),
-        };
-        stripped = true;
-    }
-    if let Some(Value::Array(values)) = map.get("enum")
-        && values.iter().any(Value::is_null)
-    {
-        let rest: Vec<Value> = values.iter().filter(|v| !v.is_null()).cloned().collect();
-        if rest.is_empty() {
-            return (false, Cow::Borrowed(schema));
-        }
-        out.insert("enum".to_owned(), Value::Array(rest));
-        stripped = true;
-    }
-    for key in ["anyOf", "oneOf"] {
-        let Some(Value::Array(branches)) = map.get(key) else {
-            continue;
-        };
-        let is_null =
-            |b: &Value| b.get("type").is_some_and(|t| t == "null") && b.get("$ref").is_none();
-        if !branches.iter().any(is_null) {
-            continue;
-        }
-        let mut rest: Vec<Value> = branches.iter().filter(|b| !is_null(b)).cloned().collect();
-        stripped = true;
-        match rest.len() {
-            0 => return (false, Cow::Borrowed(schema)),
-            1 if out
-                .keys()
-                .all(|k| k == key || REF_ANNOTATIONS.contains(&k.as_str())) =>
-            {
-                out.remove(key);
-                let Value::Object(branch) = rest.remove(0) else {
-                    out.insert(key.to_owned(), Value::Array(rest));
-                    continue;
-                };
-                for (k, v) in branch {
-                    if !out.contains_key(&k) {
-                        out.insert(k, v);
-                    }
-                }
-            }
-            _ => {
-                out.insert(key.to_owned(), Value::Array(rest));
-            }
-        }
-    }
-    if stripped {
-        (true, Cow::Owned(Value::Object(out)))
-    } else {
-        (false, Cow::Borrowed(schema))
     }
 }

@@ -33,10 +33,12 @@ mod compile;
 mod error;
 mod keywords;
 mod notes;
+mod nullable;
 mod round;
 mod stream;
 #[cfg(feature = "runtime")]
 mod toolbox;
+mod values;
 mod wire;
 
 pub use budget::{
