@@ -15,7 +15,13 @@
 //!   the same nested types (target: at most 1.15x);
 //! - `serde_value_then_from_value`: `serde_json::from_str::<Value>` and then
 //!   `serde_json::from_value`, as several agent frameworks do (target:
-//!   `from_arguments` at least 1.8x faster).
+//!   `from_arguments` at least 1.8x faster);
+//! - `from_value`: the same document arriving as a JSON object (Anthropic
+//!   `tool_use.input`, Gemini `args`, MCP `arguments`), read by
+//!   `T::from_value`, which writes it as compact text for the same parser;
+//!   against
+//! - `serde_deserialize_value`: the twin deserialized from the `&Value`
+//!   directly, the cheapest way serde reads an object already parsed.
 //!
 //! Run with `cargo bench --bench parse`; `scripts/bench_ratios.py` prints
 //! the ratios. See BENCHMARKS.md.
@@ -93,6 +99,13 @@ fn parse(c: &mut Criterion) {
             let value: Value = serde_json::from_str(black_box(ARGUMENTS))?;
             serde_json::from_value::<PlaceOrderTwin>(value)
         })
+    });
+    let value: Value = serde_json::from_str(ARGUMENTS).expect("JSON");
+    group.bench_function("from_value", |b| {
+        b.iter(|| PlaceOrder::from_value(black_box(&value), black_box(&session)))
+    });
+    group.bench_function("serde_deserialize_value", |b| {
+        b.iter(|| <PlaceOrderTwin as serde::Deserialize>::deserialize(black_box(&value)))
     });
     group.finish();
 }

@@ -130,6 +130,7 @@
 //! | [`openai`] | the OpenAI adapter: strict schemas, tool definitions, calls and outputs, the Responses agent loop (`openai::agent`, feature `runtime`) |
 //! | [`transport`] | how the agent loop's requests reach a provider: recorded replay, HTTP (feature `live`) |
 //! | [`gemini`] | the Gemini adapter: function declarations in both schema dialects, calls and function responses |
+//! | [`anthropic`] | the Anthropic adapter: strict tool definitions, tool-set budgets, `tool_use` calls (whole or streamed), `tool_result` blocks |
 //!
 //! Nested argument types derive `serde::Deserialize` and
 //! `schemars::JsonSchema`; both crates are re-exported ([`serde`],
@@ -297,8 +298,8 @@
 #![deny(missing_docs)]
 
 pub use tool_core::{
-    ArgumentError, ArgumentErrorKind, Currency, Money, SchemaError, Session, SignedMoney, ToolCall,
-    ToolContract,
+    ArgumentError, ArgumentErrorKind, Currency, EnumCase, Money, SchemaError, Session, SignedMoney,
+    ToolCall, ToolContract,
 };
 pub use tool_core::{HandlerError, ToolError, ToolOutput};
 #[cfg(feature = "runtime")]
@@ -315,6 +316,9 @@ pub use tool_macros::ToolArgs;
 /// The names an application writes daily, in one import:
 /// `use tool_contract::prelude::*;`.
 pub mod prelude {
+    /// `toolbox.answer_tool_use(..)` for Anthropic Messages responses.
+    #[cfg(feature = "runtime")]
+    pub use tool_anthropic::ToolboxExt as _;
     pub use tool_core::{
         ArgumentError, HandlerError, Money, Session, Tool, ToolCall, ToolContract, ToolError,
         ToolOutput,
@@ -496,6 +500,13 @@ pub mod transport {
 /// `generateContent` response and `functionResponse` parts written back.
 pub mod gemini {
     pub use tool_gemini::*;
+}
+
+/// The Anthropic adapter (Messages API): strict tool definitions, tool-set
+/// budgets, `tool_use` calls (whole or streamed) and `tool_result` blocks;
+/// see the `tool-anthropic` crate.
+pub mod anthropic {
+    pub use tool_anthropic::*;
 }
 
 pub use schemars;

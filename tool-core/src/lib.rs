@@ -27,7 +27,7 @@ pub use contract::{
     ToolContract, Version, Waiver,
 };
 pub use outcome::{HandlerError, OutputKind, ToolCall, ToolError, ToolOutput};
-pub use parse::{ArgumentError, ArgumentErrorKind, SchemaError};
+pub use parse::{ArgumentError, ArgumentErrorKind, EnumCase, SchemaError};
 
 /// What the code that `#[derive(Tool)]` generates refers to. Not a public API.
 #[doc(hidden)]

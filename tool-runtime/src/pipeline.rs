@@ -204,7 +204,10 @@ impl Toolbox {
         // The parser runs the application's own code (a nested type's
         // `Deserialize`, an idempotency key's `Display`): a panic there is
         // this call's fatal `INTERNAL`, not the turn's.
-        let parsed = match catch_unwind(AssertUnwindSafe(|| tool.parse(&call.arguments, session))) {
+        // A call from a provider that does not keep enum casing (Anthropic
+        // strict) has its enum values folded to their declared casing first.
+        let arguments = call.arguments_to_parse(contract.input_schema(), session);
+        let parsed = match catch_unwind(AssertUnwindSafe(|| tool.parse(&arguments, session))) {
             Ok(parsed) => parsed,
             Err(payload) => {
                 draft.arguments_sha256 = unparsed_sha256(call, session);

@@ -7,6 +7,7 @@ mod error;
 pub mod formats;
 mod guided;
 mod map;
+mod object;
 mod path;
 pub(crate) mod schema;
 
@@ -21,6 +22,7 @@ pub use constraint::{
 };
 pub use error::{ArgumentError, ArgumentErrorKind};
 pub use map::{ParseState, inject, inject_optional, next_key, next_value, parse_map};
+pub use object::{EnumCase, arguments_text, fold_enum_case, object_text};
 /// The JSON path of a top-level field (`$.name`, `$["odd name"]`), for the
 /// runtime's messages about one argument.
 #[doc(hidden)]

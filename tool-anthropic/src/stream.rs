@@ -1,0 +1,365 @@
+//! Whole tool calls from a streamed Messages API response: `tool_use`
+//! blocks assembled from `content_block_start`, `input_json_delta`
+//! (`partial_json`) and `content_block_stop` events.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde_json::Value;
+use tool_core::ToolCall;
+use tool_core::contract::DEFAULT_MAX_ARGUMENT_BYTES;
+
+use crate::calls::{ResponseCalls, kind};
+
+/// Why a stream gave no (more) calls.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum StreamError {
+    /// The stream ended (or [`StreamAssembler::finish`] was called) before
+    /// `message_stop`, or a `tool_use` block stopped with input that is not
+    /// a whole JSON object (`stop_reason: "max_tokens"` cuts arguments
+    /// short): the calls named here are not dispatched, not even in part.
+    Truncated {
+        /// The ids of the `tool_use` blocks that did not finish.
+        open_calls: Vec<String>,
+        /// What was missing.
+        reason: String,
+    },
+    /// An `error` event: the API's message.
+    Api(String),
+    /// An event that does not have the shape the API documents.
+    Malformed(String),
+    /// A call's streamed arguments grew past the limit.
+    TooLarge {
+        /// The call's id.
+        call_id: String,
+        /// The limit, in bytes.
+        limit: usize,
+    },
+}
+
+impl fmt::Display for StreamError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StreamError::Truncated { open_calls, reason } => {
+                write!(
+                    f,
+                    "the stream was cut short ({reason}); unfinished tool calls: [{}]",
+                    open_calls.join(", ")
+                )
+            }
+            StreamError::Api(message) => write!(f, "the API sent an error event: {message}"),
+            StreamError::Malformed(message) => write!(f, "malformed stream event: {message}"),
+            StreamError::TooLarge { call_id, limit } => {
+                write!(
+                    f,
+                    "the arguments of tool call {call_id} are longer than {limit} bytes"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for StreamError {}
+
+enum Block {
+    Text(String),
+    ToolUse {
+        id: String,
+        name: String,
+        start_input: Option<Value>,
+        json: String,
+    },
+    Other,
+}
+
+/// Assembles the events of one streamed response into whole tool calls.
+///
+/// Feed each event's JSON (the `data:` of each server-sent event) to
+/// [`push`](Self::push); a `tool_use` block gives its call when its
+/// `content_block_stop` arrives, with the `input_json_delta` pieces joined.
+/// [`finish`](Self::finish) gives all calls once `message_stop` was seen,
+/// and a [`StreamError::Truncated`] otherwise: never a half call.
+///
+/// ```
+/// use serde_json::json;
+/// use tool_contract::anthropic::StreamAssembler;
+///
+/// let mut stream = StreamAssembler::new();
+/// for event in [
+///     json!({"type": "message_start", "message": {"model": "claude-sonnet-4-5", "content": []}}),
+///     json!({"type": "content_block_start", "index": 0,
+///            "content_block": {"type": "tool_use", "id": "toolu_01", "name": "get_store_hours", "input": {}}}),
+///     json!({"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta", "partial_json": "{\"store\": \"BE"}}),
+///     json!({"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta", "partial_json": "R-1\"}"}}),
+///     json!({"type": "content_block_stop", "index": 0}),
+///     json!({"type": "message_delta", "delta": {"stop_reason": "tool_use"}}),
+///     json!({"type": "message_stop"}),
+/// ] {
+///     stream.push(&event)?;
+/// }
+/// let calls = stream.finish()?;
+/// assert_eq!(calls.calls[0].arguments, r#"{"store": "BER-1"}"#);
+/// # Ok::<(), tool_contract::anthropic::StreamError>(())
+/// ```
+pub struct StreamAssembler {
+    model: String,
+    stop_reason: Option<String>,
+    blocks: BTreeMap<u64, Block>,
+    calls: Vec<ToolCall>,
+    stopped: bool,
+    max_argument_bytes: usize,
+}
+
+impl Default for StreamAssembler {
+    fn default() -> Self {
+        StreamAssembler::new()
+    }
+}
+
+impl StreamAssembler {
+    /// An assembler for one response, with the session's default limit on
+    /// a call's arguments.
+    pub fn new() -> Self {
+        StreamAssembler {
+            model: String::new(),
+            stop_reason: None,
+            blocks: BTreeMap::new(),
+            calls: Vec::new(),
+            stopped: false,
+            max_argument_bytes: DEFAULT_MAX_ARGUMENT_BYTES,
+        }
+    }
+
+    /// The assembler with another limit on one call's streamed arguments.
+    #[must_use]
+    pub fn with_max_argument_bytes(mut self, bytes: usize) -> Self {
+        self.max_argument_bytes = bytes;
+        self
+    }
+
+    /// Reads one event. Returns the call a `content_block_stop` finished,
+    /// if any. `ping` and event types this version does not know are
+    /// skipped.
+    pub fn push(&mut self, event: &Value) -> Result<Option<ToolCall>, StreamError> {
+        if self.stopped {
+            return Err(StreamError::Malformed(
+                "an event after `message_stop`".to_owned(),
+            ));
+        }
+        let Some(kind_name) = event.get("type").and_then(Value::as_str) else {
+            return Err(StreamError::Malformed(format!(
+                "expected an event object with a `type`, got {}",
+                kind(event)
+            )));
+        };
+        match kind_name {
+            "message_start" => {
+                if let Some(model) = event.pointer("/message/model").and_then(Value::as_str) {
+                    model.clone_into(&mut self.model);
+                }
+                Ok(None)
+            }
+            "content_block_start" => {
+                let index = index(event)?;
+                let Some(block) = event.get("content_block") else {
+                    return Err(StreamError::Malformed(format!(
+                        "content_block_start {index} without `content_block`"
+                    )));
+                };
+                let block = match block.get("type").and_then(Value::as_str) {
+                    Some("text") => Block::Text(
+                        block
+                            .get("text")
+                            .and_then(Value::as_str)
+                            .unwrap_or("")
+                            .to_owned(),
+                    ),
+                    Some("tool_use") => {
+                        let field = |key: &str| {
+                            block
+                                .get(key)
+                                .and_then(Value::as_str)
+                                .map(str::to_owned)
+                                .ok_or_else(|| {
+                                    StreamError::Malformed(format!(
+                                        "tool_use block {index} without a string `{key}`"
+                                    ))
+                                })
+                        };
+                        let start_input = block
+                            .get("input")
+                            .filter(|i| i.as_object().is_some_and(|m| !m.is_empty()))
+                            .cloned();
+                        Block::ToolUse {
+                            id: field("id")?,
+                            name: field("name")?,
+                            start_input,
+                            json: String::new(),
+                        }
+                    }
+                    _ => Block::Other,
+                };
+                if self.blocks.insert(index, block).is_some() {
+                    return Err(StreamError::Malformed(format!(
+                        "content block {index} started twice"
+                    )));
+                }
+                Ok(None)
+            }
+            "content_block_delta" => {
+                let index = index(event)?;
+                let limit = self.max_argument_bytes;
+                let Some(block) = self.blocks.get_mut(&index) else {
+                    return Err(StreamError::Malformed(format!(
+                        "a delta for content block {index}, which did not start"
+                    )));
+                };
+                let delta = event.get("delta");
+                match (
+                    block,
+                    delta.and_then(|d| d.get("type")).and_then(Value::as_str),
+                ) {
+                    (Block::Text(text), Some("text_delta")) => {
+                        text.push_str(
+                            delta
+                                .and_then(|d| d.get("text"))
+                                .and_then(Value::as_str)
+                                .unwrap_or(""),
+                        );
+                    }
+                    (Block::ToolUse { id, json, .. }, Some("input_json_delta")) => {
+                        let Some(piece) = delta
+                            .and_then(|d| d.get("partial_json"))
+                            .and_then(Value::as_str)
+                        else {
+                            return Err(StreamError::Malformed(format!(
+                                "input_json_delta {index} without a string `partial_json`"
+                            )));
+                        };
+                        if json.len() + piece.len() > limit {
+                            return Err(StreamError::TooLarge {
+                                call_id: id.clone(),
+                                limit,
+                            });
+                        }
+                        json.push_str(piece);
+                    }
+                    (Block::ToolUse { .. }, other) => {
+                        return Err(StreamError::Malformed(format!(
+                            "a {} delta for tool_use block {index}",
+                            other.unwrap_or("untyped")
+                        )));
+                    }
+                    // Thinking, signature and citation deltas, and deltas
+                    // of block types this version does not know.
+                    _ => {}
+                }
+                Ok(None)
+            }
+            "content_block_stop" => {
+                let index = index(event)?;
+                let Some(block) = self.blocks.get_mut(&index) else {
+                    return Err(StreamError::Malformed(format!(
+                        "content block {index} stopped without starting"
+                    )));
+                };
+                let Block::ToolUse {
+                    id,
+                    name,
+                    start_input,
+                    json,
+                } = block
+                else {
+                    return Ok(None);
+                };
+                let arguments = if json.trim().is_empty() {
+                    start_input
+                        .as_ref()
+                        .map_or_else(|| "{}".to_owned(), Value::to_string)
+                } else {
+                    std::mem::take(json)
+                };
+                if !serde_json::from_str::<Value>(&arguments).is_ok_and(|v| v.is_object()) {
+                    return Err(StreamError::Truncated {
+                        open_calls: vec![id.clone()],
+                        reason: format!(
+                            "the input of tool_use block {index} ({name}) is not a whole JSON object"
+                        ),
+                    });
+                }
+                let call = ToolCall::new(id.clone(), name.clone(), arguments);
+                self.blocks.insert(index, Block::Other);
+                self.calls.push(call.clone());
+                Ok(Some(call))
+            }
+            "message_delta" => {
+                if let Some(reason) = event.pointer("/delta/stop_reason").and_then(Value::as_str) {
+                    self.stop_reason = Some(reason.to_owned());
+                }
+                Ok(None)
+            }
+            "message_stop" => {
+                self.stopped = true;
+                Ok(None)
+            }
+            "error" => {
+                let message = event
+                    .pointer("/error/message")
+                    .and_then(Value::as_str)
+                    .unwrap_or("no message");
+                Err(StreamError::Api(message.to_owned()))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// The text of the response's text blocks so far, in block order.
+    pub fn text(&self) -> String {
+        self.blocks
+            .values()
+            .filter_map(|b| match b {
+                Block::Text(text) => Some(text.as_str()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// All calls of the response, in the order their blocks finished, once
+    /// the stream ended with `message_stop` and every block stopped.
+    pub fn finish(self) -> Result<ResponseCalls, StreamError> {
+        let open: Vec<String> = self
+            .blocks
+            .values()
+            .filter_map(|b| match b {
+                Block::ToolUse { id, .. } => Some(id.clone()),
+                _ => None,
+            })
+            .collect();
+        if !open.is_empty() || !self.stopped {
+            let reason = if self.stopped {
+                "tool_use blocks without content_block_stop"
+            } else {
+                "no message_stop"
+            };
+            return Err(StreamError::Truncated {
+                open_calls: open,
+                reason: reason.to_owned(),
+            });
+        }
+        Ok(ResponseCalls {
+            model: self.model,
+            stop_reason: self.stop_reason,
+            calls: self.calls,
+        })
+    }
+}
+
+fn index(event: &Value) -> Result<u64, StreamError> {
+    event.get("index").and_then(Value::as_u64).ok_or_else(|| {
+        StreamError::Malformed(format!(
+            "a {} event without an integer `index`",
+            event["type"]
+        ))
+    })
+}

@@ -1,0 +1,204 @@
+//! Whole tool calls from recorded server-sent event streams of the Messages
+//! API: `input_json_delta` pieces joined per `tool_use` block, text and
+//! thinking blocks beside them, several calls, and cut streams that give an
+//! error, never a half call.
+
+use std::path::PathBuf;
+
+use serde_json::{Value, json};
+use tool_anthropic::{StreamAssembler, StreamError};
+
+/// The `data:` payloads of a recorded `.sse` file, in order.
+fn events(name: &str) -> Vec<Value> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/recorded")
+        .join(name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .filter_map(|line| line.strip_prefix("data: "))
+        .map(|data| serde_json::from_str(data).unwrap_or_else(|e| panic!("{data}: {e}")))
+        .collect()
+}
+
+fn assemble(events: &[Value]) -> Result<tool_anthropic::ResponseCalls, StreamError> {
+    let mut stream = StreamAssembler::new();
+    for event in events {
+        stream.push(event)?;
+    }
+    stream.finish()
+}
+
+#[test]
+fn text_and_two_tool_calls() {
+    let events = events("text_and_two_tools.sse");
+    let mut stream = StreamAssembler::new();
+    let mut finished = Vec::new();
+    for event in &events {
+        if let Some(call) = stream.push(event).unwrap() {
+            finished.push(call.call_id);
+        }
+    }
+    assert_eq!(
+        finished,
+        [
+            "toolu_01A09q90qw90lq917835lq9",
+            "toolu_01B7cLm2pQ8rT5vW3xY6zA9d"
+        ]
+    );
+    assert_eq!(stream.text(), "I'll check the stock and the store hours.");
+    let calls = stream.finish().unwrap();
+    assert_eq!(calls.model, "claude-sonnet-4-5-20250929");
+    assert_eq!(calls.stop_reason.as_deref(), Some("tool_use"));
+    let summary: Vec<(&str, &str)> = calls
+        .calls
+        .iter()
+        .map(|c| (c.name.as_str(), c.arguments.as_str()))
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            (
+                "get_inventory",
+                r#"{"sku": "SKU-1042", "warehouse": "BER-1"}"#
+            ),
+            ("get_store_hours", r#"{"store": "BER-1"}"#),
+        ]
+    );
+}
+
+#[test]
+fn any_split_of_the_partial_json_gives_the_same_call() {
+    let arguments = r#"{"sku": "SKU-1042", "note": "ü \" \\ 😀", "n": [1, 2]}"#;
+    for split in (0..=arguments.len()).filter(|i| arguments.is_char_boundary(*i)) {
+        let (a, b) = arguments.split_at(split);
+        let mut stream = StreamAssembler::new();
+        let events = [
+            json!({"type": "message_start", "message": {"model": "m", "content": []}}),
+            json!({"type": "content_block_start", "index": 0, "content_block": {"type": "tool_use", "id": "t", "name": "x", "input": {}}}),
+            json!({"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta", "partial_json": a}}),
+            json!({"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta", "partial_json": b}}),
+            json!({"type": "content_block_stop", "index": 0}),
+            json!({"type": "message_stop"}),
+        ];
+        for event in &events {
+            stream.push(event).unwrap();
+        }
+        assert_eq!(
+            stream.finish().unwrap().calls[0].arguments,
+            arguments,
+            "split at {split}"
+        );
+    }
+}
+
+#[test]
+fn a_call_without_arguments_beside_a_thinking_block() {
+    let calls = assemble(&events("no_arguments.sse")).unwrap();
+    assert_eq!(calls.calls.len(), 1);
+    assert_eq!(
+        (
+            calls.calls[0].name.as_str(),
+            calls.calls[0].arguments.as_str()
+        ),
+        ("list_couriers", "{}")
+    );
+}
+
+#[test]
+fn a_stream_cut_mid_call_is_an_error_and_no_call() {
+    let events = events("truncated.sse");
+    let mut stream = StreamAssembler::new();
+    for event in &events {
+        assert_eq!(stream.push(event).unwrap(), None);
+    }
+    assert_eq!(
+        stream.finish().unwrap_err(),
+        StreamError::Truncated {
+            open_calls: vec!["toolu_01Cut".into()],
+            reason: "no message_stop".into()
+        }
+    );
+    // Every prefix of a whole stream that stops before `message_stop` is
+    // refused too.
+    let whole = self::events("text_and_two_tools.sse");
+    for cut in 0..whole.len() {
+        assert!(
+            matches!(assemble(&whole[..cut]), Err(StreamError::Truncated { .. })),
+            "cut at {cut}"
+        );
+    }
+}
+
+#[test]
+fn arguments_cut_by_max_tokens_are_an_error_and_no_call() {
+    let events = events("max_tokens.sse");
+    let mut stream = StreamAssembler::new();
+    let mut result = Ok(None);
+    for event in &events {
+        result = stream.push(event);
+        if result.is_err() {
+            break;
+        }
+    }
+    assert_eq!(
+        result.unwrap_err(),
+        StreamError::Truncated {
+            open_calls: vec!["toolu_01Long".into()],
+            reason:
+                "the input of tool_use block 0 (create_refund_draft) is not a whole JSON object"
+                    .into()
+        }
+    );
+}
+
+#[test]
+fn an_error_event_is_the_apis_error() {
+    let error = assemble(&events("overloaded.sse")).unwrap_err();
+    assert_eq!(error, StreamError::Api("Overloaded".into()));
+    assert_eq!(error.to_string(), "the API sent an error event: Overloaded");
+}
+
+#[test]
+fn malformed_and_huge_streams_are_refused() {
+    let start = json!({"type": "content_block_start", "index": 0, "content_block": {"type": "tool_use", "id": "t", "name": "x", "input": {}}});
+    let delta = |text: &str| json!({"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta", "partial_json": text}});
+    let mut stream = StreamAssembler::new();
+    assert_eq!(
+        stream.push(&delta("{")).unwrap_err(),
+        StreamError::Malformed("a delta for content block 0, which did not start".into())
+    );
+    stream.push(&start).unwrap();
+    assert_eq!(
+        stream.push(&start).unwrap_err(),
+        StreamError::Malformed("content block 0 started twice".into())
+    );
+    assert!(matches!(
+        stream.push(&json!([1])),
+        Err(StreamError::Malformed(_))
+    ));
+    let mut stream = StreamAssembler::new().with_max_argument_bytes(16);
+    stream.push(&start).unwrap();
+    stream.push(&delta("{\"a\": \"0123")).unwrap();
+    assert_eq!(
+        stream.push(&delta("456789\"}")).unwrap_err(),
+        StreamError::TooLarge {
+            call_id: "t".into(),
+            limit: 16
+        }
+    );
+    // Not an object: an array of arguments is not a call.
+    let mut stream = StreamAssembler::new();
+    stream.push(&start).unwrap();
+    stream.push(&delta("[1, 2]")).unwrap();
+    assert!(matches!(
+        stream.push(&json!({"type": "content_block_stop", "index": 0})),
+        Err(StreamError::Truncated { .. })
+    ));
+    // Events after message_stop.
+    let mut stream = StreamAssembler::new();
+    stream.push(&json!({"type": "message_stop"})).unwrap();
+    assert!(matches!(
+        stream.push(&json!({"type": "ping"})),
+        Err(StreamError::Malformed(_))
+    ));
+}
