@@ -1,7 +1,9 @@
 //! The example tool set's definitions as each provider's request JSON.
 //!
 //! Run it with `cargo run --example tool_definitions -- <dialect>`, one of
-//! `openai-chat`, `openai-responses`, `gemini`, `gemini-openapi`. It prints
+//! `openai-chat`, `openai-responses`, `anthropic`, `gemini`,
+//! `gemini-openapi`, and `mcp` with `--features mcp`
+//! (`cargo run --example tool_definitions --features mcp -- mcp`). It prints
 //! the request's `tools` (and, where the provider has one, the tool-choice
 //! setting) exactly as it is sent; an unknown dialect prints the usage and
 //! exits with status 2.
@@ -12,7 +14,7 @@ mod tools;
 use std::process::ExitCode;
 
 use tool_contract::serde_json::{self, Value, json};
-use tool_contract::{Tool, ToolContract, gemini, openai};
+use tool_contract::{Tool, ToolContract, anthropic, gemini, openai};
 
 /// The example tools, in the order every dialect lists them.
 fn contracts() -> Vec<&'static ToolContract> {
@@ -45,6 +47,26 @@ const DIALECTS: &[Dialect] = &[
         name: "openai-responses",
         about: "OpenAI Responses API `tools`, strict",
         write: |contracts| Ok(json!({"tools": openai::tools_for_responses(contracts)?})),
+    },
+    Dialect {
+        name: "anthropic",
+        about: "Anthropic Messages `tools`, strict, within the per-request budgets",
+        write: |contracts| {
+            let set = anthropic::ToolSet::new(contracts)?;
+            Ok(json!({"tools": set.definitions()}))
+        },
+    },
+    #[cfg(feature = "mcp")]
+    Dialect {
+        name: "mcp",
+        about: "MCP `tools/list` result for the newest revision (needs `--features mcp`)",
+        write: |contracts| {
+            let tools: Vec<_> = contracts
+                .iter()
+                .map(|contract| tool_contract::mcp::mcp_tool(contract, None))
+                .collect();
+            Ok(json!({"tools": tools}))
+        },
     },
     Dialect {
         name: "gemini",
