@@ -191,8 +191,10 @@ fn binding_sha256(
     subjects: &[Subject],
     arguments_sha256: &str,
 ) -> Result<String, StoreError> {
+    // A set: order and repeats do not make another principal.
     let mut subjects = subjects.to_vec();
     subjects.sort();
+    subjects.dedup();
     let binding = serde_json::to_string(&(tool, version, subjects, arguments_sha256))?;
     Ok(sha256_hex(binding.as_bytes()))
 }

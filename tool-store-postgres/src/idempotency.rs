@@ -28,9 +28,10 @@ use crate::values::{millis, readable, readable_json};
 ///   the key never runs a second time, since the first run may have taken
 ///   effect. The lease is measured with the database server's clock.
 /// - **Retention**: [`purge`](Self::purge) deletes what was claimed longer
-///   ago than the [retention](Self::with_retention) (a running claim only
-///   once its lease is over too); call it periodically. After that a key
-///   may run again.
+///   ago than the [retention](Self::with_retention) (a claim that never got
+///   its result only once its lease ended more than the retention plus a
+///   day ago, since its holder may still run); call it periodically. After
+///   that a key may run again.
 /// - **Principal**: the subjects are compared as a set (their order does
 ///   not matter), and keyed calls need a non-empty
 ///   [`Subjects`](tool_runtime::audit::Subjects) in the session
@@ -77,8 +78,12 @@ impl PostgresIdempotencyStore {
         self
     }
 
-    /// Deletes the records claimed longer ago than the retention period
-    /// (running claims only once their lease is over); returns how many.
+    /// Deletes the records claimed longer ago than the retention period;
+    /// returns how many. A claim that never got its result (running, or
+    /// abandoned when its lease ran out) is kept until its lease ended more
+    /// than the retention plus one day ago: its holder may still be running
+    /// past its lease, and deleting the claim would let the key run again
+    /// beside it.
     pub async fn purge(&self) -> Result<u64, StoreError> {
         let client = self.pool.get().await?;
         let result: Result<_, StoreError> = async {
@@ -86,7 +91,9 @@ impl PostgresIdempotencyStore {
                 .prepare_cached(
                     "DELETE FROM tool_contract_idempotency
                      WHERE claimed_at < now() - $1::bigint * interval '1 millisecond'
-                       AND (state <> 'running' OR lease_until < now())",
+                       AND (state = 'done'
+                            OR lease_until < now() - $1::bigint * interval '1 millisecond'
+                                                   - interval '1 day')",
                 )
                 .await?;
             Ok(client
@@ -217,8 +224,10 @@ impl PostgresIdempotencyStore {
 /// are sorted first: instances that list one principal's subjects in
 /// another order share its records.
 fn scope_sha256(scope: &IdempotencyScope) -> Result<String, StoreError> {
+    // A set: order and repeats do not make another principal.
     let mut scope = scope.clone();
     scope.subjects.sort();
+    scope.subjects.dedup();
     Ok(sha256_hex(serde_json::to_string(&scope)?.as_bytes()))
 }
 

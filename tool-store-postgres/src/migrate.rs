@@ -16,11 +16,18 @@ pub struct Migration {
 }
 
 /// Every migration, in order.
-pub const MIGRATIONS: &[Migration] = &[Migration {
-    version: 1,
-    name: "policy_state",
-    sql: include_str!("../migrations/0001_policy_state.sql"),
-}];
+pub const MIGRATIONS: &[Migration] = &[
+    Migration {
+        version: 1,
+        name: "policy_state",
+        sql: include_str!("../migrations/0001_policy_state.sql"),
+    },
+    Migration {
+        version: 2,
+        name: "audit_no_truncate",
+        sql: include_str!("../migrations/0002_audit_no_truncate.sql"),
+    },
+];
 
 /// What [`migrate`] did.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -42,10 +42,17 @@ pub fn connect(url: &str, options: &PoolOptions) -> Result<Pool, StoreError> {
     let mut config = tokio_postgres::Config::from_str(url)
         .map_err(|error| StoreError::new(format!("the database URL is invalid: {error}")))?;
     config.connect_timeout(options.connect_timeout);
-    config.options(format!(
+    // Added to the URL's own `options` (a `search_path`, other settings),
+    // never in place of them.
+    let timeout = format!(
         "-c statement_timeout={}",
         options.statement_timeout.as_millis().max(1)
-    ));
+    );
+    let given = config.get_options().map(str::to_owned);
+    config.options(match given {
+        Some(given) if !given.trim().is_empty() => format!("{given} {timeout}"),
+        _ => timeout,
+    });
     if config.get_application_name().is_none() {
         config.application_name("tool-contract");
     }
