@@ -52,7 +52,7 @@ async fn a_read_tool_that_never_finishes_times_out_at_its_contract_limit() {
 }
 
 #[tokio::test(start_paused = true)]
-async fn a_write_tool_that_times_out_has_an_unknown_outcome_and_frees_its_key() {
+async fn a_write_tool_that_times_out_has_an_unknown_outcome_and_its_key_never_runs_again() {
     let probe = Arc::new(Probe::default());
     let toolbox = toolbox(&probe);
     let approvals = Approvals::new();
@@ -69,10 +69,10 @@ async fn a_write_tool_that_times_out_has_an_unknown_outcome_and_frees_its_key() 
     assert_eq!(
         result.model_text().as_deref(),
         Some(
-            "Error [TIMEOUT]: The call did not finish within 5000 ms and was stopped; it may or may not have taken effect. Retry with the same request_id so it is not applied twice."
+            "Error [TIMEOUT]: The call did not finish within 5000 ms and was stopped; it may or may not have taken effect. Ask the user to check before trying again; this request_id will not run a second time."
         )
     );
-    assert_eq!(result.output.error().unwrap().recovery, Recovery::Retry);
+    assert_eq!(result.output.error().unwrap().recovery, Recovery::AskUser);
     assert_eq!(result.audit.outcome, ExecutionOutcome::Unknown);
     assert_eq!(result.audit.approval_id.as_deref(), Some("appr-1"));
     assert_eq!(result.audit.idempotency_key.as_deref(), Some(KEY));
@@ -81,7 +81,8 @@ async fn a_write_tool_that_times_out_has_an_unknown_outcome_and_frees_its_key() 
     assert_eq!(model.execution.outcome, ExecutionOutcome::Unknown);
     assert!(!model.execution.complete);
 
-    // Nothing was recorded, so a retry (with a new approval) runs again.
+    // The first run may have taken effect: a retry with its key is refused
+    // before its approval is used, and the tool does not run again.
     approve(&approvals, &arguments);
     let retry = toolbox
         .call(
@@ -89,9 +90,14 @@ async fn a_write_tool_that_times_out_has_an_unknown_outcome_and_frees_its_key() 
             &session(&approvals),
         )
         .await;
-    assert_eq!(retry.audit.delivery, Delivery::Fresh);
-    assert_eq!(retry.audit.outcome, ExecutionOutcome::Unknown);
-    assert_eq!(probe.runs.load(Ordering::SeqCst), 2);
+    assert_eq!(
+        retry.model_text().as_deref(),
+        Some(
+            "Error [OUTCOME_UNKNOWN]: An earlier call with this request_id was stopped while it ran; it may or may not have taken effect. Ask the user to check before making the request again with a new request_id."
+        )
+    );
+    assert_eq!(retry.audit.outcome, ExecutionOutcome::NotStarted);
+    assert_eq!(probe.runs.load(Ordering::SeqCst), 1);
 }
 
 #[tokio::test(start_paused = true)]

@@ -117,9 +117,12 @@ impl std::error::Error for IdempotencyError {}
 /// Where the runtime keeps the results of keyed calls.
 ///
 /// The runtime calls [`claim`](Self::claim) before a keyed call runs, then
-/// either [`record`](Self::record) when the tool ran to its end, or
-/// [`release`](Self::release) when it did not (it failed, was refused,
-/// stopped, or timed out), so a retry with the same key runs again.
+/// either [`record`](Self::record) when the tool ran to its end, or was
+/// stopped while it ran (timeout, abort, panic: the record's outcome is
+/// `Unknown`, and a retry with the key is refused as `OUTCOME_UNKNOWN`,
+/// since the first run may have taken effect), or
+/// [`release`](Self::release) when it never started or failed, so a retry
+/// with the same key runs again.
 /// `claim` must be atomic: of two concurrent claims of one key, one gets
 /// [`ClaimOutcome::Fresh`]. A claim whose call never comes back (its future was
 /// dropped) should expire after a while, as a lease: a store shared by

@@ -44,9 +44,9 @@ pub(super) fn timeout(contract: &ToolContract, limit: Duration) -> ToolError {
         ),
         (_, Idempotency::Keyed { field }) => (
             format!(
-                "The call did not finish within {ms} ms and was stopped; it may or may not have taken effect. Retry with the same {field} so it is not applied twice."
+                "The call did not finish within {ms} ms and was stopped; it may or may not have taken effect. Ask the user to check before trying again; this {field} will not run a second time."
             ),
-            Recovery::Retry,
+            Recovery::AskUser,
         ),
         _ => (
             format!(
@@ -109,6 +109,19 @@ pub(super) fn outcome_unknown(field: &str) -> ToolError {
         ErrorCategory::Conflict,
         format!(
             "An earlier call with this {field} started but never reported its end; it may or may not have taken effect. Ask the user to check before making the request again with a new {field}."
+        ),
+    )
+    .with_recovery(Recovery::AskUser)
+}
+
+/// A keyed call whose key's earlier run was stopped while it ran (timeout,
+/// abort, panic): it may have taken effect, so the key does not run again.
+pub(super) fn stopped_earlier(field: &str) -> ToolError {
+    ToolError::new(
+        ToolError::OUTCOME_UNKNOWN,
+        ErrorCategory::Conflict,
+        format!(
+            "An earlier call with this {field} was stopped while it ran; it may or may not have taken effect. Ask the user to check before making the request again with a new {field}."
         ),
     )
     .with_recovery(Recovery::AskUser)

@@ -22,7 +22,7 @@ use crate::handler::{
 use crate::idempotency::{ClaimOutcome, IdempotencyRecord, IdempotencyScope};
 use crate::messages::{
     aborted, approval_required, cut, empty_key, in_progress, key_reused, outcome_unknown,
-    store_unavailable, timeout, unknown_tool,
+    stopped_earlier, store_unavailable, timeout, unknown_tool,
 };
 use crate::model_result::{
     ContentTrust, Delivery, Execution, ExecutionOutcome, ModelResult, Provenance, format_rfc3339,
@@ -264,6 +264,14 @@ impl Toolbox {
                 };
                 match self.idempotency.claim(&scope).await {
                     Ok(ClaimOutcome::Fresh) => Some(scope),
+                    // An earlier run was stopped while it ran (timeout,
+                    // abort, panic): it may have taken effect, so the key
+                    // never runs again.
+                    Ok(ClaimOutcome::Recorded(record))
+                        if record.outcome == ExecutionOutcome::Unknown =>
+                    {
+                        return self.refuse(draft, stopped_earlier(field));
+                    }
                     Ok(ClaimOutcome::Recorded(record))
                         if record.arguments_sha256 == draft.arguments_sha256 =>
                     {
@@ -291,7 +299,15 @@ impl Toolbox {
             .await;
 
         if let Some(scope) = scope {
-            let settled = if finished.outcome == ExecutionOutcome::Completed {
+            // A completed call is recorded for replay; one stopped while it
+            // ran (`Unknown`) is recorded too, so that a retry with its key
+            // is refused as OUTCOME_UNKNOWN rather than run a second time;
+            // one that never started or failed frees its key.
+            let keep = matches!(
+                finished.outcome,
+                ExecutionOutcome::Completed | ExecutionOutcome::Unknown
+            );
+            let settled = if keep {
                 let record = IdempotencyRecord {
                     arguments_sha256: draft.arguments_sha256.clone(),
                     output: finished.output.clone(),

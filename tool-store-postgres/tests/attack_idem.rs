@@ -1,19 +1,22 @@
 //! Adversarial tests (issue 15): idempotency promises an attack broke,
 //! each fixed (purge and a running claim, a subject listed twice), and what
-//! held. The breaks still open (a timed-out or aborted keyed write frees
-//! its key; claims carry no owner token) are in the note of issue 15.
+//! held: a timed-out or aborted keyed write's key does not run again. The
+//! break still open (claims carry no owner token) is in issue 15's note.
 
 mod support;
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use support::{Probe, TestDb, quick, toolbox, voucher};
+use support::{Probe, TestDb, bare_toolbox, quick, session, toolbox, voucher};
 use tool_contract::store_postgres::PostgresIdempotencyStore;
 use tool_contract::{
     Session, audit::Subjects, idempotency::ClaimOutcome, idempotency::IdempotencyRecord,
-    idempotency::IdempotencyScope, idempotency::IdempotencyStore,
+    idempotency::IdempotencyScope, idempotency::IdempotencyStore, runtime::ExecutionOutcome,
 };
+
+/// The model text of a retry whose key's earlier run was stopped.
+const STOPPED: &str = "Error [OUTCOME_UNKNOWN]: An earlier call with this request_id was stopped while it ran; it may or may not have taken effect. Ask the user to check before making the request again with a new request_id.";
 
 fn scope(key: &str) -> IdempotencyScope {
     IdempotencyScope {
@@ -136,4 +139,80 @@ async fn held_separator_subjects_do_not_collide() {
             "{subjects:?}"
         );
     }
+}
+
+/// A keyed write that times out ends with outcome `unknown` (it may have
+/// taken effect): its key is recorded so, and the retry with the same key
+/// is refused as OUTCOME_UNKNOWN instead of running a second time (the
+/// runtime released the key here before the attack).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_timed_out_keyed_write_does_not_run_again_on_retry() {
+    let Some(db) = TestDb::create("atk_timeout_rerun").await else {
+        return;
+    };
+    let pool = db.migrated_pool(&quick()).await;
+    let probe = Arc::new(Probe::default());
+    let store =
+        Arc::new(PostgresIdempotencyStore::new(pool.clone()).with_lease(Duration::from_secs(60)));
+    let toolbox = bare_toolbox(&probe)
+        .with_default_timeout(Duration::from_millis(100))
+        .with_idempotency_store(store);
+    let first = toolbox
+        .call(&voucher("SLOW", "k-timeout"), &session())
+        .await;
+    assert_eq!(first.audit.outcome, ExecutionOutcome::Unknown);
+    assert_eq!(probe.runs(), 1);
+    // The retry (same key, same arguments): the first run may have taken
+    // effect, so the model must read OUTCOME_UNKNOWN, not a second run.
+    let retry = toolbox
+        .call(&voucher("SLOW", "k-timeout"), &session())
+        .await;
+    assert_eq!(
+        (probe.runs(), retry.model_text().as_deref()),
+        (1, Some(STOPPED)),
+        "the timed-out write ran a second time under the same key"
+    );
+}
+
+/// The same through an abort: a keyed write aborted while its handler runs
+/// ends `unknown`, and the retry with the same key does not run it again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_aborted_keyed_write_does_not_run_again_on_retry() {
+    let Some(db) = TestDb::create("atk_abort_rerun").await else {
+        return;
+    };
+    let pool = db.migrated_pool(&quick()).await;
+    let probe = Arc::new(Probe::default());
+    let toolbox = Arc::new(toolbox(&pool, &probe, Duration::from_secs(60)));
+    let abort = tool_contract::runtime::AbortHandle::new();
+    let first = {
+        let toolbox = Arc::clone(&toolbox);
+        let abort = abort.clone();
+        tokio::spawn(async move {
+            toolbox
+                .call_with_abort(&voucher("GATED", "k-abort"), &session(), &abort)
+                .await
+        })
+    };
+    probe.entered.notified().await;
+    abort.abort();
+    let first = first.await.unwrap();
+    assert_eq!(first.audit.outcome, ExecutionOutcome::Unknown);
+    assert_eq!(probe.runs(), 1);
+    let retry = {
+        let toolbox = Arc::clone(&toolbox);
+        tokio::spawn(async move { toolbox.call(&voucher("GATED", "k-abort"), &session()).await })
+    };
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let runs = probe.runs();
+    probe.release.notify_one();
+    let retry = tokio::time::timeout(Duration::from_secs(5), retry)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        (runs, retry.model_text().as_deref()),
+        (1, Some(STOPPED)),
+        "the aborted write ran a second time under the same key"
+    );
 }
