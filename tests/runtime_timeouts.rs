@@ -13,7 +13,7 @@ use serde_json::json;
 use tokio::time::Instant;
 use tool_contract::{
     approval::Approvals, contract::ErrorCategory, contract::Recovery, runtime::AbortHandle,
-    runtime::Delivery, runtime::ExecutionOutcome,
+    runtime::ExecutionOutcome,
 };
 
 use runtime_support::{KEY, Probe, approve, assert_within, call, reserve, session, toolbox};
