@@ -185,3 +185,11 @@ pub(crate) fn kind(value: &Value) -> &'static str {
         Value::Object(_) => "an object",
     }
 }
+
+/// Whether a call's streamed arguments are whole: one complete JSON value
+/// (or nothing, which a tool without arguments may get). Arguments cut off
+/// mid-stream (`{"city": "Par`) are not, whatever the stream said of its
+/// end; strict mode only ever writes whole JSON.
+pub(crate) fn whole_arguments(arguments: &str) -> bool {
+    arguments.trim().is_empty() || serde_json::from_str::<serde::de::IgnoredAny>(arguments).is_ok()
+}

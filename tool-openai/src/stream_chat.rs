@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 use tool_core::ToolCall;
 
 use crate::calls::{Api, ResponseCalls};
-use crate::stream::{Event, MAX_STREAMED_CALLS, StreamError, api_error, append};
+use crate::stream::{Event, MAX_STREAMED_CALLS, StreamError, api_error, append, whole_arguments};
 
 /// Assembles the tool calls of a streamed Chat Completions response, chunk
 /// by chunk.
@@ -267,6 +267,29 @@ impl ChatCompletionsStream {
                 return Err(
                     event.error(at, format!("call {index} (`{id}`) finished without a name"))
                 );
+            }
+            if self
+                .done
+                .iter()
+                .chain(&whole)
+                .any(|done| done.call_id == id)
+            {
+                return Err(event.error(
+                    at,
+                    format!(
+                        "call {index} has the id `{id}` of another call; two calls with one id \
+                         cannot be told apart, so no call is given out"
+                    ),
+                ));
+            }
+            if !whole_arguments(&call.arguments) {
+                return Err(event.error(
+                    at,
+                    format!(
+                        "call {index} (`{id}`) finished with arguments that are not whole JSON; \
+                         they were cut off, so no call is given out"
+                    ),
+                ));
             }
             whole.push(ToolCall::new(id, call.name, call.arguments));
         }

@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 use tool_core::ToolCall;
 
 use crate::calls::{Api, ResponseCalls};
-use crate::stream::{Event, MAX_STREAMED_CALLS, StreamError, api_error, append};
+use crate::stream::{Event, MAX_STREAMED_CALLS, StreamError, api_error, append, whole_arguments};
 
 /// Assembles the function calls of a streamed Responses API response, event
 /// by event.
@@ -251,6 +251,24 @@ impl ResponsesStream {
             Some(arguments) => arguments.to_owned(),
             None => open.arguments,
         };
+        if self.done.iter().any(|done| done.call_id == call_id) {
+            return Err(reader.error(
+                "$.item.call_id",
+                format!(
+                    "call `{call_id}` is done a second time; two calls with one id cannot be \
+                     told apart, so no call is given out"
+                ),
+            ));
+        }
+        if !whole_arguments(&arguments) {
+            return Err(reader.error(
+                "$.item.arguments",
+                format!(
+                    "call `{call_id}` is done with arguments that are not whole JSON; they were \
+                     cut off, so no call is given out"
+                ),
+            ));
+        }
         let call = ToolCall::new(call_id, name, arguments);
         self.done.push(call.clone());
         Ok(Some(call))
