@@ -169,7 +169,9 @@ fn fold(schemas: &[&Value], root: &Value, value: &mut Value, changed: &mut bool)
                     .flatten();
                 listed.chain(map.get("const")).filter_map(Value::as_str)
             });
-            let mut exact = false;
+            // A schema that takes any string (no enum or const, a string
+            // type or none) allows the text as written: nothing to fold.
+            let mut exact = schemas.iter().any(|map| takes_any_string(map));
             let mut matches: Vec<&str> = Vec::new();
             let lower = text.to_lowercase();
             for candidate in allowed {
@@ -214,6 +216,21 @@ fn fold(schemas: &[&Value], root: &Value, value: &mut Value, changed: &mut bool)
     }
 }
 
+/// Whether a schema (one of [`alternatives`], so its `$ref` and branches
+/// are judged on their own) takes any string as it is written.
+fn takes_any_string(map: &Map<String, Value>) -> bool {
+    let composite = ["enum", "const", "$ref", "anyOf", "oneOf", "allOf", "not"]
+        .iter()
+        .any(|key| map.contains_key(*key));
+    let stringy = match map.get("type") {
+        None => true,
+        Some(Value::String(t)) => t == "string",
+        Some(Value::Array(types)) => types.iter().any(|t| t == "string"),
+        Some(_) => false,
+    };
+    !composite && stringy
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -247,6 +264,30 @@ mod tests {
         assert_eq!(fold_enum_case(&branches, r#"{"kind":"a"}"#), None);
         assert_eq!(fold_enum_case(&branches, r#"{"kind":"A"}"#), None);
         assert_eq!(fold_enum_case(&schema, "{not json"), None);
+    }
+
+    #[test]
+    fn a_string_another_branch_takes_as_written_is_not_folded() {
+        let union = json!({"type": "object", "properties": {
+            "x": {"anyOf": [{"enum": ["abc"]}, {"type": "string"}]}
+        }});
+        assert_eq!(fold_enum_case(&union, r#"{"x":"ABC"}"#), None);
+        let shapes = json!({"type": "object", "properties": {"shape": {"oneOf": [
+            {"type": "object", "properties": {"kind": {"const": "circle"}, "r": {"type": "number"}}},
+            {"type": "object", "properties": {"kind": {"type": "string"}, "note": {"type": "string"}}}
+        ]}}});
+        assert_eq!(
+            fold_enum_case(&shapes, r#"{"shape":{"kind":"Circle","note":"n"}}"#),
+            None
+        );
+        // Where only the enum can take it, it is still folded.
+        let only = json!({"type": "object", "properties": {
+            "x": {"anyOf": [{"enum": ["abc"]}, {"type": "null"}]}
+        }});
+        assert_eq!(
+            fold_enum_case(&only, r#"{"x":"ABC"}"#).as_deref(),
+            Some(r#"{"x":"abc"}"#)
+        );
     }
 
     #[test]
