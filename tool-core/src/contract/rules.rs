@@ -381,19 +381,44 @@ impl<'a> Walk<'a> {
     /// (or a list of strings) with neither a `pattern` nor a `maxLength`
     /// beside a `format`; an enum or `const` is not free.
     fn free_text(&self, schema: &Value) -> bool {
-        self.free_text_at(schema, 0)
+        let unconstrained = |leaf: &Value| {
+            let has = |key: &str| leaf.get(key).is_some();
+            !(has("pattern") || (has("maxLength") && has("format")))
+        };
+        self.text_where(schema, 0, true, &unconstrained)
     }
 
-    fn free_text_at(&self, schema: &Value, depth: usize) -> bool {
+    /// Whether a property is a string (or a list of strings) that no
+    /// destination format or `pattern` lets the recipient policy read.
+    fn untyped_text(&self, schema: &Value) -> bool {
+        let unreadable = |leaf: &Value| {
+            let formatted = leaf
+                .get("format")
+                .and_then(Value::as_str)
+                .is_some_and(destination_format);
+            !(formatted || leaf.get("pattern").is_some())
+        };
+        self.text_where(schema, 0, false, &unreadable)
+    }
+
+    /// Whether `schema` is a string that `leaf` judges so, or a list of such
+    /// strings (with `tuples`, also a tuple holding one, as
+    /// `Vec<(String, String)>` is written: `prefixItems` or `items` as a
+    /// list), through `$ref`s and unions of one branch besides `null`.
+    fn text_where(
+        &self,
+        schema: &Value,
+        depth: usize,
+        tuples: bool,
+        leaf: &dyn Fn(&Value) -> bool,
+    ) -> bool {
         // `$ref` chains and wrappers end; a deeper one is not plain text.
-        if depth > 16 {
+        if depth > 16 || schema.get("enum").is_some() || schema.get("const").is_some() {
             return false;
         }
-        if schema.get("enum").is_some() || schema.get("const").is_some() {
-            return false;
-        }
+        let next = |schema: &Value| self.text_where(schema, depth + 1, tuples, leaf);
         if let Some((_, def)) = self.definition(schema) {
-            return self.free_text_at(def, depth + 1);
+            return next(def);
         }
         for key in ["anyOf", "oneOf"] {
             if let Some(branches) = schema.get(key).and_then(Value::as_array) {
@@ -401,7 +426,7 @@ impl<'a> Walk<'a> {
                     .iter()
                     .filter(|b| b.get("type").and_then(Value::as_str) != Some("null"));
                 return match (real.next(), real.next()) {
-                    (Some(only), None) => self.free_text_at(only, depth + 1),
+                    (Some(only), None) => next(only),
                     _ => false,
                 };
             }
@@ -416,67 +441,19 @@ impl<'a> Walk<'a> {
             .filter(|t| *t != "null")
             .collect::<Vec<_>>()[..]
         {
-            ["string"] => {
-                let has = |key: &str| schema.get(key).is_some();
-                !(has("pattern") || (has("maxLength") && has("format")))
-            }
-            // A list of strings, or of tuples holding one
-            // (`Vec<(String, String)>`: `prefixItems`, or `items` as a list).
+            ["string"] => leaf(schema),
             ["array"] => {
                 let items = schema.get("items");
                 let tuple = schema
                     .get("prefixItems")
                     .or(items.filter(|i| i.is_array()))
-                    .and_then(Value::as_array);
+                    .and_then(Value::as_array)
+                    .filter(|_| tuples);
                 match tuple {
-                    Some(members) => members.iter().any(|m| self.free_text_at(m, depth + 1)),
-                    None => items.is_some_and(|items| self.free_text_at(items, depth + 1)),
+                    Some(members) => members.iter().any(next),
+                    None => items.is_some_and(next),
                 }
             }
-            _ => false,
-        }
-    }
-
-    /// Whether a property is a string (or a list of strings) that no
-    /// destination format or `pattern` lets the recipient policy read.
-    fn untyped_text(&self, schema: &Value, depth: usize) -> bool {
-        if depth > 16 || schema.get("enum").is_some() || schema.get("const").is_some() {
-            return false;
-        }
-        if let Some((_, def)) = self.definition(schema) {
-            return self.untyped_text(def, depth + 1);
-        }
-        for key in ["anyOf", "oneOf"] {
-            if let Some(branches) = schema.get(key).and_then(Value::as_array) {
-                let mut real = branches
-                    .iter()
-                    .filter(|b| b.get("type").and_then(Value::as_str) != Some("null"));
-                return match (real.next(), real.next()) {
-                    (Some(only), None) => self.untyped_text(only, depth + 1),
-                    _ => false,
-                };
-            }
-        }
-        let types: Vec<&str> = match schema.get("type") {
-            Some(Value::String(t)) => vec![t.as_str()],
-            Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
-            _ => Vec::new(),
-        };
-        match types
-            .into_iter()
-            .filter(|t| *t != "null")
-            .collect::<Vec<_>>()[..]
-        {
-            ["string"] => {
-                let formatted = schema
-                    .get("format")
-                    .and_then(Value::as_str)
-                    .is_some_and(destination_format);
-                !(formatted || schema.get("pattern").is_some())
-            }
-            ["array"] => schema
-                .get("items")
-                .is_some_and(|items| self.untyped_text(items, depth + 1)),
             _ => false,
         }
     }
@@ -526,7 +503,7 @@ impl<'a> Walk<'a> {
                     );
                 }
             }
-            if self.outbound && destination_name(&name_words) && self.untyped_text(schema, 0) {
+            if self.outbound && destination_name(&name_words) && self.untyped_text(schema) {
                 self.report(
                     ContractRule::UntypedDestination,
                     waived,
