@@ -132,7 +132,16 @@ pub fn next_key<'de, A: MapAccess<'de>>(
             )))
         }
         Some(Key::Field(index)) if index < fields.len() => Ok(Some(index)),
-        Some(Key::Field(_)) => Err(de::Error::custom("tool contract error")),
+        // The generated key match and the contract come from one derive;
+        // an index beyond the fields means they were built apart.
+        Some(Key::Field(index)) => Err(state.fail(ArgumentError::new(
+            ArgumentErrorKind::InvalidContract,
+            "$",
+            format!(
+                "the parser of tool `{}` matched a key to field {index}, which its contract does not have; the derive and the contract disagree: build the tool with one version of tool-contract",
+                state.contract.name()
+            ),
+        ))),
         Some(Key::Unknown(key)) => {
             let allowed: Vec<&str> = state.contract.model_fields().map(|f| f.name()).collect();
             Err(state.fail(ArgumentError::invalid(
