@@ -493,6 +493,36 @@ async fn a_cut_off_response_without_calls_ends_the_turn_as_incomplete() {
     assert_eq!(turn.answer(), None);
 }
 
+/// Issue-14 attack: a response the API cancelled (or failed, or has not
+/// finished) is not the model's answer, and its calls do not run.
+#[tokio::test]
+async fn a_cancelled_response_ends_the_turn_as_incomplete_and_runs_no_call() {
+    for status in ["cancelled", "failed", "in_progress", "queued"] {
+        let (toolbox, _stock) = shop_toolbox();
+        let tools = offered(&toolbox);
+        let mut stopped = response(
+            "resp_1",
+            json!([answer("Let me check"), lookup_call("call_1")]),
+        );
+        stopped["status"] = json!(status);
+        let mut replay = Replay::new(vec![Exchange::new(
+            RESPONSES_PATH,
+            request(&tools, None, json!([{"role": "user", "content": "Stock?"}])),
+            stopped,
+        )]);
+        let session = shop::session(&Approvals::new());
+        let mut agent = ResponsesAgent::new(&toolbox, &mut replay, small_settings(4)).unwrap();
+        let turn = agent.send("Stock?", &session).await.unwrap();
+        assert_eq!(turn.end, TurnEnd::Incomplete(status.to_owned()), "{status}");
+        assert_eq!(turn.answer(), None);
+        assert_eq!(turn.steps.len(), 1);
+        assert!(turn.steps[0].round.items.is_empty(), "{status}");
+        assert_eq!(turn.steps[0].text, "Let me check");
+        drop(agent);
+        assert!(replay.is_done());
+    }
+}
+
 #[tokio::test]
 async fn resending_needs_no_response_id_and_answers_truncated_arguments_with_an_error() {
     // A compatible server that leaves out `id`, and a call cut off mid-JSON.

@@ -466,3 +466,43 @@ fn a_null_is_kept_where_any_branch_of_a_union_reads_it_apart_from_absence() {
         r#"{"to":{"days":null,"kind":"door"}}"#
     );
 }
+
+/// Issue-14 attack: two calls of one turn with one call id. Their results
+/// could not be told apart by the provider, so neither runs; a third call
+/// of the turn runs as usual.
+#[tokio::test]
+async fn calls_of_a_turn_that_share_an_id_do_not_run() {
+    let runs = Arc::new(AtomicUsize::new(0));
+    let mut toolbox = Toolbox::new();
+    let counter = runs.clone();
+    toolbox.register(move |_: GetHours, _: CallContext| {
+        let counter = counter.clone();
+        async move {
+            counter.fetch_add(1, Ordering::SeqCst);
+            Ok::<_, ToolError>("9 to 5".to_owned())
+        }
+    });
+    let calls = [
+        ToolCall::new("c1", "get_hours", "{}"),
+        ToolCall::new("c2", "get_hours", "{}"),
+        ToolCall::new("c1", "get_hours", "{}"),
+    ];
+    let results = toolbox
+        .call_turn(&calls, &Session::new(), &AbortHandle::new())
+        .await;
+    let texts: Vec<Option<String>> = results.iter().map(|r| r.model_text()).collect();
+    let refused = Some(
+        r#"Error [DUPLICATE_CALL_ID]: Another call in this turn has the call id "c1", so neither ran: their results could not be told apart. Make each call again, once."#
+            .to_owned(),
+    );
+    assert_eq!(texts, [refused.clone(), Some("9 to 5".to_owned()), refused]);
+    assert_eq!(runs.load(Ordering::SeqCst), 1);
+    for index in [0, 2] {
+        assert_eq!(results[index].audit.outcome, ExecutionOutcome::NotStarted);
+        assert_eq!(
+            results[index].audit.error_code.as_deref(),
+            Some("DUPLICATE_CALL_ID")
+        );
+        assert_eq!(results[index].audit.call_id, "c1");
+    }
+}

@@ -143,6 +143,15 @@ pub fn tool_use_calls(response: &Value) -> Result<ResponseCalls, ResponseError> 
         }
         let id = string(block, "id", &at)?;
         let name = string(block, "name", &at)?;
+        if calls.iter().any(|call: &ToolCall| call.call_id == id) {
+            return Err(ResponseError::new(
+                &format!("{at}.id"),
+                format!(
+                    "a second tool_use block with the id `{id}`; two calls with one id cannot \
+                     be told apart (their results would answer either), so no call is given out"
+                ),
+            ));
+        }
         calls.push(ToolCall::with_object(id, name, block.get("input")));
     }
     Ok(ResponseCalls {

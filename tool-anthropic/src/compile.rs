@@ -8,10 +8,15 @@ use serde_json::{Map, Value, json};
 use tool_core::words::describe::resolve_ref;
 
 use crate::error::{Pointer, StrictRule, StrictSchemaError};
-use crate::keywords::{SUPPORTED_FORMATS, is_described, is_dropped, is_refused, pattern_supported};
+use crate::keywords::{
+    SUPPORTED_FORMATS, is_annotation_only, is_described, is_dropped, is_refused, pattern_supported,
+};
 use crate::notes::Notes;
 use crate::nullable::{REF_ANNOTATIONS, is_union, strip_null};
-use crate::values::{any_value, check_case, check_type, definition, escape, primitive, strings_of};
+use crate::values::{
+    any_value, check_case, check_case_by_position, check_type, definition, escape, primitive,
+    strings_of,
+};
 
 /// How deep schemas nest, counting each `$ref` followed, before the
 /// compiler refuses the schema.
@@ -127,6 +132,9 @@ pub(crate) fn compile(schema: &Value) -> Result<StrictInput, StrictSchemaError> 
         Value::Object(map) => compiler.schema(map, &at, "", "", 0)?,
         _ => return Err(not_object(&at)),
     };
+    // After the compile, which refused recursion and deep nesting, so the
+    // walk is bounded.
+    check_case_by_position(schema)?;
     let mut root = Map::new();
     match compiled.get("type") {
         None if !compiled.contains_key("anyOf") && !compiled.contains_key("enum") => {}
@@ -199,7 +207,7 @@ impl<'s> Compiler<'s> {
             ));
         }
         match input {
-            Value::Object(map) if map.is_empty() => Err(any_value(at)),
+            Value::Object(map) if is_annotation_only(map) => Err(any_value(at)),
             Value::Object(map) if map.contains_key("$ref") => {
                 self.reference(map, at, out, field, depth, false)
             }
@@ -283,16 +291,33 @@ impl<'s> Compiler<'s> {
                 Ok(json!({"$ref": reference}))
             }
             None => {
-                let mut compiled =
-                    self.node(target, &Pointer::of_ref(reference), out, field, depth + 1)?;
-                if let Value::Object(compiled) = &mut compiled {
-                    for key in ["description", "default"] {
-                        if let Some(value) = map.get(key) {
-                            compiled.insert(key.to_owned(), value.clone());
+                // The use site's annotations replace the target's before it
+                // is compiled, so the sentences of the target's moved
+                // keywords follow the use site's description. Through an
+                // alias (a definition that is itself a `$ref`) the target is
+                // inlined too: a bare `$ref` left here would sit beside the
+                // root's `type`, or lose the use site's description.
+                let annotated_target = match target {
+                    Value::Object(target_map) => {
+                        let mut merged = target_map.clone();
+                        for key in ["description", "default"] {
+                            if let Some(value) = map.get(key) {
+                                merged.insert(key.to_owned(), value.clone());
+                            }
                         }
+                        Some(merged)
                     }
+                    _ => None,
+                };
+                let target_at = Pointer::of_ref(reference);
+                match annotated_target {
+                    Some(merged) if merged.contains_key("$ref") => {
+                        self.reference(&merged, &target_at, out, field, depth + 1, true)
+                    }
+                    Some(merged) => self
+                        .node(&Value::Object(merged), &target_at, out, field, depth + 1),
+                    None => self.node(target, &target_at, out, field, depth + 1),
                 }
-                Ok(compiled)
             }
         };
         self.stack.pop();
@@ -526,7 +551,22 @@ impl<'s> Compiler<'s> {
                 ));
             }
         };
-        let compiled = match entry {
+        // The entry is compiled with the parent's annotations, so the
+        // sentences of its moved keywords follow the parent's description
+        // instead of being dropped with the entry's own.
+        let entry = match entry {
+            Value::Object(map) => {
+                let mut map = map.clone();
+                for key in ["description", "default"] {
+                    if let Some(value) = schema.get(key) {
+                        map.insert(key.to_owned(), value.clone());
+                    }
+                }
+                Value::Object(map)
+            }
+            other => other.clone(),
+        };
+        let compiled = match &entry {
             Value::Object(map) if map.contains_key("$ref") => {
                 self.reference(map, &at.index(0), out, field, depth + 1, true)?
             }
@@ -538,8 +578,12 @@ impl<'s> Compiler<'s> {
                 .error(StrictRule::Malformed, "expected a schema (an object)"));
         };
         for (key, value) in compiled {
+            if key == "description" {
+                schema.insert(key, value);
+                continue;
+            }
             match schema.get(&key) {
-                Some(existing) if *existing != value && key != "description" => {
+                Some(existing) if *existing != value => {
                     return Err(at.index(0).key(&key).error(
                         StrictRule::AllOf,
                         format!("`{key}` differs from the `{key}` beside the `allOf`; merge them into one schema"),

@@ -51,6 +51,17 @@ pub(crate) fn is_dropped(key: &str) -> bool {
     ) || key.starts_with("x-")
 }
 
+/// A schema whose keywords only annotate (a description, a default,
+/// examples, a title): it accepts any JSON value, which has no strict form.
+pub(crate) fn is_annotation_only(schema: &serde_json::Map<String, serde_json::Value>) -> bool {
+    schema.keys().all(|key| {
+        matches!(
+            key.as_str(),
+            "description" | "default" | "examples" | "deprecated"
+        ) || is_dropped(key)
+    })
+}
+
 /// Keywords strict mode cannot express and that no description could
 /// replace without loosening what the model may write.
 pub(crate) fn is_refused(key: &str) -> bool {

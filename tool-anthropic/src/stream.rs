@@ -2,7 +2,7 @@
 //! blocks assembled from `content_block_start`, `input_json_delta`
 //! (`partial_json`) and `content_block_stop` events.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use serde_json::Value;
@@ -106,6 +106,9 @@ pub struct StreamAssembler {
     model: String,
     stop_reason: Option<String>,
     blocks: BTreeMap<u64, Block>,
+    /// The blocks that got their `content_block_stop`: a delta or a second
+    /// stop for one is malformed, never dropped.
+    closed: BTreeSet<u64>,
     calls: Vec<ToolCall>,
     stopped: bool,
     max_argument_bytes: usize,
@@ -125,6 +128,7 @@ impl StreamAssembler {
             model: String::new(),
             stop_reason: None,
             blocks: BTreeMap::new(),
+            closed: BTreeSet::new(),
             calls: Vec::new(),
             stopped: false,
             max_argument_bytes: DEFAULT_MAX_ARGUMENT_BYTES,
@@ -162,6 +166,11 @@ impl StreamAssembler {
             }
             "content_block_start" => {
                 let index = index(event)?;
+                if self.blocks.contains_key(&index) {
+                    return Err(StreamError::Malformed(format!(
+                        "content block {index} started twice"
+                    )));
+                }
                 let Some(block) = event.get("content_block") else {
                     return Err(StreamError::Malformed(format!(
                         "content_block_start {index} without `content_block`"
@@ -191,8 +200,18 @@ impl StreamAssembler {
                             .get("input")
                             .filter(|i| i.as_object().is_some_and(|m| !m.is_empty()))
                             .cloned();
+                        let id = field("id")?;
+                        let open = self.blocks.values().any(
+                            |b| matches!(b, Block::ToolUse { id: open, .. } if *open == id),
+                        );
+                        if open || self.calls.iter().any(|call| call.call_id == id) {
+                            return Err(StreamError::Malformed(format!(
+                                "a second tool_use block with the id `{id}`; two calls with one \
+                                 id cannot be told apart, so no call is given out"
+                            )));
+                        }
                         Block::ToolUse {
-                            id: field("id")?,
+                            id,
                             name: field("name")?,
                             start_input,
                             json: String::new(),
@@ -200,15 +219,16 @@ impl StreamAssembler {
                     }
                     _ => Block::Other,
                 };
-                if self.blocks.insert(index, block).is_some() {
-                    return Err(StreamError::Malformed(format!(
-                        "content block {index} started twice"
-                    )));
-                }
+                self.blocks.insert(index, block);
                 Ok(None)
             }
             "content_block_delta" => {
                 let index = index(event)?;
+                if self.closed.contains(&index) {
+                    return Err(StreamError::Malformed(format!(
+                        "a delta for content block {index} after its content_block_stop"
+                    )));
+                }
                 let limit = self.max_argument_bytes;
                 let Some(block) = self.blocks.get_mut(&index) else {
                     return Err(StreamError::Malformed(format!(
@@ -220,6 +240,7 @@ impl StreamAssembler {
                     block,
                     delta.and_then(|d| d.get("type")).and_then(Value::as_str),
                 ) {
+
                     (Block::Text(text), Some("text_delta")) => {
                         text.push_str(
                             delta
@@ -259,19 +280,24 @@ impl StreamAssembler {
             }
             "content_block_stop" => {
                 let index = index(event)?;
+                if self.blocks.contains_key(&index) && !self.closed.insert(index) {
+                    return Err(StreamError::Malformed(format!(
+                        "content block {index} stopped twice"
+                    )));
+                }
                 let Some(block) = self.blocks.get_mut(&index) else {
                     return Err(StreamError::Malformed(format!(
                         "content block {index} stopped without starting"
                     )));
                 };
-                let Block::ToolUse {
-                    id,
-                    name,
-                    start_input,
-                    json,
-                } = block
-                else {
-                    return Ok(None);
+                let (id, name, start_input, json) = match block {
+                    Block::ToolUse {
+                        id,
+                        name,
+                        start_input,
+                        json,
+                    } => (id, name, start_input, json),
+                    Block::Text(_) | Block::Other => return Ok(None),
                 };
                 let arguments = if json.trim().is_empty() {
                     start_input

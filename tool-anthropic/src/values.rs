@@ -1,7 +1,7 @@
 //! Checks of single keywords and values for the strict compiler: types,
 //! `enum`/`const` values, letter case, definition names.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
@@ -102,4 +102,88 @@ pub(crate) fn check_case<'v>(
         }
     }
     Ok(())
+}
+
+/// How many schemas the walk of [`check_case_by_position`] looks at before
+/// it stops (a schema that reuses definitions is walked per use).
+const MAX_CASE_WALK: usize = 20_000;
+
+/// Refuses string values that differ only in letter case anywhere one value
+/// of a call could be read against them: the `enum` and `const` values of
+/// every alternative at one position (union branches, `$ref` targets, each
+/// followed), and so on down through the properties of the same name and
+/// the items of every alternative. The parser folds a mis-cased string
+/// only when exactly one allowed value at its position matches it, so two
+/// such values (`"Card"` in one tagged branch, `"card"` in another) would
+/// leave the model's choice between them to chance.
+pub(crate) fn check_case_by_position(root: &Value) -> Result<(), StrictSchemaError> {
+    let mut budget = MAX_CASE_WALK;
+    walk_position(vec![root], root, &Pointer::root(), &mut budget)
+}
+
+fn walk_position(
+    schemas: Vec<&Value>,
+    root: &Value,
+    at: &Pointer,
+    budget: &mut usize,
+) -> Result<(), StrictSchemaError> {
+    let alternatives = alternatives(schemas, root, budget);
+    check_case(alternatives.iter().copied().flat_map(strings_of), at)?;
+    let mut names: Vec<&str> = Vec::new();
+    for map in &alternatives {
+        if let Some(Value::Object(properties)) = map.get("properties") {
+            for name in properties.keys() {
+                if !names.contains(&name.as_str()) {
+                    names.push(name);
+                }
+            }
+        }
+    }
+    for name in names {
+        let members: Vec<&Value> = alternatives
+            .iter()
+            .filter_map(|map| map.get("properties")?.get(name))
+            .collect();
+        walk_position(members, root, &at.key("properties").key(name), budget)?;
+    }
+    let items: Vec<&Value> = alternatives
+        .iter()
+        .filter_map(|map| map.get("items").filter(|items| items.is_object()))
+        .collect();
+    if !items.is_empty() {
+        walk_position(items, root, &at.key("items"), budget)?;
+    }
+    Ok(())
+}
+
+/// The schemas `schemas` stand for at one value: each, its `$ref`'s target
+/// and its `anyOf`/`oneOf`/`allOf` branches, each followed once.
+fn alternatives<'s>(schemas: Vec<&'s Value>, root: &'s Value, budget: &mut usize) -> Vec<&'s Value> {
+    let mut found: Vec<&Value> = Vec::new();
+    let mut seen: HashSet<*const Value> = HashSet::new();
+    let mut queue = schemas;
+    queue.reverse();
+    while let Some(schema) = queue.pop() {
+        if *budget == 0 {
+            break;
+        }
+        *budget -= 1;
+        if !schema.is_object() || !seen.insert(schema) {
+            continue;
+        }
+        found.push(schema);
+        if let Some(target) = schema
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|r| tool_core::words::describe::resolve_ref(r, root))
+        {
+            queue.push(target);
+        }
+        for key in ["anyOf", "oneOf", "allOf"] {
+            if let Some(Value::Array(branches)) = schema.get(key) {
+                queue.extend(branches.iter().rev());
+            }
+        }
+    }
+    found
 }

@@ -213,9 +213,21 @@ pub fn generate_content_calls(response: &Value) -> Result<GeminiCalls, ResponseE
                     ));
                 }
             };
-            let call_id = id
-                .clone()
-                .unwrap_or_else(|| format!("{name}#{}", calls.len()));
+            if let Some(id) = &id
+                && calls.iter().any(|c: &GeminiCall| c.id.as_ref() == Some(id))
+            {
+                return Err(ResponseError::new(
+                    &format!("{at}.id"),
+                    format!(
+                        "a second function call with the id `{id}`; two calls with one id \
+                         cannot be told apart (their responses would answer either), so no \
+                         call is given out"
+                    ),
+                ));
+            }
+            // The runtime's id; a call without one is named after its tool
+            // and position below, once every id the API gave is known.
+            let call_id = id.clone().unwrap_or_default();
             let arguments = arguments_text(function_call.get("args"));
             calls.push(GeminiCall {
                 call: ToolCall::new(call_id, name.as_str(), arguments),
@@ -229,6 +241,7 @@ pub fn generate_content_calls(response: &Value) -> Result<GeminiCalls, ResponseE
             content = Some(candidate_content.clone());
         }
     }
+    name_unnamed_calls(&mut calls);
     if with_calls > 1 {
         return Err(ResponseError::new(
             "$.candidates",
@@ -243,6 +256,28 @@ pub fn generate_content_calls(response: &Value) -> Result<GeminiCalls, ResponseE
         calls,
         content,
     })
+}
+
+/// Gives each call the API sent without an `id` the runtime id
+/// `name#position` (`get_weather#1`), made unique against the ids the API
+/// gave and each other (`get_weather#1#2` when the API itself used
+/// `get_weather#1`), so no two calls of a response share an id.
+fn name_unnamed_calls(calls: &mut [GeminiCall]) {
+    let mut taken: std::collections::HashSet<String> =
+        calls.iter().filter_map(|c| c.id.clone()).collect();
+    for (position, call) in calls.iter_mut().enumerate() {
+        if call.id.is_some() {
+            continue;
+        }
+        let mut id = format!("{}#{position}", call.call.name);
+        let mut suffix = position;
+        while taken.contains(&id) {
+            suffix += 1;
+            id = format!("{}#{position}#{suffix}", call.call.name);
+        }
+        taken.insert(id.clone());
+        call.call.call_id = id;
+    }
 }
 
 /// The `functionResponse` part that answers `call` with an outcome:

@@ -194,3 +194,43 @@ fn function_calling_modes() {
             "allowedFunctionNames": ["get_inventory", "list_stores"]}})
     );
 }
+
+/// Issue-14 attack: two calls with one id cannot be told apart by their
+/// responses, so the response is refused with the place.
+#[test]
+fn two_calls_with_one_id_are_refused() {
+    let response = json!({"candidates": [{"content": {"role": "model", "parts": [
+        {"functionCall": {"id": "c1", "name": "get_inventory", "args": {"sku": "A"}}},
+        {"functionCall": {"id": "c1", "name": "get_inventory", "args": {"sku": "B"}}}
+    ]}}]});
+    let error = generate_content_calls(&response).expect_err("two calls with one id");
+    assert_eq!(error.path(), "$.candidates[0].content.parts[1].functionCall.id");
+    assert_eq!(
+        error.message(),
+        "a second function call with the id `c1`; two calls with one id cannot be told apart \
+         (their responses would answer either), so no call is given out"
+    );
+}
+
+/// Issue-14 attack: the id made up for a call without one never equals an
+/// id the API gave another call, nor another made-up one.
+#[test]
+fn made_up_ids_never_equal_an_id_the_api_gave() {
+    let response = json!({"candidates": [{"content": {"role": "model", "parts": [
+        {"functionCall": {"id": "get_inventory#1", "name": "get_inventory", "args": {"sku": "A"}}},
+        {"functionCall": {"name": "get_inventory", "args": {"sku": "B"}}},
+        {"functionCall": {"id": "get_inventory#2", "name": "get_inventory", "args": {"sku": "C"}}},
+        {"functionCall": {"name": "get_inventory", "args": {"sku": "D"}}}
+    ]}}]});
+    let calls = generate_content_calls(&response).unwrap();
+    let ids: Vec<&str> = calls.calls.iter().map(|c| c.call.call_id.as_str()).collect();
+    assert_eq!(
+        ids,
+        ["get_inventory#1", "get_inventory#1#2", "get_inventory#2", "get_inventory#3"]
+    );
+    let api_ids: Vec<Option<&str>> = calls.calls.iter().map(|c| c.id.as_deref()).collect();
+    assert_eq!(
+        api_ids,
+        [Some("get_inventory#1"), None, Some("get_inventory#2"), None]
+    );
+}

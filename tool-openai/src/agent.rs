@@ -167,9 +167,12 @@ pub struct Step {
 pub enum TurnEnd {
     /// The model answered without calling a tool: its text.
     Answer(String),
-    /// The response was cut off (`"status": "incomplete"`, e.g. at
-    /// `max_output_tokens`) without a tool call: the reason the API gives
-    /// (`incomplete_details.reason`); what text there is, is in the step.
+    /// The response did not complete without a tool call: cut off
+    /// (`"status": "incomplete"`, e.g. at `max_output_tokens`), with the
+    /// reason the API gives (`incomplete_details.reason`); or stopped
+    /// otherwise (`"status": "cancelled"`, `"failed"`, ...), with that
+    /// status, in which case any calls it holds are not run. What text
+    /// there is, is in the step.
     Incomplete(String),
     /// The model still called tools after [`AgentSettings::max_requests`]
     /// requests. Their outputs are kept: [`ResponsesAgent::resume`] sends
@@ -442,7 +445,14 @@ impl<'t, T: Transport> ResponsesAgent<'t, T> {
         sent: Vec<Value>,
         session: &Session,
     ) -> Result<Step, ResponseError> {
-        let calls = responses_calls(&response)?;
+        let mut calls = responses_calls(&response)?;
+        // A response the API did not finish for another reason than a
+        // limit (`cancelled`, `failed`, `queued`, `in_progress`): its calls
+        // are not the model's finished decision and do not run; the turn
+        // ends as `Incomplete` with the status.
+        if halted(&response).is_some() {
+            calls.calls.clear();
+        }
         let id = response
             .get("id")
             .and_then(Value::as_str)
@@ -493,15 +503,32 @@ impl<'t, T: Transport> ResponsesAgent<'t, T> {
     }
 }
 
-/// Why a response with `"status": "incomplete"` was cut off (`unknown`
-/// when it does not say); `None` for any other status.
+/// Why a response did not complete: for `"status": "incomplete"` the
+/// reason it was cut off (`unknown` when it does not say), for another
+/// status than `completed` the status (`cancelled`, `failed`, ...); `None`
+/// for a completed response or one without a status.
 fn incomplete(response: &Value) -> Option<String> {
-    (response["status"] == "incomplete").then(|| {
-        response["incomplete_details"]["reason"]
-            .as_str()
-            .unwrap_or("unknown")
-            .to_owned()
-    })
+    if response["status"] == "incomplete" {
+        return Some(
+            response["incomplete_details"]["reason"]
+                .as_str()
+                .unwrap_or("unknown")
+                .to_owned(),
+        );
+    }
+    halted(response)
+}
+
+/// The status of a response the API stopped for another reason than a
+/// limit: any status but `completed` and `incomplete`.
+fn halted(response: &Value) -> Option<String> {
+    match &response["status"] {
+        Value::String(status) if status != "completed" && status != "incomplete" => {
+            Some(status.clone())
+        }
+        Value::Null | Value::String(_) => None,
+        other => Some(other.to_string()),
+    }
 }
 
 /// The `output_text` parts of a message item, joined.

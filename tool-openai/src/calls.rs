@@ -210,6 +210,9 @@ pub fn chat_completions_calls(response: &Value) -> Result<ResponseCalls, Respons
         if !tool_calls.is_empty() {
             choices_with_calls += 1;
         }
+        // Ids are compared within a choice; several choices with calls are
+        // refused as alternatives below.
+        let choice_start = calls.len();
         for (j, tool_call) in tool_calls.iter().enumerate() {
             let at = format!("{at}.tool_calls[{j}]");
             let tool_call = object(tool_call, &at)?;
@@ -221,6 +224,7 @@ pub fn chat_completions_calls(response: &Value) -> Result<ResponseCalls, Respons
             let at = format!("{at}.function");
             let name = string_field(function, "name", &at)?;
             let arguments = string_field(function, "arguments", &at)?;
+            refuse_shared_id(&calls[choice_start..], id, &at.replace(".function", ".id"))?;
             calls.push(ToolCall::new(id, name, arguments));
         }
     }
@@ -254,9 +258,25 @@ pub fn responses_calls(response: &Value) -> Result<ResponseCalls, ResponseError>
         let call_id = string_field(item, "call_id", &at)?;
         let name = string_field(item, "name", &at)?;
         let arguments = string_field(item, "arguments", &at)?;
+        refuse_shared_id(&calls, call_id, &format!("{at}.call_id"))?;
         calls.push(ToolCall::new(call_id, name, arguments));
     }
     Ok(ResponseCalls::new(Api::Responses, model, calls))
+}
+
+/// Refuses a call whose id an earlier call of the response has: a result
+/// could not be matched to its call.
+fn refuse_shared_id(calls: &[ToolCall], id: &str, at: &str) -> Result<(), ResponseError> {
+    if calls.iter().any(|call| call.call_id == id) {
+        return Err(ResponseError::new(
+            at,
+            format!(
+                "a second call with the id `{id}`; two calls with one id cannot be told apart \
+                 (their outputs would answer either), so no call is given out"
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// An error body (`{"error": {"message": ...}}`) instead of a response.

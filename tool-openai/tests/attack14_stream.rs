@@ -1,5 +1,5 @@
-//! Issue-14 attack: the streamed-call assemblers must never give out a half
-//! call or two calls with one id.
+//! Issue-14 attack on the streamed-call assemblers: they never give out a
+//! half call or two calls with one id, and say which call and why.
 
 use serde_json::{Value, json};
 use tool_openai::{ChatCompletionsStream, ResponsesStream};
@@ -9,16 +9,15 @@ fn chat_chunk(tool_calls: Value, finish: Option<&str>) -> Value {
            "choices": [{"index": 0, "delta": {"tool_calls": tool_calls}, "finish_reason": finish}]})
 }
 
-fn is_whole_object(text: &str) -> bool {
-    serde_json::from_str::<Value>(text).is_ok_and(|v| v.is_object())
+fn finish_chunk() -> Value {
+    json!({"id": "c1", "model": "gpt-5",
+        "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]})
 }
 
-// Promise (issue 14 §5, and what tool-anthropic's assembler enforces): a
-// streaming application gets whole calls. A choice that finishes
-// (`tool_calls`) while a call's arguments are still an open JSON text gives
-// that half call out for dispatch.
+// A choice that finishes (`tool_calls`) while a call's arguments are still
+// an open JSON text: no call comes out.
 #[test]
-fn chat_gives_out_a_call_whose_arguments_are_cut_off() {
+fn chat_refuses_a_call_whose_arguments_are_cut_off() {
     let mut s = ChatCompletionsStream::new();
     s.push(&chat_chunk(
         json!([{"index": 0, "id": "call_1", "type": "function",
@@ -26,21 +25,18 @@ fn chat_gives_out_a_call_whose_arguments_are_cut_off() {
         None,
     ))
     .unwrap();
-    let out = s.push(&json!({"id": "c1", "model": "gpt-5",
-        "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}));
-    match out {
-        Err(_) => {}
-        Ok(calls) => assert!(
-            calls.iter().all(|c| is_whole_object(&c.arguments)),
-            "a half call came out: {calls:?}"
-        ),
-    }
+    let error = s.push(&finish_chunk()).expect_err("a half call");
+    assert_eq!(
+        error.to_string(),
+        "event 1, $.choices[0]: call 0 (`call_1`) finished with arguments that are not \
+         whole JSON; they were cut off, so no call is given out"
+    );
 }
 
-// Two calls at different indices with one id: answers are matched by
-// `tool_call_id`, so the second answer is ambiguous. Both come out.
+// Two calls at different indices with one id: outputs are matched by
+// `tool_call_id`, so neither comes out.
 #[test]
-fn chat_gives_out_two_calls_with_one_id() {
+fn chat_refuses_two_calls_with_one_id() {
     let mut s = ChatCompletionsStream::new();
     s.push(&chat_chunk(
         json!([{"index": 0, "id": "call_1", "type": "function",
@@ -50,11 +46,12 @@ fn chat_gives_out_two_calls_with_one_id() {
         None,
     ))
     .unwrap();
-    let out = s.push(&json!({"id": "c1", "model": "gpt-5",
-        "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}));
-    if let Ok(calls) = out {
-        panic!("two calls share the id `call_1`: {calls:?}");
-    }
+    let error = s.push(&finish_chunk()).expect_err("two calls with one id");
+    assert_eq!(
+        error.to_string(),
+        "event 1, $.choices[0]: call 1 has the id `call_1` of another call; two calls \
+         with one id cannot be told apart, so no call is given out"
+    );
 }
 
 fn item(index: usize, call_id: &str, arguments: Option<&str>, status: Option<&str>) -> Value {
@@ -69,10 +66,10 @@ fn item(index: usize, call_id: &str, arguments: Option<&str>, status: Option<&st
     item
 }
 
-// Responses: an `output_item.done` without a `status` (compatible servers
-// leave it out) whose arguments are an open JSON text gives out a half call.
+// An `output_item.done` without a `status` (compatible servers leave it
+// out) whose arguments are an open JSON text: no call comes out.
 #[test]
-fn responses_gives_out_a_call_whose_arguments_are_cut_off() {
+fn responses_refuses_a_call_whose_arguments_are_cut_off() {
     let mut s = ResponsesStream::new();
     s.push(&json!({"type": "response.created", "response": {"model": "gpt-5"}}))
         .unwrap();
@@ -86,40 +83,46 @@ fn responses_gives_out_a_call_whose_arguments_are_cut_off() {
                    "item_id": "fc_0", "delta": "{\"city\": \"Par"}),
     )
     .unwrap();
-    let out = s.push(
-        &json!({"type": "response.output_item.done", "output_index": 0,
-                             "item": item(0, "call_1", None, None)}),
+    let error = s
+        .push(&json!({"type": "response.output_item.done", "output_index": 0,
+                      "item": item(0, "call_1", None, None)}))
+        .expect_err("a half call");
+    assert_eq!(
+        error.to_string(),
+        "event 3, $.item.arguments: call `call_1` is done with arguments that are not whole JSON; they \
+         were cut off, so no call is given out"
     );
-    match out {
-        Err(_) => {}
-        Ok(call) => assert!(
-            call.iter().all(|c| is_whole_object(&c.arguments)),
-            "a half call came out: {call:?}"
-        ),
-    }
 }
 
-// Responses: two function_call items with one `call_id`; the
-// `function_call_output` of one cannot be told from the other's.
+// Two function_call items with one `call_id`: the second is refused.
 #[test]
-fn responses_gives_out_two_calls_with_one_call_id() {
+fn responses_refuses_two_calls_with_one_call_id() {
     let mut s = ResponsesStream::new();
     s.push(&json!({"type": "response.created", "response": {"model": "gpt-5"}}))
         .unwrap();
-    let mut out = Vec::new();
+    let mut results = Vec::new();
     for index in [0, 1] {
         s.push(
             &json!({"type": "response.output_item.added", "output_index": index,
                        "item": item(index, "call_1", Some(""), Some("in_progress"))}),
         )
         .unwrap();
-        match s.push(
-            &json!({"type": "response.output_item.done", "output_index": index,
-                             "item": item(index, "call_1", Some("{}"), Some("completed"))}),
-        ) {
-            Ok(call) => out.extend(call),
-            Err(_) => return,
-        }
+        results.push(
+            s.push(
+                &json!({"type": "response.output_item.done", "output_index": index,
+                        "item": item(index, "call_1", Some("{}"), Some("completed"))}),
+            )
+            .map(|call| call.map(|c| c.call_id))
+            .map_err(|e| e.to_string()),
+        );
     }
-    panic!("two calls share the call_id `call_1`: {out:?}");
+    assert_eq!(
+        results,
+        [
+            Ok(Some("call_1".to_owned())),
+            Err("event 4, $.item.call_id: call `call_1` is done a second time; two calls with one id \
+                 cannot be told apart, so no call is given out"
+                .to_owned())
+        ]
+    );
 }

@@ -22,7 +22,7 @@ use crate::handler::{
 use crate::idempotency::{ClaimOutcome, IdempotencyRecord, IdempotencyScope};
 use crate::messages::{
     aborted, approval_required, cut, empty_key, in_progress, key_reused, outcome_unknown,
-    stopped_earlier, store_unavailable, timeout, unknown_tool,
+    shared_call_id, stopped_earlier, store_unavailable, timeout, unknown_tool,
 };
 use crate::model_result::{
     ContentTrust, Delivery, Execution, ExecutionOutcome, ModelResult, Provenance, format_rfc3339,
@@ -72,6 +72,7 @@ impl Toolbox {
         call: &ToolCall,
         session: &Session,
         abort: Option<&AbortHandle>,
+        shared_id: bool,
     ) -> CallResult {
         let name = cut(&call.name, MAX_NAME_CHARS);
         let version = self.contract(&call.name).map(ToolContract::version);
@@ -108,7 +109,7 @@ impl Toolbox {
         // store): a panic there is this call's fatal `INTERNAL`, and the
         // other calls of the turn go on.
         let slot = DropPanic::default();
-        let steps = Box::pin(self.steps(call, session, abort, &mut draft));
+        let steps = Box::pin(self.steps(call, session, abort, shared_id, &mut draft));
         let ended = CatchUnwind::new(steps, &slot)
             .instrument(span.clone())
             .await;
@@ -192,8 +193,14 @@ impl Toolbox {
         call: &ToolCall,
         session: &Session,
         abort: Option<&AbortHandle>,
+        shared_id: bool,
         draft: &mut Draft,
     ) -> Finished {
+        if shared_id {
+            draft.contract = self.contract(&call.name);
+            draft.arguments_sha256 = unparsed_sha256(call, session);
+            return self.refuse(draft, shared_call_id(&call.call_id));
+        }
         let Some(tool) = self.tools.get(call.name.as_str()) else {
             draft.arguments_sha256 = unparsed_sha256(call, session);
             return self.refuse(draft, unknown_tool(&call.name, self.names()));

@@ -1,6 +1,6 @@
 //! The registry of tools and the entry points that run calls.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::future::{Future, poll_fn};
 use std::pin::{Pin, pin};
@@ -310,7 +310,7 @@ impl Toolbox {
 
     /// Runs one call.
     pub async fn call(&self, call: &ToolCall, session: &Session) -> CallResult {
-        self.run_call(call, session, None).await
+        self.run_call(call, session, None, false).await
     }
 
     /// Runs one call that `abort` can cancel.
@@ -320,7 +320,7 @@ impl Toolbox {
         session: &Session,
         abort: &AbortHandle,
     ) -> CallResult {
-        self.run_call(call, session, Some(abort)).await
+        self.run_call(call, session, Some(abort), false).await
     }
 
     /// Runs the calls of one model turn concurrently and returns their
@@ -330,6 +330,12 @@ impl Toolbox {
     /// A call of a destructive tool runs alone: it starts once the calls
     /// before it have finished, and the calls after it wait until it has.
     /// Other calls overlap.
+    ///
+    /// Calls that share a `call_id` cannot be told apart by their results
+    /// (the provider matches a result to its call by the id): none of them
+    /// runs, each answers `DUPLICATE_CALL_ID` with outcome `not_started`.
+    /// The provider adapters refuse such a response when they read it; this
+    /// guards a list of calls built any other way.
     pub async fn call_turn(
         &self,
         calls: &[ToolCall],
@@ -337,9 +343,16 @@ impl Toolbox {
         abort: &AbortHandle,
     ) -> Vec<CallResult> {
         let gate = RwLock::new(());
+        let mut seen: HashMap<&str, usize> = HashMap::with_capacity(calls.len());
+        for call in calls {
+            *seen.entry(call.call_id.as_str()).or_default() += 1;
+        }
         let pending = calls
             .iter()
-            .map(|call| Box::pin(self.gated_call(call, session, abort, &gate)))
+            .map(|call| {
+                let shared_id = seen.get(call.call_id.as_str()).is_some_and(|n| *n > 1);
+                Box::pin(self.gated_call(call, session, abort, &gate, shared_id))
+            })
             .collect();
         join_all(pending).await
     }
@@ -350,6 +363,7 @@ impl Toolbox {
         session: &Session,
         abort: &AbortHandle,
         gate: &RwLock<()>,
+        shared_id: bool,
     ) -> CallResult {
         let destructive = self
             .contract(&call.name)
@@ -368,7 +382,7 @@ impl Toolbox {
         // A call aborted while it waits does not start: `run_call` sees the
         // abort and answers ABORTED with outcome `not_started`.
         let held = race(abort.aborted(), wait).await;
-        let result = self.run_call(call, session, Some(abort)).await;
+        let result = self.run_call(call, session, Some(abort), shared_id).await;
         drop(held);
         result
     }

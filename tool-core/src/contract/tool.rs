@@ -42,6 +42,13 @@ pub trait Tool: Sized {
     /// A value that is not an object is refused at `$` as its text would be
     /// ("expected the arguments as a JSON object, got an array").
     ///
+    /// A `Value` holds each key of an object once: when the text it was
+    /// read from had a key twice, the reader kept one of them (serde_json
+    /// keeps the last), and this cannot see that. Where the arguments'
+    /// text is at hand (a streamed call's joined deltas), parse the text
+    /// with [`from_arguments`](Tool::from_arguments), which refuses a
+    /// repeated key.
+    ///
     /// ```
     /// use serde_json::json;
     /// use tool_contract::{Session, Tool};

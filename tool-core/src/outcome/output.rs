@@ -220,6 +220,9 @@ impl ToolError {
     /// A call with the same idempotency key started and never reported its
     /// end (its process stopped): whether it took effect is unknown.
     pub const OUTCOME_UNKNOWN: &'static str = "OUTCOME_UNKNOWN";
+    /// Two calls of one turn have the same call id, so neither ran: a
+    /// result could not be matched to its call.
+    pub const DUPLICATE_CALL_ID: &'static str = "DUPLICATE_CALL_ID";
     /// The store that guards the call (idempotency, approvals, audit) did
     /// not answer, so the call was not run; it may be retried later.
     pub const POLICY_STORE_UNAVAILABLE: &'static str = "POLICY_STORE_UNAVAILABLE";

@@ -7,6 +7,8 @@
 //! one `from_arguments` gives; key order never matters to that parser, and
 //! `null` reads as absent for an `Option`.
 
+use std::collections::HashSet;
+
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -17,9 +19,10 @@ use crate::words::describe::resolve_ref;
 /// writing an unbounded value would recurse without bound.
 const MAX_WRITTEN_DEPTH: usize = 160;
 
-/// How many `$ref` hops and union branches are followed at one value before
-/// the walk that folds enum casing gives up on that value.
-const MAX_SCHEMA_HOPS: usize = 32;
+/// How many schemas the walk that folds enum casing looks at for one value
+/// before it stops: each `$ref` and union branch is followed once per
+/// value, so only a schema far larger than any tool's reaches it.
+const MAX_SCHEMA_VISITS: usize = 20_000;
 
 /// How a call's string `enum` and `const` values are matched against the
 /// tool's schema.
@@ -84,11 +87,75 @@ pub fn object_text(arguments: &Map<String, Value>) -> String {
 /// `schema` in another letter case rewritten to the value's own casing; the
 /// text unchanged when nothing needs folding or when it is not JSON (the
 /// parser then reports the syntax error).
+///
+/// Text with a key twice in one object is left unchanged too: read into a
+/// `Value` it would keep one of them, and the parser must see both to
+/// refuse it.
 pub fn fold_enum_case(schema: &Value, arguments: &str) -> Option<String> {
     let mut value: Value = serde_json::from_str(arguments).ok()?;
     let mut changed = false;
     fold(&[schema], schema, &mut value, &mut changed);
-    changed.then(|| compact(&value))
+    (changed && serde_json::from_str::<UniqueKeys>(arguments).is_ok()).then(|| compact(&value))
+}
+
+/// Any JSON value, read only to find out that no object in it has a key
+/// twice (it fails at the first repeated key).
+struct UniqueKeys;
+
+impl<'de> Deserialize<'de> for UniqueKeys {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(UniqueKeysVisitor)
+    }
+}
+
+struct UniqueKeysVisitor;
+
+impl<'de> serde::de::Visitor<'de> for UniqueKeysVisitor {
+    type Value = UniqueKeys;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<UniqueKeys, E> {
+        Ok(UniqueKeys)
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<UniqueKeys, E> {
+        Ok(UniqueKeys)
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<UniqueKeys, E> {
+        Ok(UniqueKeys)
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<UniqueKeys, E> {
+        Ok(UniqueKeys)
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<UniqueKeys, E> {
+        Ok(UniqueKeys)
+    }
+
+    fn visit_unit<E>(self) -> Result<UniqueKeys, E> {
+        Ok(UniqueKeys)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<UniqueKeys, A::Error> {
+        while seq.next_element::<UniqueKeys>()?.is_some() {}
+        Ok(UniqueKeys)
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<UniqueKeys, A::Error> {
+        let mut keys: HashSet<std::borrow::Cow<'de, str>> = HashSet::new();
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            map.next_value::<UniqueKeys>()?;
+            if !keys.insert(key) {
+                return Err(serde::de::Error::custom("a key twice"));
+            }
+        }
+        Ok(UniqueKeys)
+    }
 }
 
 /// Whether `value` is nested deeper than `limit` (iteratively, so any depth
@@ -124,19 +191,24 @@ fn cut(value: &Value, depth: usize) -> Value {
 
 /// The schemas that `schemas` stand for at one value: each of them, what
 /// its `$ref` points to and the branches of its `anyOf`/`oneOf`/`allOf`,
-/// each followed in turn (at most [`MAX_SCHEMA_HOPS`] in all).
+/// each followed once (a schema reached twice, as by a recursive `$ref`,
+/// is not followed again; at most [`MAX_SCHEMA_VISITS`] are looked at).
 fn alternatives<'s>(schemas: &[&'s Value], root: &'s Value) -> Vec<&'s Map<String, Value>> {
-    let mut found = Vec::new();
+    let mut found: Vec<&Map<String, Value>> = Vec::new();
     let mut queue: Vec<&Value> = schemas.iter().rev().copied().collect();
-    let mut hops = 0;
+    let mut seen: HashSet<*const Map<String, Value>> = HashSet::new();
+    let mut visits = 0;
     while let Some(schema) = queue.pop() {
-        hops += 1;
-        if hops > MAX_SCHEMA_HOPS {
+        visits += 1;
+        if visits > MAX_SCHEMA_VISITS {
             break;
         }
         let Some(map) = schema.as_object() else {
             continue;
         };
+        if !seen.insert(map) {
+            continue;
+        }
         found.push(map);
         if let Some(target) = map
             .get("$ref")
@@ -287,6 +359,59 @@ mod tests {
         assert_eq!(
             fold_enum_case(&only, r#"{"x":"ABC"}"#).as_deref(),
             Some(r#"{"x":"abc"}"#)
+        );
+    }
+
+    #[test]
+    fn every_branch_of_a_large_documented_enum_is_folded() {
+        // A documented enum is a `oneOf` of one `const` per variant; each
+        // is followed however many there are (a count of 32 schemas once
+        // stopped the walk before the last variants).
+        let variants: Vec<Value> = (1..=300)
+            .map(|n| json!({"const": format!("V{n}"), "description": format!("Variant {n}.")}))
+            .collect();
+        let schema = json!({"type": "object", "properties": {
+            "v": {"$ref": "#/$defs/Big"}
+        }, "$defs": {"Big": {"oneOf": variants}}});
+        for n in [1, 39, 40, 300] {
+            assert_eq!(
+                fold_enum_case(&schema, &format!(r#"{{"v":"v{n}"}}"#)).as_deref(),
+                Some(format!(r#"{{"v":"V{n}"}}"#).as_str()),
+                "V{n}"
+            );
+        }
+        // A definition reached by several `$ref`s of one union is read once.
+        let shared = json!({"type": "object", "properties": {"v": {"anyOf": [
+            {"$ref": "#/$defs/E"}, {"$ref": "#/$defs/E"}, {"type": "null"}
+        ]}}, "$defs": {"E": {"enum": ["Open"]}}});
+        assert_eq!(
+            fold_enum_case(&shared, r#"{"v":"OPEN"}"#).as_deref(),
+            Some(r#"{"v":"Open"}"#)
+        );
+    }
+
+    #[test]
+    fn text_with_a_key_twice_is_left_for_the_parser_to_refuse() {
+        let schema = json!({"type": "object", "properties": {
+            "mode": {"enum": ["fast", "slow"]},
+            "inner": {"type": "object", "properties": {"mode": {"enum": ["fast"]}}}
+        }});
+        assert_eq!(
+            fold_enum_case(&schema, r#"{"mode":"FAST","mode":"slow"}"#),
+            None
+        );
+        assert_eq!(
+            fold_enum_case(&schema, r#"{"inner":{"mode":"FAST","mode":"x"}}"#),
+            None
+        );
+        // Escaped and plain spellings of one key are one key.
+        assert_eq!(
+            fold_enum_case(&schema, r#"{"mode":"FAST","mo\u0064e":"slow"}"#),
+            None
+        );
+        assert_eq!(
+            fold_enum_case(&schema, r#"{"mode":"FAST","inner":{"mode":"Fast"}}"#).as_deref(),
+            Some(r#"{"mode":"fast","inner":{"mode":"fast"}}"#)
         );
     }
 

@@ -14,9 +14,8 @@ const MAX_DEPTH: usize = 16;
 /// The schema `$ref` points to inside `root` (`#/$defs/Name`,
 /// `#/definitions/Name` or any JSON pointer), if it resolves.
 pub fn resolve_ref<'a>(reference: &str, root: &'a Value) -> Option<&'a Value> {
-    let pointer = reference.strip_prefix('#')?;
-    let pointer = pointer.replace("~1", "/").replace("~0", "~");
-    root.pointer(&pointer)
+    // `Value::pointer` unescapes `~1` and `~0` in each token itself.
+    root.pointer(reference.strip_prefix('#')?)
 }
 
 /// The last segment of a `$ref`: the type's name (`Money` for `#/$defs/Money`).

@@ -1,0 +1,99 @@
+//! Calls read from Messages API responses under the issue-14 attack: two
+//! `tool_use` blocks with one id (whole or streamed), and events for a
+//! block after its `content_block_stop`, are refused with the place and
+//! the reason, never given out or dropped in silence.
+
+use serde_json::{Value, json};
+use tool_anthropic::{StreamAssembler, StreamError, tool_use_calls};
+
+fn start(index: u64, id: &str) -> Value {
+    json!({"type": "content_block_start", "index": index,
+           "content_block": {"type": "tool_use", "id": id, "name": "get_store_hours", "input": {}}})
+}
+
+fn delta(index: u64, piece: &str) -> Value {
+    json!({"type": "content_block_delta", "index": index,
+           "delta": {"type": "input_json_delta", "partial_json": piece}})
+}
+
+fn stop(index: u64) -> Value {
+    json!({"type": "content_block_stop", "index": index})
+}
+
+fn push_all(stream: &mut StreamAssembler, events: &[Value]) -> Result<(), StreamError> {
+    for event in events {
+        stream.push(event)?;
+    }
+    Ok(())
+}
+
+#[test]
+fn a_response_with_two_tool_use_blocks_of_one_id_is_refused() {
+    let response = json!({
+        "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
+        "stop_reason": "tool_use",
+        "content": [
+            {"type": "tool_use", "id": "toolu_01", "name": "get_store_hours", "input": {"store": "BER-1"}},
+            {"type": "text", "text": "And the other."},
+            {"type": "tool_use", "id": "toolu_01", "name": "get_store_hours", "input": {"store": "HAM-1"}}
+        ]
+    });
+    let error = tool_use_calls(&response).expect_err("two calls with one id");
+    assert_eq!(error.path(), "$.content[2].id");
+    assert_eq!(
+        error.message(),
+        "a second tool_use block with the id `toolu_01`; two calls with one id cannot be told \
+         apart (their results would answer either), so no call is given out"
+    );
+}
+
+#[test]
+fn a_stream_with_two_tool_use_blocks_of_one_id_is_refused() {
+    let expected = StreamError::Malformed(
+        "a second tool_use block with the id `toolu_01`; two calls with one id cannot be told \
+         apart, so no call is given out"
+            .to_owned(),
+    );
+    // The first finished before the second started.
+    let mut stream = StreamAssembler::new();
+    push_all(&mut stream, &[start(0, "toolu_01"), delta(0, "{}"), stop(0)]).unwrap();
+    assert_eq!(stream.push(&start(1, "toolu_01")), Err(expected.clone()));
+    // Both open at once.
+    let mut stream = StreamAssembler::new();
+    stream.push(&start(0, "toolu_01")).unwrap();
+    assert_eq!(stream.push(&start(1, "toolu_01")), Err(expected));
+}
+
+#[test]
+fn a_delta_after_its_block_stopped_is_refused_not_dropped() {
+    let mut stream = StreamAssembler::new();
+    push_all(
+        &mut stream,
+        &[start(0, "toolu_01"), delta(0, r#"{"store":"BER-1"}"#), stop(0)],
+    )
+    .unwrap();
+    assert_eq!(
+        stream.push(&delta(0, r#","extra":1}"#)),
+        Err(StreamError::Malformed(
+            "a delta for content block 0 after its content_block_stop".to_owned()
+        ))
+    );
+    assert_eq!(
+        stream.push(&stop(0)),
+        Err(StreamError::Malformed("content block 0 stopped twice".to_owned()))
+    );
+    // A text block too: its text is what it was when it stopped.
+    let mut stream = StreamAssembler::new();
+    let text_start = json!({"type": "content_block_start", "index": 0,
+        "content_block": {"type": "text", "text": ""}});
+    let text_delta = json!({"type": "content_block_delta", "index": 0,
+        "delta": {"type": "text_delta", "text": "Hi."}});
+    push_all(&mut stream, &[text_start, text_delta.clone(), stop(0)]).unwrap();
+    assert_eq!(
+        stream.push(&text_delta),
+        Err(StreamError::Malformed(
+            "a delta for content block 0 after its content_block_stop".to_owned()
+        ))
+    );
+    assert_eq!(stream.text(), "Hi.");
+}
