@@ -301,7 +301,7 @@ pub use tool_core::{
     ArgumentError, ArgumentErrorKind, Currency, EnumCase, Money, SchemaError, Session, SignedMoney,
     ToolCall, ToolContract,
 };
-pub use tool_core::{HandlerError, ToolError, ToolOutput};
+pub use tool_core::{HandlerError, ResponseError, ToolError, ToolOutput};
 #[cfg(feature = "runtime")]
 pub use tool_runtime::{CallContext, CallResult, Toolbox};
 

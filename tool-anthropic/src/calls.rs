@@ -1,9 +1,8 @@
 //! The `tool_use` blocks of a Messages API response, read as the
 //! provider-neutral calls the runtime runs.
 
-use std::fmt;
-
 use serde_json::{Map, Value};
+pub use tool_core::ResponseError;
 use tool_core::ToolCall;
 
 /// The provider name in records and logs.
@@ -28,41 +27,6 @@ impl ResponseCalls {
         self.calls.is_empty()
     }
 }
-
-/// A response that does not have the shape the API documents, or an error
-/// response.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ResponseError {
-    path: String,
-    message: String,
-}
-
-impl ResponseError {
-    pub(crate) fn new(path: &str, message: impl Into<String>) -> Self {
-        ResponseError {
-            path: path.to_owned(),
-            message: message.into(),
-        }
-    }
-
-    /// Where in the response (`$.content[1].id`).
-    pub fn path(&self) -> &str {
-        &self.path
-    }
-
-    /// What is wrong.
-    pub fn message(&self) -> &str {
-        &self.message
-    }
-}
-
-impl fmt::Display for ResponseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.path, self.message)
-    }
-}
-
-impl std::error::Error for ResponseError {}
 
 /// The `tool_use` blocks of a Messages API response (`content[]`), in
 /// order. Other blocks (`text`, `thinking`, server tools) are skipped. The
@@ -145,7 +109,7 @@ pub fn tool_use_calls(response: &Value) -> Result<ResponseCalls, ResponseError> 
         let name = string(block, "name", &at)?;
         if calls.iter().any(|call: &ToolCall| call.call_id == id) {
             return Err(ResponseError::new(
-                &format!("{at}.id"),
+                format!("{at}.id"),
                 format!(
                     "a second tool_use block with the id `{id}`; two calls with one id cannot \
                      be told apart (their results would answer either), so no call is given out"
@@ -169,20 +133,11 @@ fn string<'v>(
     match block.get(key) {
         Some(Value::String(text)) => Ok(text),
         Some(other) => Err(ResponseError::new(
-            &format!("{at}.{key}"),
+            format!("{at}.{key}"),
             format!("expected a string, got {}", kind(other)),
         )),
         None => Err(ResponseError::new(at, format!("missing `{key}`"))),
     }
 }
 
-pub(crate) fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
+pub(crate) use tool_core::outcome::json_kind as kind;

@@ -314,8 +314,9 @@ impl<'s> Compiler<'s> {
                     Some(merged) if merged.contains_key("$ref") => {
                         self.reference(&merged, &target_at, out, field, depth + 1, true)
                     }
-                    Some(merged) => self
-                        .node(&Value::Object(merged), &target_at, out, field, depth + 1),
+                    Some(merged) => {
+                        self.node(&Value::Object(merged), &target_at, out, field, depth + 1)
+                    }
                     None => self.node(target, &target_at, out, field, depth + 1),
                 }
             }

@@ -201,9 +201,10 @@ impl StreamAssembler {
                             .filter(|i| i.as_object().is_some_and(|m| !m.is_empty()))
                             .cloned();
                         let id = field("id")?;
-                        let open = self.blocks.values().any(
-                            |b| matches!(b, Block::ToolUse { id: open, .. } if *open == id),
-                        );
+                        let open = self
+                            .blocks
+                            .values()
+                            .any(|b| matches!(b, Block::ToolUse { id: open, .. } if *open == id));
                         if open || self.calls.iter().any(|call| call.call_id == id) {
                             return Err(StreamError::Malformed(format!(
                                 "a second tool_use block with the id `{id}`; two calls with one \
@@ -240,7 +241,6 @@ impl StreamAssembler {
                     block,
                     delta.and_then(|d| d.get("type")).and_then(Value::as_str),
                 ) {
-
                     (Block::Text(text), Some("text_delta")) => {
                         text.push_str(
                             delta

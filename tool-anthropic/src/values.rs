@@ -158,7 +158,11 @@ fn walk_position(
 
 /// The schemas `schemas` stand for at one value: each, its `$ref`'s target
 /// and its `anyOf`/`oneOf`/`allOf` branches, each followed once.
-fn alternatives<'s>(schemas: Vec<&'s Value>, root: &'s Value, budget: &mut usize) -> Vec<&'s Value> {
+fn alternatives<'s>(
+    schemas: Vec<&'s Value>,
+    root: &'s Value,
+    budget: &mut usize,
+) -> Vec<&'s Value> {
     let mut found: Vec<&Value> = Vec::new();
     let mut seen: HashSet<*const Value> = HashSet::new();
     let mut queue = schemas;

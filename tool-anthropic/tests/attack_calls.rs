@@ -56,7 +56,11 @@ fn a_stream_with_two_tool_use_blocks_of_one_id_is_refused() {
     );
     // The first finished before the second started.
     let mut stream = StreamAssembler::new();
-    push_all(&mut stream, &[start(0, "toolu_01"), delta(0, "{}"), stop(0)]).unwrap();
+    push_all(
+        &mut stream,
+        &[start(0, "toolu_01"), delta(0, "{}"), stop(0)],
+    )
+    .unwrap();
     assert_eq!(stream.push(&start(1, "toolu_01")), Err(expected.clone()));
     // Both open at once.
     let mut stream = StreamAssembler::new();
@@ -69,7 +73,11 @@ fn a_delta_after_its_block_stopped_is_refused_not_dropped() {
     let mut stream = StreamAssembler::new();
     push_all(
         &mut stream,
-        &[start(0, "toolu_01"), delta(0, r#"{"store":"BER-1"}"#), stop(0)],
+        &[
+            start(0, "toolu_01"),
+            delta(0, r#"{"store":"BER-1"}"#),
+            stop(0),
+        ],
     )
     .unwrap();
     assert_eq!(
@@ -80,7 +88,9 @@ fn a_delta_after_its_block_stopped_is_refused_not_dropped() {
     );
     assert_eq!(
         stream.push(&stop(0)),
-        Err(StreamError::Malformed("content block 0 stopped twice".to_owned()))
+        Err(StreamError::Malformed(
+            "content block 0 stopped twice".to_owned()
+        ))
     );
     // A text block too: its text is what it was when it stopped.
     let mut stream = StreamAssembler::new();

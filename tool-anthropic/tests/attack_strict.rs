@@ -67,7 +67,10 @@ fn a_root_ref_cycle_of_aliases_is_recursion() {
         "$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"$ref": "#/$defs/A"}}
     });
     let (path, rule, _) = refused(schema);
-    assert_eq!((path.as_str(), rule), ("#/$defs/B/$ref", StrictRule::Recursion));
+    assert_eq!(
+        (path.as_str(), rule),
+        ("#/$defs/B/$ref", StrictRule::Recursion)
+    );
 }
 
 /// A described `$ref` takes its target's place with the use site's
@@ -141,7 +144,10 @@ fn an_annotation_only_schema_is_any_value() {
         "required": ["x"]
     });
     let (path, rule, _) = refused(schema);
-    assert_eq!((path.as_str(), rule), ("#/properties/x", StrictRule::AnyValue));
+    assert_eq!(
+        (path.as_str(), rule),
+        ("#/properties/x", StrictRule::AnyValue)
+    );
     let schema = json!({
         "type": "object",
         "properties": {"x": {"$ref": "#/$defs/Any", "description": "Anything."}},

@@ -26,7 +26,7 @@ pub use contract::{
     OutputContract, Policy, Presence, Recovery, RuleViolation, Session, SignedMoney, Tool,
     ToolContract, Version, Waiver,
 };
-pub use outcome::{HandlerError, OutputKind, ToolCall, ToolError, ToolOutput};
+pub use outcome::{HandlerError, OutputKind, ResponseError, ToolCall, ToolError, ToolOutput};
 pub use parse::{ArgumentError, ArgumentErrorKind, EnumCase, SchemaError};
 
 /// What the code that `#[derive(Tool)]` generates refers to. Not a public API.

@@ -1,9 +1,8 @@
 //! Function calls read out of a Gemini `generateContent` response, and the
 //! `functionResponse` parts that answer them.
 
-use std::fmt;
-
 use serde_json::{Map, Value, json};
+pub use tool_core::ResponseError;
 use tool_core::{OutputKind, ToolCall, ToolOutput};
 
 /// The provider name of these calls.
@@ -49,40 +48,6 @@ impl GeminiCalls {
         self.calls.iter().map(|c| c.call.clone()).collect()
     }
 }
-
-/// A response that does not have the shape the API documents.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ResponseError {
-    path: String,
-    message: String,
-}
-
-impl ResponseError {
-    fn new(path: &str, message: impl Into<String>) -> Self {
-        ResponseError {
-            path: path.to_owned(),
-            message: message.into(),
-        }
-    }
-
-    /// Where in the response, e.g. `$.candidates[0].content.parts[1].functionCall.name`.
-    pub fn path(&self) -> &str {
-        &self.path
-    }
-
-    /// What is wrong.
-    pub fn message(&self) -> &str {
-        &self.message
-    }
-}
-
-impl fmt::Display for ResponseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.path, self.message)
-    }
-}
-
-impl std::error::Error for ResponseError {}
 
 /// The arguments of a `functionCall` as the text the parser reads: `args`
 /// is a JSON object and may be missing (= `{}`).
@@ -181,7 +146,7 @@ pub fn generate_content_calls(response: &Value) -> Result<GeminiCalls, ResponseE
             Some(Value::Array(parts)) => parts,
             Some(other) => {
                 return Err(ResponseError::new(
-                    &format!("{at}.parts"),
+                    format!("{at}.parts"),
                     format!("expected an array, got {other}"),
                 ));
             }
@@ -198,7 +163,7 @@ pub fn generate_content_calls(response: &Value) -> Result<GeminiCalls, ResponseE
                 Some(Value::String(name)) if !name.is_empty() => name,
                 _ => {
                     return Err(ResponseError::new(
-                        &format!("{at}.name"),
+                        format!("{at}.name"),
                         "missing or not a string",
                     ));
                 }
@@ -208,7 +173,7 @@ pub fn generate_content_calls(response: &Value) -> Result<GeminiCalls, ResponseE
                 Some(Value::String(id)) => Some(id.clone()),
                 Some(other) => {
                     return Err(ResponseError::new(
-                        &format!("{at}.id"),
+                        format!("{at}.id"),
                         format!("expected a string, got {other}"),
                     ));
                 }
@@ -217,7 +182,7 @@ pub fn generate_content_calls(response: &Value) -> Result<GeminiCalls, ResponseE
                 && calls.iter().any(|c: &GeminiCall| c.id.as_ref() == Some(id))
             {
                 return Err(ResponseError::new(
-                    &format!("{at}.id"),
+                    format!("{at}.id"),
                     format!(
                         "a second function call with the id `{id}`; two calls with one id \
                          cannot be told apart (their responses would answer either), so no \

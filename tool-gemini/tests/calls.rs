@@ -204,7 +204,10 @@ fn two_calls_with_one_id_are_refused() {
         {"functionCall": {"id": "c1", "name": "get_inventory", "args": {"sku": "B"}}}
     ]}}]});
     let error = generate_content_calls(&response).expect_err("two calls with one id");
-    assert_eq!(error.path(), "$.candidates[0].content.parts[1].functionCall.id");
+    assert_eq!(
+        error.path(),
+        "$.candidates[0].content.parts[1].functionCall.id"
+    );
     assert_eq!(
         error.message(),
         "a second function call with the id `c1`; two calls with one id cannot be told apart \
@@ -223,10 +226,19 @@ fn made_up_ids_never_equal_an_id_the_api_gave() {
         {"functionCall": {"name": "get_inventory", "args": {"sku": "D"}}}
     ]}}]});
     let calls = generate_content_calls(&response).unwrap();
-    let ids: Vec<&str> = calls.calls.iter().map(|c| c.call.call_id.as_str()).collect();
+    let ids: Vec<&str> = calls
+        .calls
+        .iter()
+        .map(|c| c.call.call_id.as_str())
+        .collect();
     assert_eq!(
         ids,
-        ["get_inventory#1", "get_inventory#1#2", "get_inventory#2", "get_inventory#3"]
+        [
+            "get_inventory#1",
+            "get_inventory#1#2",
+            "get_inventory#2",
+            "get_inventory#3"
+        ]
     );
     let api_ids: Vec<Option<&str>> = calls.calls.iter().map(|c| c.id.as_deref()).collect();
     assert_eq!(

@@ -1,9 +1,8 @@
 //! Tool calls read out of Chat Completions and Responses API responses.
 
-use std::fmt;
-
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
+pub use tool_core::ResponseError;
 use tool_core::{ToolCall, ToolContract, ToolOutput, Version};
 
 /// The provider name in every [`CallRecord`].
@@ -145,40 +144,6 @@ impl CallRecord {
     }
 }
 
-/// A response that does not have the shape the API documents.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ResponseError {
-    path: String,
-    message: String,
-}
-
-impl ResponseError {
-    pub(crate) fn new(path: &str, message: impl Into<String>) -> Self {
-        ResponseError {
-            path: path.to_owned(),
-            message: message.into(),
-        }
-    }
-
-    /// Where in the response, e.g. `$.choices[0].message.tool_calls[1].id`.
-    pub fn path(&self) -> &str {
-        &self.path
-    }
-
-    /// What is wrong.
-    pub fn message(&self) -> &str {
-        &self.message
-    }
-}
-
-impl fmt::Display for ResponseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.path, self.message)
-    }
-}
-
-impl std::error::Error for ResponseError {}
-
 /// The function calls of a Chat Completions response
 /// (`choices[].message.tool_calls[]`), in order, with the model that made
 /// them.
@@ -202,7 +167,7 @@ pub fn chat_completions_calls(response: &Value) -> Result<ResponseCalls, Respons
             Some(Value::Array(tool_calls)) => tool_calls,
             Some(_) => {
                 return Err(ResponseError::new(
-                    &format!("{at}.tool_calls"),
+                    format!("{at}.tool_calls"),
                     "not an array",
                 ));
             }
@@ -296,16 +261,7 @@ fn api_error(response: &Map<String, Value>) -> Result<(), ResponseError> {
     }
 }
 
-fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
+use tool_core::outcome::json_kind as kind;
 
 fn object<'v>(value: &'v Value, at: &str) -> Result<&'v Map<String, Value>, ResponseError> {
     value
@@ -315,7 +271,7 @@ fn object<'v>(value: &'v Value, at: &str) -> Result<&'v Map<String, Value>, Resp
 
 fn field<'v>(map: &'v Map<String, Value>, key: &str, at: &str) -> Result<&'v Value, ResponseError> {
     map.get(key)
-        .ok_or_else(|| ResponseError::new(&format!("{at}.{key}"), "missing"))
+        .ok_or_else(|| ResponseError::new(format!("{at}.{key}"), "missing"))
 }
 
 fn object_field<'v>(
@@ -334,7 +290,7 @@ fn array_field<'v>(
     let value = field(map, key, at)?;
     value.as_array().ok_or_else(|| {
         ResponseError::new(
-            &format!("{at}.{key}"),
+            format!("{at}.{key}"),
             format!("expected an array, got {}", kind(value)),
         )
     })
@@ -348,7 +304,7 @@ fn string_field<'v>(
     let value = field(map, key, at)?;
     value.as_str().ok_or_else(|| {
         ResponseError::new(
-            &format!("{at}.{key}"),
+            format!("{at}.{key}"),
             format!("expected a string, got {}", kind(value)),
         )
     })

@@ -175,16 +175,7 @@ pub(crate) fn api_error(event: &Event, map: &Map<String, Value>) -> Result<(), S
     }
 }
 
-pub(crate) fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
+pub(crate) use tool_core::outcome::json_kind as kind;
 
 /// Whether a call's streamed arguments are whole: one complete JSON value
 /// (or nothing, which a tool without arguments may get). Arguments cut off

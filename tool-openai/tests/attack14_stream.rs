@@ -84,8 +84,10 @@ fn responses_refuses_a_call_whose_arguments_are_cut_off() {
     )
     .unwrap();
     let error = s
-        .push(&json!({"type": "response.output_item.done", "output_index": 0,
-                      "item": item(0, "call_1", None, None)}))
+        .push(
+            &json!({"type": "response.output_item.done", "output_index": 0,
+                      "item": item(0, "call_1", None, None)}),
+        )
         .expect_err("a half call");
     assert_eq!(
         error.to_string(),

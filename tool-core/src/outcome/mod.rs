@@ -5,6 +5,7 @@
 mod call;
 mod canonical;
 mod output;
+mod response;
 
 pub use call::ToolCall;
 pub use canonical::{
@@ -12,3 +13,4 @@ pub use canonical::{
     sha256_hex,
 };
 pub use output::{HandlerError, OutputKind, ToolError, ToolOutput};
+pub use response::{ResponseError, json_kind};
