@@ -16,6 +16,7 @@
 #![deny(missing_docs)]
 
 pub mod contract;
+pub mod dialect;
 pub mod outcome;
 pub mod parse;
 pub mod words;
