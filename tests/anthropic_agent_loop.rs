@@ -185,6 +185,26 @@ fn check_recorded_conversation(first: &Turn, second: &Turn) {
     );
     assert_eq!(second.end, TurnEnd::Answer(LAST_ANSWER.to_owned()));
     assert_eq!(second.approval_requests().count(), 0);
+    // The audit records stay with the application: the approved call
+    // names its approval.
+    let audited: Vec<(&str, Option<&str>, Option<&str>)> = second.steps[0]
+        .round
+        .audit_records()
+        .map(|r| {
+            (
+                r.tool.as_str(),
+                r.error_code.as_deref(),
+                r.approval_id.as_deref(),
+            )
+        })
+        .collect();
+    assert_eq!(audited, [("reserve_inventory", None, Some("appr-1"))]);
+    let refused: Vec<Option<&str>> = first.steps[2]
+        .round
+        .audit_records()
+        .map(|r| r.error_code.as_deref())
+        .collect();
+    assert_eq!(refused, [Some("APPROVAL_REQUIRED")]);
     assert_eq!(
         second.steps[0].round.message,
         Some(json!({"role": "user", "content": [{
@@ -624,6 +644,11 @@ async fn an_error_body_or_a_broken_response_is_an_error_with_its_path_and_ends_t
             json!({"type": "message", "model": "m", "stop_reason": "tool_use",
                 "content": ["tool_use"]}),
             "$.content[0]: expected an object, got a string",
+        ),
+        (
+            json!({"type": "message", "model": "m", "stop_reason": "tool_use",
+                "content": [lookup_call("toolu_1"), lookup_call("toolu_2"), lookup_call("toolu_1")]}),
+            "$.content[2].id: a second `tool_use` block with the id \"toolu_1\"",
         ),
         (json!([]), "$: expected an object, got an array"),
     ];

@@ -104,8 +104,10 @@ pub enum AgentError {
     ReservedKey(String),
     /// The request got no response.
     Transport(TransportError),
-    /// The response does not have the documented shape (or is an error
-    /// body, `{"type": "error", ...}`); the conversation cannot go on.
+    /// The response does not have the documented shape (a `stop_reason`,
+    /// a `content` array of typed blocks, `tool_use` ids unique), or is an
+    /// error body (`{"type": "error", ...}`); no call of it runs, and the
+    /// conversation cannot go on.
     Response(ResponseError),
     /// An earlier turn ended with a fatal outcome or a broken response;
     /// nothing more may be sent in this conversation.
@@ -539,9 +541,21 @@ impl<'t, T: Transport> MessagesAgent<'t, T> {
             .map_or(&[][..], Vec::as_slice);
         let mut skipped = Vec::new();
         let mut text = String::new();
+        let mut ids: Vec<&str> = Vec::new();
         for (index, block) in content.iter().enumerate() {
             match block.get("type") {
-                Some(Value::String(block_type)) if block_type == "tool_use" => {}
+                Some(Value::String(block_type)) if block_type == "tool_use" => {
+                    // `calls` checked that the id is a string. Two results
+                    // with one id would answer neither clearly.
+                    let id = block["id"].as_str().unwrap_or_default();
+                    if ids.contains(&id) {
+                        return Err(ResponseError::new(
+                            &format!("$.content[{index}].id"),
+                            format!("a second `tool_use` block with the id {id:?}"),
+                        ));
+                    }
+                    ids.push(id);
+                }
                 Some(Value::String(block_type)) if block_type == "text" => {
                     match block.get("text") {
                         Some(Value::String(part)) => text.push_str(part),
