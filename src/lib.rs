@@ -130,7 +130,7 @@
 //! | [`openai`] | the OpenAI adapter: strict schemas, tool definitions, calls and outputs, the Responses agent loop (`openai::agent`, feature `runtime`) |
 //! | [`transport`] | how the agent loop's requests reach a provider: recorded replay, HTTP (feature `live`) |
 //! | [`gemini`] | the Gemini adapter: function declarations in both schema dialects, calls and function responses |
-//! | [`anthropic`] | the Anthropic adapter: strict tool definitions, tool-set budgets, `tool_use` calls (whole or streamed), `tool_result` blocks |
+//! | [`anthropic`] | the Anthropic adapter: strict tool definitions, tool-set budgets, `tool_use` calls (whole or streamed), `tool_result` blocks, the Messages agent loop (`anthropic::agent`, feature `runtime`) |
 //!
 //! Nested argument types derive `serde::Deserialize` and
 //! `schemars::JsonSchema`; both crates are re-exported ([`serde`],
@@ -503,8 +503,9 @@ pub mod gemini {
 }
 
 /// The Anthropic adapter (Messages API): strict tool definitions, tool-set
-/// budgets, `tool_use` calls (whole or streamed) and `tool_result` blocks;
-/// see the `tool-anthropic` crate.
+/// budgets, `tool_use` calls (whole or streamed) and `tool_result` blocks,
+/// and with the cargo feature `runtime` the agent loop
+/// (`anthropic::agent::MessagesAgent`); see the `tool-anthropic` crate.
 pub mod anthropic {
     pub use tool_anthropic::*;
 }

@@ -1,7 +1,9 @@
-//! The shop behind `examples/agent_loop.rs` and its test
-//! (`tests/agent_loop.rs`): the example tools' handlers over an in-memory
-//! stock, the session the application trusts, the settings of the loop, and
-//! the recorded conversation the loop replays without an API key.
+//! The shop behind `examples/agent_loop.rs` and its tests
+//! (`tests/agent_loop.rs`, `tests/anthropic_agent_loop.rs`): the example
+//! tools' handlers over an in-memory stock, the session the application
+//! trusts, the settings of each loop (OpenAI Responses, Anthropic
+//! Messages), and the recorded conversations the loops replay without an
+//! API key.
 //!
 //! Included with `#[path]` beside `tools/mod.rs` (as `mod tools`).
 #![allow(dead_code)]
@@ -10,6 +12,7 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
+use tool_contract::anthropic::agent as messages;
 use tool_contract::approval::Approvals;
 use tool_contract::audit::Subjects;
 use tool_contract::openai::agent::{AgentSettings, Continuation, RESPONSES_PATH};
@@ -26,6 +29,10 @@ use crate::tools::{
 
 /// The model the recording was made with (and the live default).
 pub const MODEL: &str = "gpt-5-mini";
+
+/// The Claude model the Anthropic recording was made with (and the live
+/// default).
+pub const ANTHROPIC_MODEL: &str = "claude-sonnet-4-5";
 
 /// The shop's instructions to the model.
 pub const INSTRUCTIONS: &str = "You are the assistant of the ACME shop. Answer with the tools' \
@@ -187,6 +194,58 @@ pub fn recorded(continuation: Continuation) -> Result<Replay, Box<dyn std::error
         .into_iter()
         .zip(responses)
         .map(|(request, response)| Exchange::new(RESPONSES_PATH, request, response))
+        .collect();
+    Ok(Replay::new(exchanges))
+}
+
+/// The Messages loop's settings for `model`: the shop's instructions as the
+/// system prompt, extended thinking with a budget of 1024 tokens (so
+/// `max_tokens` is 2048), at most 6 requests a turn.
+pub fn anthropic_settings(model: &str) -> messages::AgentSettings {
+    let mut settings = messages::AgentSettings::new(model);
+    settings.system = Some(INSTRUCTIONS.to_owned());
+    settings.max_tokens = 2048;
+    settings.max_requests = 6;
+    settings.extra.insert(
+        "thinking".to_owned(),
+        serde_json::json!({"type": "enabled", "budget_tokens": 1024}),
+    );
+    settings
+}
+
+/// The recorded Anthropic tool definitions, exactly as each request must
+/// carry them.
+pub const ANTHROPIC_TOOLS: &str = include_str!("recorded/anthropic/tools.json");
+/// The recorded Messages API responses, in order.
+pub const ANTHROPIC_RESPONSES: &str = include_str!("recorded/anthropic/responses.json");
+/// The Messages API requests the loop must send, each with the whole
+/// conversation so far.
+pub const ANTHROPIC_REQUESTS: &str = include_str!("recorded/anthropic/requests.json");
+
+/// The recorded Messages API conversation: each expected request (with
+/// `"tools": "<tools.json>"` standing for the recorded tool definitions)
+/// and the response it got.
+pub fn recorded_anthropic() -> Result<Replay, Box<dyn std::error::Error>> {
+    let tools: Value = serde_json::from_str(ANTHROPIC_TOOLS)?;
+    let responses: Vec<Value> = serde_json::from_str(ANTHROPIC_RESPONSES)?;
+    let mut requests: Vec<Value> = serde_json::from_str(ANTHROPIC_REQUESTS)?;
+    for request in &mut requests {
+        if request["tools"] == "<tools.json>" {
+            request["tools"] = tools.clone();
+        }
+    }
+    if requests.len() != responses.len() {
+        return Err(format!(
+            "{} requests and {} responses are recorded",
+            requests.len(),
+            responses.len()
+        )
+        .into());
+    }
+    let exchanges = requests
+        .into_iter()
+        .zip(responses)
+        .map(|(request, response)| Exchange::new(messages::MESSAGES_PATH, request, response))
         .collect();
     Ok(Replay::new(exchanges))
 }

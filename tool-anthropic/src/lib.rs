@@ -20,13 +20,19 @@
 //!   them, all results in one user message before any text;
 //!   [`ToolChoice`] writes `tool_choice`.
 //! - With the cargo feature `runtime`, `ToolboxExt` answers a response
-//!   through the runtime's `Toolbox`.
+//!   through the runtime's `Toolbox`, and `agent::MessagesAgent` runs the
+//!   whole loop over the Messages API: requests through a
+//!   `tool_transport::Transport` (a recorded replay, or HTTP with the
+//!   feature `live`), each `tool_use` answered by the toolbox, the
+//!   conversation resent with every request.
 //!
 //! The rules and where they come from: Anthropic's structured-outputs guide
 //! ("JSON Schema limitations", "Schema complexity limits") and the tool-use
 //! guide ("Handle tool calls").
 #![deny(missing_docs)]
 
+#[cfg(feature = "runtime")]
+pub mod agent;
 mod budget;
 mod calls;
 mod compile;

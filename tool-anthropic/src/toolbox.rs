@@ -6,6 +6,8 @@ use std::future::Future;
 
 use serde_json::Value;
 use tool_core::Session;
+use tool_runtime::approval::ApprovalRequest;
+use tool_runtime::audit::AuditRecord;
 use tool_runtime::{AbortHandle, CallResult, Toolbox};
 
 use crate::calls::{ResponseCalls, ResponseError};
@@ -84,6 +86,24 @@ impl ToolboxExt for Toolbox {
         let ResponseCalls { model, calls, .. } = calls;
         let outcomes = self.call_turn(&calls, session, abort).await;
         ToolRound::build(model, calls.into_iter().zip(outcomes).collect(), Vec::new())
+    }
+}
+
+impl ToolRound<CallResult> {
+    /// The approval requests of the calls refused with `APPROVAL_REQUIRED`,
+    /// in call order: what to show the user. Once the user approves
+    /// ([`ApprovalRequest::approve`], granted into the session's
+    /// `Approvals`), the same call runs.
+    pub fn approval_requests(&self) -> impl Iterator<Item = &ApprovalRequest> {
+        self.results
+            .iter()
+            .filter_map(|(_, result)| result.approval_request.as_ref())
+    }
+
+    /// The audit record of every call, in call order: what the application
+    /// keeps, never sent to the model.
+    pub fn audit_records(&self) -> impl Iterator<Item = &AuditRecord> {
+        self.results.iter().map(|(_, result)| &result.audit)
     }
 }
 
