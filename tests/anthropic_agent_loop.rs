@@ -648,7 +648,8 @@ async fn an_error_body_or_a_broken_response_is_an_error_with_its_path_and_ends_t
         (
             json!({"type": "message", "model": "m", "stop_reason": "tool_use",
                 "content": [lookup_call("toolu_1"), lookup_call("toolu_2"), lookup_call("toolu_1")]}),
-            "$.content[2].id: a second `tool_use` block with the id \"toolu_1\"",
+            "$.content[2].id: a second tool_use block with the id `toolu_1`; two calls with one \
+             id cannot be told apart (their results would answer either), so no call is given out",
         ),
         (json!([]), "$: expected an object, got an array"),
     ];

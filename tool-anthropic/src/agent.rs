@@ -541,33 +541,22 @@ impl<'t, T: Transport> MessagesAgent<'t, T> {
             .map_or(&[][..], Vec::as_slice);
         let mut skipped = Vec::new();
         let mut text = String::new();
-        let mut ids: Vec<&str> = Vec::new();
         for (index, block) in content.iter().enumerate() {
             match block.get("type") {
-                Some(Value::String(block_type)) if block_type == "tool_use" => {
-                    // `calls` checked that the id is a string. Two results
-                    // with one id would answer neither clearly.
-                    let id = block["id"].as_str().unwrap_or_default();
-                    if ids.contains(&id) {
-                        return Err(ResponseError::new(
-                            &format!("$.content[{index}].id"),
-                            format!("a second `tool_use` block with the id {id:?}"),
-                        ));
-                    }
-                    ids.push(id);
-                }
+                // `calls` read them, and refused two with one id.
+                Some(Value::String(block_type)) if block_type == "tool_use" => {}
                 Some(Value::String(block_type)) if block_type == "text" => {
                     match block.get("text") {
                         Some(Value::String(part)) => text.push_str(part),
                         Some(other) => {
                             return Err(ResponseError::new(
-                                &format!("$.content[{index}].text"),
+                                format!("$.content[{index}].text"),
                                 format!("expected a string, got {}", kind(other)),
                             ));
                         }
                         None => {
                             return Err(ResponseError::new(
-                                &format!("$.content[{index}]"),
+                                format!("$.content[{index}]"),
                                 "missing `text`",
                             ));
                         }
@@ -576,13 +565,13 @@ impl<'t, T: Transport> MessagesAgent<'t, T> {
                 Some(Value::String(block_type)) => skipped.push(block_type.clone()),
                 Some(other) => {
                     return Err(ResponseError::new(
-                        &format!("$.content[{index}].type"),
+                        format!("$.content[{index}].type"),
                         format!("expected a string, got {}", kind(other)),
                     ));
                 }
                 None => {
                     return Err(ResponseError::new(
-                        &format!("$.content[{index}]"),
+                        format!("$.content[{index}]"),
                         "missing `type`",
                     ));
                 }
