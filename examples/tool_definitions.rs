@@ -17,7 +17,7 @@ use tool_contract::serde_json::{self, Value, json};
 use tool_contract::{Tool, ToolContract, anthropic, gemini, openai};
 
 /// The example tools, in the order every dialect lists them.
-fn contracts() -> Vec<&'static ToolContract> {
+pub(crate) fn contracts() -> Vec<&'static ToolContract> {
     vec![
         tools::GetInventory::contract(),
         tools::ReserveInventory::contract(),
@@ -26,18 +26,18 @@ fn contracts() -> Vec<&'static ToolContract> {
 }
 
 /// What writing a dialect's request fragment gives.
-type Written = Result<Value, Box<dyn std::error::Error>>;
+pub(crate) type Written = Result<Value, Box<dyn std::error::Error>>;
 
 /// One provider dialect: its name on the command line, what it is, and how
 /// it writes the request fragment that offers the tools.
-struct Dialect {
-    name: &'static str,
-    about: &'static str,
-    write: fn(&[&'static ToolContract]) -> Written,
+pub(crate) struct Dialect {
+    pub(crate) name: &'static str,
+    pub(crate) about: &'static str,
+    pub(crate) write: fn(&[&'static ToolContract]) -> Written,
 }
 
 /// Every dialect; a new provider is one entry here.
-const DIALECTS: &[Dialect] = &[
+pub(crate) const DIALECTS: &[Dialect] = &[
     Dialect {
         name: "openai-chat",
         about: "OpenAI Chat Completions `tools`, strict",
@@ -90,7 +90,7 @@ const DIALECTS: &[Dialect] = &[
     },
 ];
 
-fn usage() -> String {
+pub(crate) fn usage() -> String {
     let mut text =
         String::from("usage: cargo run --example tool_definitions -- <dialect>\n\ndialects:\n");
     for dialect in DIALECTS {
