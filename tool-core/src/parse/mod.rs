@@ -7,6 +7,7 @@ mod error;
 pub mod formats;
 mod guided;
 mod map;
+mod fold;
 mod object;
 mod path;
 pub(crate) mod schema;
@@ -22,7 +23,8 @@ pub use constraint::{
 };
 pub use error::{ArgumentError, ArgumentErrorKind};
 pub use map::{ParseState, inject, inject_optional, next_key, next_value, parse_map};
-pub use object::{EnumCase, arguments_text, fold_enum_case, object_text};
+pub use fold::fold_enum_case;
+pub use object::{EnumCase, arguments_text, object_text};
 /// The JSON path of a top-level field (`$.name`, `$["odd name"]`), for the
 /// runtime's messages about one argument.
 #[doc(hidden)]

@@ -1,0 +1,90 @@
+//! Issue-14 attacks (round 14b) on the Anthropic stream assembler: a
+//! streaming application gets only whole calls, never a half call.
+
+use serde_json::json;
+use tool_anthropic::{StreamAssembler, StreamError};
+
+/// `max_tokens` reached right after a `tool_use` block started, before any
+/// `input_json_delta`: the API closes the block and stops with
+/// `"max_tokens"`. The block's input is the `{}` of `content_block_start`,
+/// a whole JSON object, so the assembler gives the call out (from `push`
+/// and again from `finish`, with `stop_reason: "max_tokens"`) as if the
+/// model had chosen no arguments; a tool whose arguments are all optional
+/// then runs with none. The arguments were cut off, as with any other
+/// `max_tokens` cut (which is `StreamError::Truncated`), so no call may be
+/// given out. (A call that is whole before a later block is cut by
+/// `max_tokens` is given out too; the non-streamed Messages loop runs no
+/// call of a response that did not stop with `tool_use`.)
+#[test]
+fn a_tool_use_cut_by_max_tokens_before_its_first_delta_is_not_a_whole_call() {
+    let mut stream = StreamAssembler::new();
+    let mut given = Vec::new();
+    let mut error = None;
+    for event in [
+        json!({"type": "message_start", "message": {"model": "claude-sonnet-4-5", "content": []}}),
+        json!({"type": "content_block_start", "index": 0, "content_block":
+            {"type": "tool_use", "id": "toolu_01", "name": "list_orders", "input": {}}}),
+        json!({"type": "content_block_stop", "index": 0}),
+        json!({"type": "message_delta", "delta": {"stop_reason": "max_tokens"}}),
+        json!({"type": "message_stop"}),
+    ] {
+        match stream.push(&event) {
+            Ok(Some(call)) => given.push(call.call_id),
+            Ok(None) => {}
+            Err(e) => {
+                error = Some(e);
+                break;
+            }
+        }
+    }
+    // `push` already gave the call out at its `content_block_stop`
+    // (`given`), before the stop reason was known; the least a fix must do
+    // is what `finish` gives, which the whole-response readers use.
+    let error = match error {
+        Some(error) => error,
+        None => match stream.finish() {
+            Ok(calls) => panic!(
+                "finish gave {} call(s) with stop_reason {:?} (push gave {given:?})",
+                calls.calls.len(),
+                calls.stop_reason
+            ),
+            Err(error) => error,
+        },
+    };
+    match error {
+        StreamError::Truncated { open_calls, .. } => assert_eq!(open_calls, ["toolu_01"]),
+        other => panic!("expected Truncated, got {other:?}"),
+    }
+}
+
+/// A proxy that replays a finished message as a stream sends its content in
+/// `message_start` (`message.content` with a `tool_use` block) and no
+/// `content_block_*` events. The assembler reads only the model from
+/// `message_start`, so `finish` gives no call with `stop_reason:
+/// "tool_use"`: the call is lost without a word. It must be given out, or
+/// the stream refused.
+#[test]
+fn a_tool_use_in_message_start_is_not_dropped_silently() {
+    let mut stream = StreamAssembler::new();
+    let mut refused = false;
+    for event in [
+        json!({"type": "message_start", "message": {"model": "m", "content": [
+            {"type": "tool_use", "id": "toolu_01", "name": "get_store_hours", "input": {"store": "BER-1"}}
+        ]}}),
+        json!({"type": "message_delta", "delta": {"stop_reason": "tool_use"}}),
+        json!({"type": "message_stop"}),
+    ] {
+        refused |= stream.push(&event).is_err();
+    }
+    match stream.finish() {
+        Ok(calls) if !refused => {
+            let ids: Vec<&str> = calls.calls.iter().map(|c| c.call_id.as_str()).collect();
+            assert_eq!(
+                ids,
+                ["toolu_01"],
+                "the tool_use in message_start was dropped"
+            );
+        }
+        _ => {}
+    }
+}
