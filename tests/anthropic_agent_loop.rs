@@ -496,7 +496,27 @@ async fn max_tokens_ends_the_turn_as_incomplete_and_a_cut_off_tool_use_is_not_ru
     assert_eq!(turn.end, TurnEnd::Incomplete("max_tokens".to_owned()));
     assert_eq!(turn.answer(), None);
     assert_eq!(turn.steps[0].text, "I'll hold two");
-    assert!(turn.steps[0].round.results.is_empty());
+    // Answered without running, each with its audit record.
+    let answered: Vec<(&str, Option<String>, Option<&str>)> = turn.steps[0]
+        .round
+        .results
+        .iter()
+        .map(|(call, result)| {
+            (
+                call.call_id.as_str(),
+                result.model_text(),
+                result.audit.error_code.as_deref(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        answered,
+        [("toolu_cut", Some(not_run.to_owned()), Some("CALL_NOT_RUN"))]
+    );
+    assert_eq!(
+        turn.steps[0].round.results[0].1.audit.outcome,
+        tool_contract::runtime::ExecutionOutcome::NotStarted
+    );
     let not_run_calls: Vec<(&str, &str)> = turn.steps[0]
         .not_run
         .iter()

@@ -1,8 +1,8 @@
 //! Issue-14 attacks (round 14b) on the two agent loops: responses a buggy
 //! or hostile server may send that make a loop run a call twice, run a
 //! call the model had not finished deciding, or send a request the API
-//! refuses. Each test asserts the behaviour the loop promises; they fail
-//! against the code as it is.
+//! refuses. Each test asserts the behaviour the loop promises (they failed
+//! before the fixes).
 
 use std::collections::VecDeque;
 use std::future::Future;
@@ -101,7 +101,7 @@ fn tool_use_ids(request: &Value) -> Vec<String> {
 /// run the same call twice. The loop must refuse the response (as it does
 /// two blocks with one id in one response) and run nothing of it.
 #[tokio::test]
-async fn messages_loop_runs_a_tool_use_id_repeated_in_a_later_response_again() {
+async fn messages_loop_refuses_a_tool_use_id_repeated_in_a_later_response() {
     let (toolbox, runs) = counting_toolbox();
     let mut transport = Scripted::new(vec![
         anthropic_response("tool_use", json!([bump_use("toolu_1")])),
@@ -115,10 +115,18 @@ async fn messages_loop_runs_a_tool_use_id_repeated_in_a_later_response_again() {
     drop(agent);
     // Correct: one run, the second response refused, no third request.
     assert_eq!(runs.load(Ordering::SeqCst), 1, "the call ran twice");
-    assert!(
-        matches!(outcome, Err(MessagesError::Response(_))),
-        "{outcome:?}"
-    );
+    match outcome {
+        Err(MessagesError::Response(error)) => assert_eq!(
+            (error.path(), error.message()),
+            (
+                "$.content[0].id",
+                "the tool_use id `toolu_1` was answered in an earlier response of this \
+                 conversation; the API needs every id once, and running it would run that call \
+                 a second time, so nothing of this response runs"
+            )
+        ),
+        other => panic!("{other:?}"),
+    }
     assert_eq!(transport.requests.len(), 2);
     for request in &transport.requests {
         let ids = tool_use_ids(request);
@@ -142,6 +150,16 @@ fn answer(text: &str) -> Value {
         "content": [{"type": "output_text", "text": text, "annotations": []}]})
 }
 
+/// The `function_call_output` the Responses loop sends for a call of a
+/// response that did not complete.
+fn not_run_output(call_id: &str, reason: &str) -> Value {
+    json!({"type": "function_call_output", "call_id": call_id, "output": format!(
+        "Error [CALL_NOT_RUN]: The call did not run: the response did not complete \
+         (\"{reason}\"), so its arguments may be incomplete. Make the call again if it is \
+         still needed."
+    )})
+}
+
 /// The `call_id`s of the `function_call` items of a Responses request's
 /// `input` that no `function_call_output` after them answers.
 fn unanswered_calls(request: &Value) -> Vec<String> {
@@ -161,13 +179,13 @@ fn unanswered_calls(request: &Value) -> Vec<String> {
 }
 
 /// A cancelled (or failed) response that holds a `function_call`: the loop
-/// rightly does not run the call, but with `Continuation::Resend` it keeps
-/// the `function_call` item in the conversation and sends it in the next
+/// does not run the call, and with `Continuation::Resend` it once kept the
+/// `function_call` item in the conversation and sent it in the next
 /// request with no `function_call_output`, which the Responses API refuses
-/// ("No tool output found for function call call_1"): the conversation
-/// cannot go on. Every function_call sent must have its output.
+/// ("No tool output found for function call call_1"). Every function_call
+/// sent has its output: `CALL_NOT_RUN`.
 #[tokio::test]
-async fn responses_loop_resends_a_cancelled_call_without_its_output() {
+async fn responses_loop_answers_a_cancelled_call_as_not_run_when_resending() {
     for status in ["cancelled", "failed"] {
         let (toolbox, runs) = counting_toolbox();
         let mut transport = Scripted::new(vec![
@@ -190,15 +208,24 @@ async fn responses_loop_resends_a_cancelled_call_without_its_output() {
             "{status}: request {}",
             transport.requests[1]["input"]
         );
+        // The call, then its not-run output, then the new message.
+        assert_eq!(
+            transport.requests[1]["input"].as_array().unwrap()[1..],
+            [
+                bump_call("call_1"),
+                not_run_output("call_1", status),
+                json!({"role": "user", "content": "Are you there?"})
+            ]
+        );
     }
 }
 
 /// A call id the loop already answered in an earlier response, repeated
-/// by a later response: the loop runs the (non-idempotent) call a second
-/// time, and with `Continuation::Resend` sends two `function_call` items
-/// with one `call_id`. A repeated id must be refused, its call not run.
+/// by a later response: the loop once ran the (non-idempotent) call a
+/// second time, and with `Continuation::Resend` sent two `function_call`
+/// items with one `call_id`. The repeated id is refused, its call not run.
 #[tokio::test]
-async fn responses_loop_runs_a_call_id_repeated_in_a_later_response_again() {
+async fn responses_loop_refuses_a_call_id_repeated_in_a_later_response() {
     let (toolbox, runs) = counting_toolbox();
     let mut transport = Scripted::new(vec![
         openai_response("resp_1", "completed", json!([bump_call("call_1")])),
@@ -212,10 +239,18 @@ async fn responses_loop_runs_a_call_id_repeated_in_a_later_response_again() {
     let outcome = agent.send("Bump it.", &Session::new()).await;
     drop(agent);
     assert_eq!(runs.load(Ordering::SeqCst), 1, "the call ran twice");
-    assert!(
-        matches!(outcome, Err(ResponsesError::Response(_))),
-        "{outcome:?}"
-    );
+    match outcome {
+        Err(ResponsesError::Response(error)) => assert_eq!(
+            (error.path(), error.message()),
+            (
+                "$.output[0].call_id",
+                "the call id `call_1` was answered in an earlier response of this \
+                 conversation; running it would run that call a second time, so nothing of this \
+                 response runs"
+            )
+        ),
+        other => panic!("{other:?}"),
+    }
     assert_eq!(transport.requests.len(), 2);
 }
 
@@ -224,9 +259,9 @@ async fn responses_loop_runs_a_call_id_repeated_in_a_later_response_again() {
 /// its turn (more calls, or a different decision, may have followed), so
 /// like the Messages loop with `max_tokens` (and like the Responses stream
 /// assembler, which gives out no call of a `response.incomplete`) the loop
-/// must not run it. It runs it.
+/// does not run it (it once did).
 #[tokio::test]
-async fn responses_loop_runs_a_call_of_a_response_cut_off_at_max_output_tokens() {
+async fn responses_loop_does_not_run_a_call_of_a_response_cut_off_at_max_output_tokens() {
     let (toolbox, runs) = counting_toolbox();
     let mut cut = openai_response("resp_1", "incomplete", json!([bump_call("call_1")]));
     cut["incomplete_details"] = json!({"reason": "max_output_tokens"});
@@ -245,15 +280,16 @@ async fn responses_loop_runs_a_call_of_a_response_cut_off_at_max_output_tokens()
         turn.end,
         ResponsesEnd::Incomplete("max_output_tokens".to_owned())
     );
+    assert_eq!(turn.steps[0].not_run.len(), 1);
+    assert_eq!(turn.steps[0].not_run[0].call_id, "call_1");
 }
 
 /// The same with `Continuation::PreviousResponseId`: the next request names
 /// the cancelled response as `previous_response_id`, whose `function_call`
-/// the API holds with no output, and sends none, so the API refuses it
-/// ("No tool output found for function call call_1"). The next request must
-/// either answer the call or not continue from that response.
+/// the API holds, so it must answer that call (once it sent no output and
+/// the API refused it: "No tool output found for function call call_1").
 #[tokio::test]
-async fn responses_loop_continues_from_a_cancelled_response_without_answering_its_call() {
+async fn responses_loop_answers_the_call_of_a_cancelled_response_it_continues_from() {
     let (toolbox, runs) = counting_toolbox();
     let mut transport = Scripted::new(vec![
         openai_response("resp_1", "cancelled", json!([bump_call("call_1")])),
@@ -272,8 +308,13 @@ async fn responses_loop_continues_from_a_cancelled_response_without_answering_it
         .into_iter()
         .flatten()
         .any(|item| item["type"] == "function_call_output" && item["call_id"] == "call_1");
-    assert!(
-        second["previous_response_id"] != "resp_1" || answered,
-        "continues from the cancelled response with its call unanswered: {second}"
+    assert!(answered, "{second}");
+    assert_eq!(
+        second["input"],
+        json!([
+            not_run_output("call_1", "cancelled"),
+            {"role": "user", "content": "Are you there?"}
+        ])
     );
+    assert_eq!(second["previous_response_id"], "resp_1");
 }

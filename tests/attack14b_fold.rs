@@ -120,5 +120,8 @@ fn a_long_array_of_a_large_enum_is_folded_item_by_item() {
     let call = ToolCall::new("toolu_1", "pick_countries", text.as_str())
         .with_enum_case(EnumCase::Insensitive);
     let folded = call.arguments_to_parse(&schema, &Session::new());
-    assert_eq!(folded, text.to_uppercase().replace("COUNTRIES", "countries"));
+    assert_eq!(
+        folded,
+        text.to_uppercase().replace("COUNTRIES", "countries")
+    );
 }

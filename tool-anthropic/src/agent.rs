@@ -11,16 +11,17 @@
 //! whose content holds a `tool_result` block for every `tool_use`, in
 //! their order, before any text.
 
+use std::collections::HashSet;
 use std::fmt;
 
 use serde_json::{Map, Value, json};
-use tool_core::{ErrorCategory, Session, ToolCall, ToolError, ToolOutput};
+use tool_core::{Session, ToolCall, ToolError};
 use tool_runtime::approval::ApprovalRequest;
 use tool_runtime::{AbortHandle, CallResult, Toolbox};
 use tool_transport::{Transport, TransportError};
 
 use crate::calls::{ResponseError, kind};
-use crate::round::{ToolRound, results_message, tool_result};
+use crate::round::{ToolRound, results_message};
 use crate::toolbox::ToolboxExt;
 use crate::wire::{ToolChoice, ToolSet, ToolSetError};
 
@@ -37,7 +38,7 @@ pub const API_VERSION: &str = "2023-06-01";
 /// The code of the `tool_result` that answers a `tool_use` block the loop
 /// did not run, because the response stopped for another reason than
 /// `tool_use` (see [`Step::not_run`]).
-pub const CALL_NOT_RUN: &str = "CALL_NOT_RUN";
+pub const CALL_NOT_RUN: &str = ToolError::CALL_NOT_RUN;
 
 /// The request keys [`AgentSettings::extra`] may not set: those the loop
 /// writes itself, and `stream` (the loop reads whole responses).
@@ -183,7 +184,8 @@ pub struct Step {
     /// than `tool_use` (`max_tokens` cut one off, `refusal`, ...): never
     /// run, since their input may be incomplete. Each is answered with an
     /// `is_error` `tool_result` ([`CALL_NOT_RUN`]) in the next user
-    /// message, as the API requires a result for every `tool_use`.
+    /// message, as the API requires a result for every `tool_use`; its
+    /// result (with an audit record, outcome `not_started`) is in `round`.
     pub not_run: Vec<ToolCall>,
 }
 
@@ -337,6 +339,10 @@ pub struct MessagesAgent<'t, T> {
     history: Vec<Value>,
     /// The `tool_result` blocks the next user message starts with.
     results: Vec<Value>,
+    /// The `tool_use` ids of every response read so far: a later response
+    /// that repeats one is refused (the API needs each id once, and its
+    /// call would run a second time).
+    tool_use_ids: HashSet<String>,
     /// The user's texts the next user message holds, after the results.
     texts: Vec<String>,
     /// The last response paused its turn (`pause_turn`): the next request
@@ -375,6 +381,7 @@ impl<'t, T: Transport> MessagesAgent<'t, T> {
             abort: AbortHandle::new(),
             history: Vec::new(),
             results: Vec::new(),
+            tool_use_ids: HashSet::new(),
             texts: Vec::new(),
             paused: false,
             unfinished: Vec::new(),
@@ -525,6 +532,31 @@ impl<'t, T: Transport> MessagesAgent<'t, T> {
     /// and keeps what the next request needs.
     async fn read(&mut self, response: Value, session: &Session) -> Result<Step, ResponseError> {
         let calls = self.tool_set.calls(&response)?;
+        if let Some(repeated) = calls
+            .calls
+            .iter()
+            .find(|call| self.tool_use_ids.contains(&call.call_id))
+        {
+            let id = &repeated.call_id;
+            let index = response["content"]
+                .as_array()
+                .and_then(|content| {
+                    content.iter().position(|block| {
+                        block["type"] == "tool_use" && block["id"].as_str() == Some(id)
+                    })
+                })
+                .unwrap_or_default();
+            return Err(ResponseError::new(
+                format!("$.content[{index}].id"),
+                format!(
+                    "the tool_use id `{id}` was answered in an earlier response of this \
+                     conversation; the API needs every id once, and running it would run that \
+                     call a second time, so nothing of this response runs"
+                ),
+            ));
+        }
+        self.tool_use_ids
+            .extend(calls.calls.iter().map(|call| call.call_id.clone()));
         let stop_reason = match response.get("stop_reason") {
             Some(Value::String(reason)) => reason.clone(),
             Some(other) => {
@@ -577,16 +609,17 @@ impl<'t, T: Transport> MessagesAgent<'t, T> {
                 }
             }
         }
-        let model = calls.model.clone();
-        let (round, not_run) = if stop_reason == "tool_use" {
-            let round = self
-                .toolbox
-                .answer_anthropic_calls(calls, session, &self.abort.child())
-                .await;
-            (round, Vec::new())
+        // Calls of a response that stopped for another reason are answered
+        // as not run (`CALL_NOT_RUN`, with their audit records).
+        let not_run = if stop_reason == "tool_use" {
+            Vec::new()
         } else {
-            (empty_round(model), calls.calls)
+            calls.calls.clone()
         };
+        let round = self
+            .toolbox
+            .answer_anthropic_calls(calls, session, &self.abort.child())
+            .await;
         if !content.is_empty() {
             self.history
                 .push(json!({"role": "assistant", "content": content}));
@@ -595,11 +628,6 @@ impl<'t, T: Transport> MessagesAgent<'t, T> {
             let blocks = message["content"].as_array().map_or(&[][..], Vec::as_slice);
             self.results.extend(blocks.iter().cloned());
         }
-        self.results.extend(
-            not_run
-                .iter()
-                .filter_map(|call| not_run_result(call, &stop_reason)),
-        );
         self.paused = stop_reason == "pause_turn";
         Ok(Step {
             response,
@@ -625,32 +653,6 @@ impl<'t, T: Transport> MessagesAgent<'t, T> {
             other => Some(TurnEnd::Incomplete(other.to_owned())),
         }
     }
-}
-
-/// The round of a response whose calls were not run.
-fn empty_round(model: String) -> ToolRound<CallResult> {
-    ToolRound {
-        model,
-        results: Vec::new(),
-        unanswered: Vec::new(),
-        message: None,
-        stop: false,
-    }
-}
-
-/// The `is_error` `tool_result` answering a `tool_use` block of a response
-/// that stopped with `stop_reason` (not `tool_use`).
-fn not_run_result(call: &ToolCall, stop_reason: &str) -> Option<Value> {
-    let error = ToolError::new(
-        CALL_NOT_RUN,
-        ErrorCategory::Aborted,
-        format!(
-            "The call did not run: the response stopped with \"{stop_reason}\", not \
-             \"tool_use\", so its input may be incomplete. Make the call again if it is still \
-             needed."
-        ),
-    );
-    tool_result(call, &ToolOutput::respond_to_model(error))
 }
 
 /// An [`HttpTransport`](tool_transport::HttpTransport) for the Messages

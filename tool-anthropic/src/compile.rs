@@ -22,6 +22,10 @@ use crate::values::{
 /// compiler refuses the schema.
 pub const MAX_SCHEMA_DEPTH: usize = 64;
 
+/// The annotations of a schema that uses another (beside a `$ref`, or
+/// beside an `allOf` of one entry) that replace the used schema's own.
+const USE_SITE_ANNOTATIONS: [&str; 3] = ["description", "default", "examples"];
+
 /// How many schema nodes the output may have (inlining a definition at each
 /// use that gives it a description of its own copies it).
 pub const MAX_SCHEMA_NODES: usize = 20_000;
@@ -272,7 +276,11 @@ impl<'s> Compiler<'s> {
                 format!("`{reference}` does not resolve to a definition in this schema; strict tool use takes only local `$ref`s (\"External `$ref`\" is not supported)"),
             ));
         };
-        let annotated = map.contains_key("description") || map.contains_key("default");
+        // Annotations that reach the model: the target is inlined to carry
+        // them (`examples` in words in its description).
+        let annotated = USE_SITE_ANNOTATIONS
+            .iter()
+            .any(|key| map.contains_key(*key));
         let kept = definition(reference).filter(|_| !inline && !annotated);
         self.stack.push(reference.to_owned());
         let result = match kept {
@@ -300,7 +308,7 @@ impl<'s> Compiler<'s> {
                 let annotated_target = match target {
                     Value::Object(target_map) => {
                         let mut merged = target_map.clone();
-                        for key in ["description", "default"] {
+                        for key in USE_SITE_ANNOTATIONS {
                             if let Some(value) = map.get(key) {
                                 merged.insert(key.to_owned(), value.clone());
                             }
@@ -558,7 +566,7 @@ impl<'s> Compiler<'s> {
         let entry = match entry {
             Value::Object(map) => {
                 let mut map = map.clone();
-                for key in ["description", "default"] {
+                for key in USE_SITE_ANNOTATIONS {
                     if let Some(value) = schema.get(key) {
                         map.insert(key.to_owned(), value.clone());
                     }

@@ -90,25 +90,32 @@ pub(crate) fn is_refused(key: &str) -> bool {
     )
 }
 
-/// Whether strict mode compiles `pattern`: no backreferences (`\1`,
-/// `\k<name>`), no lookahead or lookbehind, no `\b`/`\B`, and no `{n,m}`
-/// bound above [`MAX_PATTERN_REPETITION`].
+/// Whether strict mode compiles `pattern`: no backreferences in any
+/// dialect's spelling (`\1`, `\k<name>`, `\g1`, `\g{-1}`, Python's
+/// `(?P=name)`), no recursion or subroutine calls (`(?R)`, `(?1)`,
+/// `(?&name)`, `(?P>name)`, `\g<name>`), no lookahead or lookbehind, no
+/// `\b`/`\B`, and no `{n,m}` bound above [`MAX_PATTERN_REPETITION`].
 pub fn pattern_supported(pattern: &str) -> bool {
     let bytes = pattern.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
         match bytes[i] {
             b'\\' => {
-                if let Some(b'1'..=b'9' | b'k' | b'b' | b'B') = bytes.get(i + 1) {
+                if let Some(b'1'..=b'9' | b'k' | b'g' | b'b' | b'B') = bytes.get(i + 1) {
                     return false;
                 }
                 i += 2;
             }
             b'(' => {
                 let rest = &pattern[i + 1..];
-                if ["?=", "?!", "?<=", "?<!"]
-                    .iter()
-                    .any(|p| rest.starts_with(p))
+                let recursion = rest.strip_prefix('?').is_some_and(|group| {
+                    let group = group.strip_prefix(['+', '-']).unwrap_or(group);
+                    group.starts_with(|c: char| c.is_ascii_digit() || c == 'R' || c == '&')
+                });
+                if recursion
+                    || ["?=", "?!", "?<=", "?<!", "?P=", "?P>"]
+                        .iter()
+                        .any(|p| rest.starts_with(p))
                 {
                     return false;
                 }
@@ -147,12 +154,25 @@ mod tests {
             "^.{1,64}$",
             r"\\b",
             "a{2}",
+            "(?:ab)+",
+            "(?<name>a)b",
+            "(?P<name>a)b",
+            "(?i)abc",
         ] {
             assert!(pattern_supported(ok), "{ok}");
         }
         for refused in [
             r"(a)\1",
             r"(?<x>a)\k<x>",
+            r"(a)\g1",
+            r"(a)\g{-1}",
+            r"(?<x>a)\g<x>",
+            r#"^(?P<quote>['"]).*(?P=quote)$"#,
+            "(?P<x>a)(?P>x)",
+            "a(?R)?b",
+            "(a)(?1)",
+            "(a)(?-1)",
+            "(?<x>a)(?&x)",
             "(?=a)b",
             "(?!a)b",
             "(?<=a)b",

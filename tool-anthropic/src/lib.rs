@@ -54,7 +54,7 @@ pub use calls::{PROVIDER, ResponseCalls, ResponseError, tool_use_calls};
 pub use compile::{MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES, to_strict_input_schema};
 pub use error::{StrictRule, StrictSchemaError};
 pub use keywords::{MAX_PATTERN_REPETITION, SUPPORTED_FORMATS, pattern_supported};
-pub use round::{ToolRound, answer_calls, answer_tool_use, results_message, tool_result};
+pub use round::{ToolRound, answer_calls, answer_tool_use, not_run, results_message, tool_result};
 pub use stream::{StreamAssembler, StreamError};
 #[cfg(feature = "runtime")]
 pub use toolbox::ToolboxExt;

@@ -2,7 +2,7 @@
 //! with `tool_result` blocks, all in one user message before any text.
 
 use serde_json::{Value, json};
-use tool_core::{ToolCall, ToolContract, ToolError, ToolOutput};
+use tool_core::{ErrorCategory, ToolCall, ToolContract, ToolError, ToolOutput};
 
 use crate::calls::{ResponseCalls, ResponseError};
 use crate::wire::ToolSet;
@@ -113,12 +113,27 @@ pub fn answer_tool_use(
 }
 
 /// Answers calls already read (or assembled from a stream).
+///
+/// The calls of a response that stopped for another reason than
+/// `tool_use` (`max_tokens` may have cut a `tool_use` block short) are not
+/// run: each is answered with `Error [CALL_NOT_RUN]` ([`not_run`]).
 pub fn answer_calls(
     calls: ResponseCalls,
     contracts: &[&'static ToolContract],
     mut run: impl FnMut(&ToolCall) -> ToolOutput,
 ) -> ToolRound {
-    let ResponseCalls { model, calls, .. } = calls;
+    let ResponseCalls {
+        model,
+        calls,
+        stop_reason,
+    } = calls;
+    if let Some(error) = not_run(stop_reason.as_deref()) {
+        let results = calls
+            .into_iter()
+            .map(|call| (call, ToolOutput::respond_to_model(error.clone())))
+            .collect();
+        return ToolRound::build(model, results, Vec::new());
+    }
     let mut results = Vec::with_capacity(calls.len());
     let mut calls = calls.into_iter();
     for call in calls.by_ref() {
@@ -133,6 +148,34 @@ pub fn answer_calls(
         }
     }
     ToolRound::build(model, results, calls.collect())
+}
+
+/// The error answering the calls of a response that stopped with
+/// `stop_reason`, when that is not `tool_use`: the model had not finished
+/// deciding them, so they are not run. `None` for `tool_use` and for a
+/// response that gives no stop reason.
+///
+/// ```
+/// let error = tool_contract::anthropic::not_run(Some("max_tokens")).unwrap();
+/// assert_eq!(
+///     error.model_text(),
+///     "Error [CALL_NOT_RUN]: The call did not run: the response stopped with \"max_tokens\", \
+///      not \"tool_use\", so its input may be incomplete. Make the call again if it is still \
+///      needed."
+/// );
+/// assert!(tool_contract::anthropic::not_run(Some("tool_use")).is_none());
+/// ```
+pub fn not_run(stop_reason: Option<&str>) -> Option<ToolError> {
+    let stop_reason = stop_reason.filter(|reason| *reason != "tool_use")?;
+    Some(ToolError::new(
+        ToolError::CALL_NOT_RUN,
+        ErrorCategory::Aborted,
+        format!(
+            "The call did not run: the response stopped with \"{stop_reason}\", not \
+             \"tool_use\", so its input may be incomplete. Make the call again if it is still \
+             needed."
+        ),
+    ))
 }
 
 fn unknown_tool(name: &str, contracts: &[&'static ToolContract]) -> ToolOutput {

@@ -9,7 +9,7 @@ use serde_json::Value;
 use tool_core::ToolCall;
 use tool_core::contract::DEFAULT_MAX_ARGUMENT_BYTES;
 
-use crate::calls::{ResponseCalls, kind};
+use crate::calls::{ResponseCalls, kind, tool_use_calls};
 
 /// Why a stream gave no (more) calls.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -77,9 +77,14 @@ enum Block {
 ///
 /// Feed each event's JSON (the `data:` of each server-sent event) to
 /// [`push`](Self::push); a `tool_use` block gives its call when its
-/// `content_block_stop` arrives, with the `input_json_delta` pieces joined.
-/// [`finish`](Self::finish) gives all calls once `message_stop` was seen,
-/// and a [`StreamError::Truncated`] otherwise: never a half call.
+/// `content_block_stop` arrives, with the `input_json_delta` pieces joined
+/// into whole JSON. [`finish`](Self::finish) gives all calls once
+/// `message_stop` was seen with `stop_reason: "tool_use"`, and a
+/// [`StreamError::Truncated`] otherwise: never a half call. A call given
+/// by `push` is whole JSON but final only once `finish` confirms it (a
+/// block cut by `max_tokens` before its first delta looks like a call
+/// without arguments); dispatch from `finish` unless the tools' calls are
+/// harmless to start early.
 ///
 /// ```
 /// use serde_json::json;
@@ -109,6 +114,8 @@ pub struct StreamAssembler {
     /// The blocks that got their `content_block_stop`: a delta or a second
     /// stop for one is malformed, never dropped.
     closed: BTreeSet<u64>,
+    /// The text of a `message_start` that carried content.
+    start_text: String,
     calls: Vec<ToolCall>,
     stopped: bool,
     max_argument_bytes: usize,
@@ -129,6 +136,7 @@ impl StreamAssembler {
             stop_reason: None,
             blocks: BTreeMap::new(),
             closed: BTreeSet::new(),
+            start_text: String::new(),
             calls: Vec::new(),
             stopped: false,
             max_argument_bytes: DEFAULT_MAX_ARGUMENT_BYTES,
@@ -161,6 +169,30 @@ impl StreamAssembler {
             "message_start" => {
                 if let Some(model) = event.pointer("/message/model").and_then(Value::as_str) {
                     model.clone_into(&mut self.model);
+                }
+                // The API starts every message empty; a proxy replaying a
+                // finished message may put its content here. Its tool_use
+                // blocks are calls (given by `finish`), its text is text.
+                if let Some(message) = event.get("message")
+                    && message
+                        .get("content")
+                        .and_then(Value::as_array)
+                        .is_some_and(|content| !content.is_empty())
+                {
+                    let whole = tool_use_calls(message).map_err(|error| {
+                        let path = error.path().strip_prefix('$').unwrap_or(error.path());
+                        StreamError::Malformed(format!(
+                            "message_start: $.message{path}: {}",
+                            error.message()
+                        ))
+                    })?;
+                    self.calls.extend(whole.calls);
+                    for block in message["content"].as_array().into_iter().flatten() {
+                        if block["type"] == "text" {
+                            self.start_text
+                                .push_str(block["text"].as_str().unwrap_or_default());
+                        }
+                    }
                 }
                 Ok(None)
             }
@@ -342,17 +374,20 @@ impl StreamAssembler {
 
     /// The text of the response's text blocks so far, in block order.
     pub fn text(&self) -> String {
-        self.blocks
-            .values()
-            .filter_map(|b| match b {
-                Block::Text(text) => Some(text.as_str()),
-                _ => None,
-            })
+        let blocks = self.blocks.values().filter_map(|b| match b {
+            Block::Text(text) => Some(text.as_str()),
+            _ => None,
+        });
+        std::iter::once(self.start_text.as_str())
+            .chain(blocks)
             .collect()
     }
 
     /// All calls of the response, in the order their blocks finished, once
-    /// the stream ended with `message_stop` and every block stopped.
+    /// the stream ended with `message_stop`, every block stopped, and the
+    /// response stopped with `stop_reason: "tool_use"`; with another stop
+    /// reason (or none) its calls are [`StreamError::Truncated`], since
+    /// `max_tokens` may have cut a block before its first delta.
     pub fn finish(self) -> Result<ResponseCalls, StreamError> {
         let open: Vec<String> = self
             .blocks
@@ -371,6 +406,22 @@ impl StreamAssembler {
             return Err(StreamError::Truncated {
                 open_calls: open,
                 reason: reason.to_owned(),
+            });
+        }
+        // A call is whole only in a response that stopped to call tools:
+        // `max_tokens` may close a `tool_use` block before its first delta,
+        // leaving the `{}` of its start as if the model chose no arguments.
+        if !self.calls.is_empty() && self.stop_reason.as_deref() != Some("tool_use") {
+            let reason = match &self.stop_reason {
+                Some(reason) => format!(
+                    "the response stopped with `{reason}`, not `tool_use`: its tool_use blocks \
+                     may be cut off"
+                ),
+                None => "the response gave no stop_reason".to_owned(),
+            };
+            return Err(StreamError::Truncated {
+                open_calls: self.calls.into_iter().map(|call| call.call_id).collect(),
+                reason,
             });
         }
         Ok(ResponseCalls {

@@ -11,7 +11,7 @@ use tool_runtime::audit::AuditRecord;
 use tool_runtime::{AbortHandle, CallResult, Toolbox};
 
 use crate::calls::{ResponseCalls, ResponseError};
-use crate::round::ToolRound;
+use crate::round::{ToolRound, not_run};
 use crate::wire::ToolSet;
 
 /// Answers a Messages API response through a [`Toolbox`]: every
@@ -83,7 +83,23 @@ impl ToolboxExt for Toolbox {
         session: &Session,
         abort: &AbortHandle,
     ) -> ToolRound<CallResult> {
-        let ResponseCalls { model, calls, .. } = calls;
+        let ResponseCalls {
+            model,
+            calls,
+            stop_reason,
+        } = calls;
+        // A response that stopped for another reason than `tool_use`: its
+        // calls are answered as not run, each with its audit record.
+        if let Some(error) = not_run(stop_reason.as_deref()) {
+            let mut results = Vec::with_capacity(calls.len());
+            for call in calls {
+                let result = self
+                    .answer_without_running(&call, session, error.clone())
+                    .await;
+                results.push((call, result));
+            }
+            return ToolRound::build(model, results, Vec::new());
+        }
         let outcomes = self.call_turn(&calls, session, abort).await;
         ToolRound::build(model, calls.into_iter().zip(outcomes).collect(), Vec::new())
     }

@@ -104,9 +104,10 @@ pub(crate) fn check_case<'v>(
     Ok(())
 }
 
-/// How many schemas the walk of [`check_case_by_position`] looks at before
-/// it stops (a schema that reuses definitions is walked per use).
-const MAX_CASE_WALK: usize = 20_000;
+/// How many schemas the walk of [`check_case_by_position`] gathers before
+/// it gives up and refuses the schema as too large to check. Each place is
+/// walked once however often a definition is used there.
+const MAX_CASE_WALK: usize = 200_000;
 
 /// Refuses string values that differ only in letter case anywhere one value
 /// of a call could be read against them: the `enum` and `const` values of
@@ -117,77 +118,97 @@ const MAX_CASE_WALK: usize = 20_000;
 /// such values (`"Card"` in one tagged branch, `"card"` in another) would
 /// leave the model's choice between them to chance.
 pub(crate) fn check_case_by_position(root: &Value) -> Result<(), StrictSchemaError> {
-    let mut budget = MAX_CASE_WALK;
-    walk_position(vec![root], root, &Pointer::root(), &mut budget)
+    let mut walk = CaseWalk {
+        root,
+        budget: MAX_CASE_WALK,
+        walked: HashSet::new(),
+    };
+    walk.position(vec![root], &Pointer::root())
 }
 
-fn walk_position(
-    schemas: Vec<&Value>,
-    root: &Value,
-    at: &Pointer,
-    budget: &mut usize,
-) -> Result<(), StrictSchemaError> {
-    let alternatives = alternatives(schemas, root, budget);
-    check_case(alternatives.iter().copied().flat_map(strings_of), at)?;
-    let mut names: Vec<&str> = Vec::new();
-    for map in &alternatives {
-        if let Some(Value::Object(properties)) = map.get("properties") {
-            for name in properties.keys() {
-                if !names.contains(&name.as_str()) {
-                    names.push(name);
+/// The state of [`check_case_by_position`]: what is left of its budget and
+/// the places already checked (by the schemas gathered there).
+struct CaseWalk<'s> {
+    root: &'s Value,
+    budget: usize,
+    walked: HashSet<Vec<*const Value>>,
+}
+
+impl<'s> CaseWalk<'s> {
+    fn position(&mut self, schemas: Vec<&'s Value>, at: &Pointer) -> Result<(), StrictSchemaError> {
+        let alternatives = self.alternatives(schemas, at)?;
+        let mut key: Vec<*const Value> = alternatives.iter().map(|s| *s as *const Value).collect();
+        key.sort_unstable();
+        if !self.walked.insert(key) {
+            return Ok(());
+        }
+        check_case(alternatives.iter().copied().flat_map(strings_of), at)?;
+        let mut names: Vec<&str> = Vec::new();
+        for map in &alternatives {
+            if let Some(Value::Object(properties)) = map.get("properties") {
+                for name in properties.keys() {
+                    if !names.contains(&name.as_str()) {
+                        names.push(name);
+                    }
                 }
             }
         }
-    }
-    for name in names {
-        let members: Vec<&Value> = alternatives
+        for name in names {
+            let members: Vec<&Value> = alternatives
+                .iter()
+                .filter_map(|map| map.get("properties")?.get(name))
+                .collect();
+            self.position(members, &at.key("properties").key(name))?;
+        }
+        let items: Vec<&Value> = alternatives
             .iter()
-            .filter_map(|map| map.get("properties")?.get(name))
+            .filter_map(|map| map.get("items").filter(|items| items.is_object()))
             .collect();
-        walk_position(members, root, &at.key("properties").key(name), budget)?;
+        if !items.is_empty() {
+            self.position(items, &at.key("items"))?;
+        }
+        Ok(())
     }
-    let items: Vec<&Value> = alternatives
-        .iter()
-        .filter_map(|map| map.get("items").filter(|items| items.is_object()))
-        .collect();
-    if !items.is_empty() {
-        walk_position(items, root, &at.key("items"), budget)?;
-    }
-    Ok(())
-}
 
-/// The schemas `schemas` stand for at one value: each, its `$ref`'s target
-/// and its `anyOf`/`oneOf`/`allOf` branches, each followed once.
-fn alternatives<'s>(
-    schemas: Vec<&'s Value>,
-    root: &'s Value,
-    budget: &mut usize,
-) -> Vec<&'s Value> {
-    let mut found: Vec<&Value> = Vec::new();
-    let mut seen: HashSet<*const Value> = HashSet::new();
-    let mut queue = schemas;
-    queue.reverse();
-    while let Some(schema) = queue.pop() {
-        if *budget == 0 {
-            break;
-        }
-        *budget -= 1;
-        if !schema.is_object() || !seen.insert(schema) {
-            continue;
-        }
-        found.push(schema);
-        if let Some(target) = schema
-            .get("$ref")
-            .and_then(Value::as_str)
-            .and_then(|r| tool_core::words::describe::resolve_ref(r, root))
-        {
-            queue.push(target);
-        }
-        for key in ["anyOf", "oneOf", "allOf"] {
-            if let Some(Value::Array(branches)) = schema.get(key) {
-                queue.extend(branches.iter().rev());
+    /// The schemas `schemas` stand for at one value: each, its `$ref`'s
+    /// target and its `anyOf`/`oneOf`/`allOf` branches, each followed once.
+    fn alternatives(
+        &mut self,
+        schemas: Vec<&'s Value>,
+        at: &Pointer,
+    ) -> Result<Vec<&'s Value>, StrictSchemaError> {
+        let mut found: Vec<&Value> = Vec::new();
+        let mut seen: HashSet<*const Value> = HashSet::new();
+        let mut queue = schemas;
+        queue.reverse();
+        while let Some(schema) = queue.pop() {
+            if self.budget == 0 {
+                return Err(at.error(
+                    StrictRule::TooLarge,
+                    format!(
+                        "the schema has too many places to check its enum values' letter case \
+                         (more than {MAX_CASE_WALK} schemas); use fewer, smaller argument types"
+                    ),
+                ));
+            }
+            self.budget -= 1;
+            if !schema.is_object() || !seen.insert(schema) {
+                continue;
+            }
+            found.push(schema);
+            if let Some(target) = schema
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(|r| tool_core::words::describe::resolve_ref(r, self.root))
+            {
+                queue.push(target);
+            }
+            for key in ["anyOf", "oneOf", "allOf"] {
+                if let Some(Value::Array(branches)) = schema.get(key) {
+                    queue.extend(branches.iter().rev());
+                }
             }
         }
+        Ok(found)
     }
-    found
 }

@@ -51,40 +51,73 @@ fn a_tool_use_cut_by_max_tokens_before_its_first_delta_is_not_a_whole_call() {
             Err(error) => error,
         },
     };
-    match error {
-        StreamError::Truncated { open_calls, .. } => assert_eq!(open_calls, ["toolu_01"]),
-        other => panic!("expected Truncated, got {other:?}"),
-    }
+    assert_eq!(
+        error,
+        StreamError::Truncated {
+            open_calls: vec!["toolu_01".to_owned()],
+            reason: "the response stopped with `max_tokens`, not `tool_use`: its tool_use \
+                     blocks may be cut off"
+                .to_owned()
+        }
+    );
 }
 
 /// A proxy that replays a finished message as a stream sends its content in
 /// `message_start` (`message.content` with a `tool_use` block) and no
-/// `content_block_*` events. The assembler reads only the model from
-/// `message_start`, so `finish` gives no call with `stop_reason:
-/// "tool_use"`: the call is lost without a word. It must be given out, or
-/// the stream refused.
+/// `content_block_*` events. The assembler once read only the model from
+/// `message_start`, so the call was lost without a word; its `tool_use`
+/// blocks are now calls `finish` gives, its text is the text.
 #[test]
-fn a_tool_use_in_message_start_is_not_dropped_silently() {
+fn a_tool_use_in_message_start_is_given_by_finish() {
     let mut stream = StreamAssembler::new();
-    let mut refused = false;
     for event in [
         json!({"type": "message_start", "message": {"model": "m", "content": [
+            {"type": "text", "text": "Checking."},
             {"type": "tool_use", "id": "toolu_01", "name": "get_store_hours", "input": {"store": "BER-1"}}
         ]}}),
         json!({"type": "message_delta", "delta": {"stop_reason": "tool_use"}}),
         json!({"type": "message_stop"}),
     ] {
-        refused |= stream.push(&event).is_err();
+        assert_eq!(stream.push(&event).unwrap(), None);
     }
-    match stream.finish() {
-        Ok(calls) if !refused => {
-            let ids: Vec<&str> = calls.calls.iter().map(|c| c.call_id.as_str()).collect();
-            assert_eq!(
-                ids,
-                ["toolu_01"],
-                "the tool_use in message_start was dropped"
-            );
-        }
-        _ => {}
-    }
+    assert_eq!(stream.text(), "Checking.");
+    let calls = stream.finish().unwrap().calls;
+    let calls: Vec<(&str, &str)> = calls
+        .iter()
+        .map(|c| (c.call_id.as_str(), c.arguments.as_str()))
+        .collect();
+    assert_eq!(calls, [("toolu_01", r#"{"store":"BER-1"}"#)]);
+    // A streamed block with the id of one given in message_start is a
+    // second call with one id.
+    let mut stream = StreamAssembler::new();
+    stream
+        .push(
+            &json!({"type": "message_start", "message": {"model": "m", "content": [
+                {"type": "tool_use", "id": "toolu_01", "name": "a", "input": {}}
+            ]}}),
+        )
+        .unwrap();
+    assert_eq!(
+        stream.push(
+            &json!({"type": "content_block_start", "index": 0, "content_block":
+            {"type": "tool_use", "id": "toolu_01", "name": "a", "input": {}}})
+        ),
+        Err(StreamError::Malformed(
+            "a second tool_use block with the id `toolu_01`; two calls with one id cannot be \
+             told apart, so no call is given out"
+                .to_owned()
+        ))
+    );
+    // A malformed block there is refused with its place.
+    let mut stream = StreamAssembler::new();
+    assert_eq!(
+        stream.push(
+            &json!({"type": "message_start", "message": {"model": "m", "content": [
+                {"type": "tool_use", "id": 7, "name": "a", "input": {}}
+            ]}})
+        ),
+        Err(StreamError::Malformed(
+            "message_start: $.message.content[0].id: expected a string, got a number".to_owned()
+        ))
+    );
 }

@@ -7,8 +7,8 @@ use tool_anthropic::{StrictRule, pattern_supported, to_strict_input_schema};
 /// A Python named backreference, `(?P=name)`: pydantic writes patterns in
 /// Python's `re` syntax, and the compiler says it takes schemas "of the
 /// shape schemars and pydantic emit". Strict mode refuses backreferences
-/// ("Not supported: backreferences"), but the check knows only `\1`-`\9`
-/// and `\k<name>`, so the pattern is kept and the request is refused.
+/// ("Not supported: backreferences"); the check once knew only `\1`-`\9`
+/// and `\k<name>`, so the pattern was kept and the request refused.
 #[test]
 fn a_python_named_backreference_is_moved_into_the_description() {
     let pattern = r#"^(?P<quote>['"]).*(?P=quote)$"#;
@@ -29,11 +29,10 @@ fn a_python_named_backreference_is_moved_into_the_description() {
 }
 
 /// The walk that refuses enum values differing only in case "anywhere the
-/// parser could confuse them" stops without a word after 20,000 schemas,
-/// and a definition kept once in the output is walked once per use: a
-/// tool that reuses one definition widely gets its later positions
-/// unchecked, so `"Card"`/`"card"` in two tagged branches passes, and the
-/// model's choice between them is left to chance.
+/// parser could confuse them" once stopped without a word after 20,000
+/// schemas, walking a definition once per use: a tool that reused one
+/// definition widely got its later positions unchecked. Each place is now
+/// walked once, and a schema too large to check is refused.
 #[test]
 fn a_case_collision_after_many_reused_definitions_is_still_refused() {
     // With a few uses the collision is refused (the control); with 200
@@ -77,9 +76,9 @@ fn rows_then_payment(uses: usize) -> Value {
     })
 }
 
-/// `examples` beside a `$ref` is dropped without a word, while the same
+/// `examples` beside a `$ref` was dropped without a word, while the same
 /// `examples` on the schema itself is stated in the description ("moved
-/// into the description, with the text kept").
+/// into the description, with the text kept"); now both are.
 #[test]
 fn examples_beside_a_ref_are_kept_in_words_as_on_the_schema_itself() {
     let row = json!({"type": "object", "properties": {"sku": {"type": "string"}},

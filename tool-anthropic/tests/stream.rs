@@ -78,6 +78,7 @@ fn any_split_of_the_partial_json_gives_the_same_call() {
             json!({"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta", "partial_json": a}}),
             json!({"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta", "partial_json": b}}),
             json!({"type": "content_block_stop", "index": 0}),
+            json!({"type": "message_delta", "delta": {"stop_reason": "tool_use"}}),
             json!({"type": "message_stop"}),
         ];
         for event in &events {

@@ -3,10 +3,11 @@
 //! through a `Toolbox`, send the outputs back, until the model answers in
 //! text or the request limit of the turn is reached.
 
+use std::collections::HashSet;
 use std::fmt;
 
 use serde_json::{Map, Value, json};
-use tool_core::Session;
+use tool_core::{ErrorCategory, Session, ToolCall, ToolError, ToolOutput};
 use tool_runtime::approval::ApprovalRequest;
 use tool_runtime::{AbortHandle, CallResult, Toolbox};
 use tool_transport::{Transport, TransportError};
@@ -160,6 +161,11 @@ pub struct Step {
     /// The function calls answered by the toolbox, with the
     /// `function_call_output` items sent back.
     pub round: ToolRound<CallResult>,
+    /// The function calls of a response that did not complete (see
+    /// [`TurnEnd::Incomplete`]): not run, each answered in the next request
+    /// by a `function_call_output` with `Error [CALL_NOT_RUN]`, so the
+    /// conversation stays one the API accepts.
+    pub not_run: Vec<ToolCall>,
 }
 
 /// How a user turn ended.
@@ -167,12 +173,12 @@ pub struct Step {
 pub enum TurnEnd {
     /// The model answered without calling a tool: its text.
     Answer(String),
-    /// The response did not complete without a tool call: cut off
-    /// (`"status": "incomplete"`, e.g. at `max_output_tokens`), with the
-    /// reason the API gives (`incomplete_details.reason`); or stopped
-    /// otherwise (`"status": "cancelled"`, `"failed"`, ...), with that
-    /// status, in which case any calls it holds are not run. What text
-    /// there is, is in the step.
+    /// The response did not complete: cut off (`"status": "incomplete"`,
+    /// e.g. at `max_output_tokens`), with the reason the API gives
+    /// (`incomplete_details.reason`); or stopped otherwise (`"status":
+    /// "cancelled"`, `"failed"`, ...), with that status. Its function calls
+    /// are not run ([`Step::not_run`]): the next request answers each with
+    /// `Error [CALL_NOT_RUN]`. What text there is, is in the step.
     Incomplete(String),
     /// The model still called tools after [`AgentSettings::max_requests`]
     /// requests. Their outputs are kept: [`ResponsesAgent::resume`] sends
@@ -280,6 +286,9 @@ pub struct ResponsesAgent<'t, T> {
     tools: Vec<Value>,
     abort: AbortHandle,
     previous_response_id: Option<String>,
+    /// The call ids of every response read so far: a later response that
+    /// repeats one is refused (its call would run a second time).
+    call_ids: HashSet<String>,
     /// What was sent and received so far ([`Continuation::Resend`]).
     history: Vec<Value>,
     /// What the next request adds to the conversation.
@@ -313,6 +322,7 @@ impl<'t, T: Transport> ResponsesAgent<'t, T> {
             tools,
             abort: AbortHandle::new(),
             previous_response_id: None,
+            call_ids: HashSet::new(),
             history: Vec::new(),
             pending: Vec::new(),
             unfinished: Vec::new(),
@@ -446,13 +456,37 @@ impl<'t, T: Transport> ResponsesAgent<'t, T> {
         session: &Session,
     ) -> Result<Step, ResponseError> {
         let mut calls = responses_calls(&response)?;
-        // A response the API did not finish for another reason than a
-        // limit (`cancelled`, `failed`, `queued`, `in_progress`): its calls
-        // are not the model's finished decision and do not run; the turn
-        // ends as `Incomplete` with the status.
-        if halted(&response).is_some() {
-            calls.calls.clear();
+        if let Some(repeated) = calls
+            .calls
+            .iter()
+            .position(|call| self.call_ids.contains(&call.call_id))
+        {
+            let id = &calls.calls[repeated].call_id;
+            let index = output_index_of(&response, id).unwrap_or(repeated);
+            return Err(ResponseError::new(
+                format!("$.output[{index}].call_id"),
+                format!(
+                    "the call id `{id}` was answered in an earlier response of this \
+                     conversation; running it would run that call a second time, so nothing of \
+                     this response runs"
+                ),
+            ));
         }
+        self.call_ids
+            .extend(calls.calls.iter().map(|call| call.call_id.clone()));
+        // A response that did not complete (cut off at a token limit,
+        // cancelled, failed, not finished): its calls are not the model's
+        // finished decision and do not run; each is answered as not run in
+        // the next request, and the turn ends as `Incomplete`.
+        let not_run = match incomplete(&response) {
+            Some(reason) => {
+                let not_run = std::mem::take(&mut calls.calls);
+                self.pending
+                    .extend(not_run.iter().map(|call| not_run_output(call, &reason)));
+                not_run
+            }
+            None => Vec::new(),
+        };
         let id = response
             .get("id")
             .and_then(Value::as_str)
@@ -499,8 +533,33 @@ impl<'t, T: Transport> ResponsesAgent<'t, T> {
             response,
             skipped,
             round,
+            not_run,
         })
     }
+}
+
+/// The index in `output` of the `function_call` item with `call_id`.
+fn output_index_of(response: &Value, call_id: &str) -> Option<usize> {
+    response["output"].as_array()?.iter().position(|item| {
+        item["type"] == "function_call" && item["call_id"].as_str() == Some(call_id)
+    })
+}
+
+/// The `function_call_output` answering a call of a response that did not
+/// complete (`reason`: why, as [`incomplete`] gives it).
+fn not_run_output(call: &ToolCall, reason: &str) -> Value {
+    let error = ToolError::new(
+        ToolError::CALL_NOT_RUN,
+        ErrorCategory::Aborted,
+        format!(
+            "The call did not run: the response did not complete (\"{reason}\"), so its \
+             arguments may be incomplete. Make the call again if it is still needed."
+        ),
+    );
+    let text = ToolOutput::respond_to_model(error)
+        .model_text()
+        .unwrap_or_default();
+    json!({"type": "function_call_output", "call_id": call.call_id, "output": text})
 }
 
 /// Why a response did not complete: for `"status": "incomplete"` the

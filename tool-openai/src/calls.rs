@@ -174,6 +174,21 @@ pub fn chat_completions_calls(response: &Value) -> Result<ResponseCalls, Respons
         };
         if !tool_calls.is_empty() {
             choices_with_calls += 1;
+            // As the stream assembler: a choice cut off by the token limit
+            // or the content filter may hold a call whose arguments were
+            // cut short; none of its calls is given out.
+            let choice_at = at.trim_end_matches(".message");
+            if let Some(Value::String(reason)) = object(choice, choice_at)?.get("finish_reason")
+                && matches!(reason.as_str(), "length" | "content_filter")
+            {
+                return Err(ResponseError::new(
+                    format!("{choice_at}.finish_reason"),
+                    format!(
+                        "the choice finished with `{reason}` while calling tools; its calls may \
+                         be cut off, so no call is given out"
+                    ),
+                ));
+            }
         }
         // Ids are compared within a choice; several choices with calls are
         // refused as alternatives below.

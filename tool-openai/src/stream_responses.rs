@@ -69,6 +69,59 @@ struct Partial {
 }
 
 impl ResponsesStream {
+    /// The `function_call` items of `response.completed`'s `output` that
+    /// no `response.output_item.done` gave (a compatible server may send
+    /// the whole output only there): checked as a done item is, and given
+    /// by [`finish`](Self::finish). Items already done are not read again.
+    fn adopt_completed_calls(
+        &mut self,
+        reader: &Event,
+        map: &Map<String, Value>,
+    ) -> Result<(), StreamError> {
+        let output = match map.get("response").and_then(|r| r.get("output")) {
+            Some(Value::Array(output)) => output,
+            _ => return Ok(()),
+        };
+        for (index, item) in output.iter().enumerate() {
+            let at = format!("$.response.output[{index}]");
+            let item = reader.object(item, &at)?;
+            if item.get("type").and_then(Value::as_str) != Some("function_call") {
+                continue;
+            }
+            let call_id = reader.string(item, "call_id", &at)?;
+            if self.done.iter().any(|done| done.call_id == call_id) {
+                continue;
+            }
+            let name = reader.string(item, "name", &at)?;
+            let arguments = reader.string(item, "arguments", &at)?;
+            if let Some(status) = reader.opt_string(item, "status", &at)?
+                && status != "completed"
+            {
+                return Err(reader.error(
+                    format!("{at}.status"),
+                    format!("call `{call_id}` is done with status `{status}`; it is not whole"),
+                ));
+            }
+            if !whole_arguments(arguments) {
+                return Err(reader.error(
+                    format!("{at}.arguments"),
+                    format!(
+                        "call `{call_id}` is done with arguments that are not whole JSON; they \
+                         were cut off, so no call is given out"
+                    ),
+                ));
+            }
+            if self.done.len() >= MAX_STREAMED_CALLS {
+                return Err(reader.error(
+                    at,
+                    format!("more than {MAX_STREAMED_CALLS} calls in one response"),
+                ));
+            }
+            self.done.push(ToolCall::new(call_id, name, arguments));
+        }
+        Ok(())
+    }
+
     /// An assembler before the first event.
     pub fn new() -> Self {
         Self::default()
@@ -108,6 +161,7 @@ impl ResponsesStream {
                         ),
                     ));
                 }
+                self.adopt_completed_calls(&reader, map)?;
                 self.completed = true;
                 Ok(None)
             }

@@ -38,3 +38,26 @@ fn a_chat_completion_with_two_tool_calls_of_one_id_is_refused() {
          outputs would answer either), so no call is given out"
     );
 }
+
+/// A choice cut off by the token limit (or the content filter) while it
+/// called tools: its calls may be cut short, so none is given out, as the
+/// stream assembler refuses them.
+#[test]
+fn a_chat_completion_cut_off_while_calling_tools_gives_no_call() {
+    for reason in ["length", "content_filter"] {
+        let response = json!({"model": "gpt-4.1", "choices": [{"index": 0, "finish_reason": reason,
+        "message": {"role": "assistant", "content": null, "tool_calls": [
+            {"id": "call_1", "type": "function",
+             "function": {"name": "get_inventory", "arguments": "{}"}}
+        ]}}]});
+        let error = chat_completions_calls(&response).expect_err(reason);
+        assert_eq!(error.path(), "$.choices[0].finish_reason");
+        assert_eq!(
+            error.message(),
+            format!(
+                "the choice finished with `{reason}` while calling tools; its calls may be cut \
+                 off, so no call is given out"
+            )
+        );
+    }
+}

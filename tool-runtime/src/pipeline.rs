@@ -22,7 +22,7 @@ use crate::handler::{
 use crate::idempotency::{ClaimOutcome, IdempotencyRecord, IdempotencyScope};
 use crate::messages::{
     aborted, approval_required, cut, empty_key, in_progress, key_reused, outcome_unknown,
-    shared_call_id, stopped_earlier, store_unavailable, timeout, unknown_tool,
+    stopped_earlier, store_unavailable, timeout, unknown_tool,
 };
 use crate::model_result::{
     ContentTrust, Delivery, Execution, ExecutionOutcome, ModelResult, Provenance, format_rfc3339,
@@ -72,7 +72,7 @@ impl Toolbox {
         call: &ToolCall,
         session: &Session,
         abort: Option<&AbortHandle>,
-        shared_id: bool,
+        refusal: Option<ToolError>,
     ) -> CallResult {
         let name = cut(&call.name, MAX_NAME_CHARS);
         let version = self.contract(&call.name).map(ToolContract::version);
@@ -109,7 +109,7 @@ impl Toolbox {
         // store): a panic there is this call's fatal `INTERNAL`, and the
         // other calls of the turn go on.
         let slot = DropPanic::default();
-        let steps = Box::pin(self.steps(call, session, abort, shared_id, &mut draft));
+        let steps = Box::pin(self.steps(call, session, abort, refusal, &mut draft));
         let ended = CatchUnwind::new(steps, &slot)
             .instrument(span.clone())
             .await;
@@ -193,13 +193,15 @@ impl Toolbox {
         call: &ToolCall,
         session: &Session,
         abort: Option<&AbortHandle>,
-        shared_id: bool,
+        refusal: Option<ToolError>,
         draft: &mut Draft,
     ) -> Finished {
-        if shared_id {
+        // Refused before anything of it is read (a call id another call of
+        // the turn has; a call an adapter does not run).
+        if let Some(refusal) = refusal {
             draft.contract = self.contract(&call.name);
             draft.arguments_sha256 = unparsed_sha256(call, session);
-            return self.refuse(draft, shared_call_id(&call.call_id));
+            return self.refuse(draft, refusal);
         }
         let Some(tool) = self.tools.get(call.name.as_str()) else {
             draft.arguments_sha256 = unparsed_sha256(call, session);

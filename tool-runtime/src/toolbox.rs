@@ -20,6 +20,8 @@ use tool_core::Session;
 use tool_core::Tool;
 use tool_core::ToolCall;
 use tool_core::ToolError;
+
+use crate::messages::shared_call_id;
 use tool_core::{ContractError, Effect, ToolContract};
 
 /// The tools an agent may call, each with its async handler, and the policy
@@ -310,7 +312,7 @@ impl Toolbox {
 
     /// Runs one call.
     pub async fn call(&self, call: &ToolCall, session: &Session) -> CallResult {
-        self.run_call(call, session, None, false).await
+        self.run_call(call, session, None, None).await
     }
 
     /// Runs one call that `abort` can cancel.
@@ -320,7 +322,21 @@ impl Toolbox {
         session: &Session,
         abort: &AbortHandle,
     ) -> CallResult {
-        self.run_call(call, session, Some(abort), false).await
+        self.run_call(call, session, Some(abort), None).await
+    }
+
+    /// Answers `call` with `error` without running it: nothing of the call
+    /// is parsed or run; the result carries the error for the model and an
+    /// audit record with outcome `not_started`. For a call an adapter
+    /// decides not to run, such as one from a response that stopped before
+    /// the model finished deciding its calls (`CALL_NOT_RUN`).
+    pub async fn answer_without_running(
+        &self,
+        call: &ToolCall,
+        session: &Session,
+        error: ToolError,
+    ) -> CallResult {
+        self.run_call(call, session, None, Some(error)).await
     }
 
     /// Runs the calls of one model turn concurrently and returns their
@@ -350,8 +366,11 @@ impl Toolbox {
         let pending = calls
             .iter()
             .map(|call| {
-                let shared_id = seen.get(call.call_id.as_str()).is_some_and(|n| *n > 1);
-                Box::pin(self.gated_call(call, session, abort, &gate, shared_id))
+                let refusal = seen
+                    .get(call.call_id.as_str())
+                    .is_some_and(|n| *n > 1)
+                    .then(|| shared_call_id(&call.call_id));
+                Box::pin(self.gated_call(call, session, abort, &gate, refusal))
             })
             .collect();
         join_all(pending).await
@@ -363,7 +382,7 @@ impl Toolbox {
         session: &Session,
         abort: &AbortHandle,
         gate: &RwLock<()>,
-        shared_id: bool,
+        refusal: Option<ToolError>,
     ) -> CallResult {
         let destructive = self
             .contract(&call.name)
@@ -382,7 +401,7 @@ impl Toolbox {
         // A call aborted while it waits does not start: `run_call` sees the
         // abort and answers ABORTED with outcome `not_started`.
         let held = race(abort.aborted(), wait).await;
-        let result = self.run_call(call, session, Some(abort), shared_id).await;
+        let result = self.run_call(call, session, Some(abort), refusal).await;
         drop(held);
         result
     }

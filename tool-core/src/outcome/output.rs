@@ -223,6 +223,10 @@ impl ToolError {
     /// Two calls of one turn have the same call id, so neither ran: a
     /// result could not be matched to its call.
     pub const DUPLICATE_CALL_ID: &'static str = "DUPLICATE_CALL_ID";
+    /// An agent loop did not run the call: the response holding it did not
+    /// end as a finished decision to call tools (cut off at a token limit,
+    /// cancelled, failed), so its arguments may be incomplete.
+    pub const CALL_NOT_RUN: &'static str = "CALL_NOT_RUN";
     /// The store that guards the call (idempotency, approvals, audit) did
     /// not answer, so the call was not run; it may be retried later.
     pub const POLICY_STORE_UNAVAILABLE: &'static str = "POLICY_STORE_UNAVAILABLE";

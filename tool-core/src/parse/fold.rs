@@ -97,10 +97,18 @@ impl<'s> Place<'s> {
                 lower: HashMap::new(),
             };
             for map in alternatives {
-                let listed = map.get("enum").and_then(Value::as_array).into_iter().flatten();
+                let listed = map
+                    .get("enum")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten();
                 for value in listed.chain(map.get("const")).filter_map(Value::as_str) {
                     if strings.exact.insert(value) {
-                        strings.lower.entry(value.to_lowercase()).or_default().push(value);
+                        strings
+                            .lower
+                            .entry(value.to_lowercase())
+                            .or_default()
+                            .push(value);
                     }
                 }
             }
@@ -380,7 +388,9 @@ mod tests {
         let text = "{ \"speed\" : \"FAST\",\n \"serial\": 123456789012345678901, \"note\": \"a\\u0041\", \"speed\": \"x\", \"n\": 1.50e+3 }";
         assert_eq!(
             fold_enum_case(&schema, text).as_deref(),
-            Some("{ \"speed\" : \"fast\",\n \"serial\": 123456789012345678901, \"note\": \"a\\u0041\", \"speed\": \"x\", \"n\": 1.50e+3 }")
+            Some(
+                "{ \"speed\" : \"fast\",\n \"serial\": 123456789012345678901, \"note\": \"a\\u0041\", \"speed\": \"x\", \"n\": 1.50e+3 }"
+            )
         );
         // An escaped spelling of a value is read as the value.
         assert_eq!(

@@ -4,10 +4,10 @@
 
 mod constraint;
 mod error;
+mod fold;
 pub mod formats;
 mod guided;
 mod map;
-mod fold;
 mod object;
 mod path;
 pub(crate) mod schema;
@@ -22,8 +22,8 @@ pub use constraint::{
     min_items, min_length, minimum, pattern,
 };
 pub use error::{ArgumentError, ArgumentErrorKind};
-pub use map::{ParseState, inject, inject_optional, next_key, next_value, parse_map};
 pub use fold::fold_enum_case;
+pub use map::{ParseState, inject, inject_optional, next_key, next_value, parse_map};
 pub use object::{EnumCase, arguments_text, object_text};
 /// The JSON path of a top-level field (`$.name`, `$["odd name"]`), for the
 /// runtime's messages about one argument.

@@ -16,7 +16,6 @@ use serde_json::{Map, Value};
 /// writing an unbounded value would recurse without bound.
 const MAX_WRITTEN_DEPTH: usize = 160;
 
-
 /// How a call's string `enum` and `const` values are matched against the
 /// tool's schema.
 ///
