@@ -677,7 +677,9 @@ impl<'a, 'de, V: Visitor<'de>> Visitor<'de> for Visit<'a, V> {
         self.0.visit_map(Map {
             map,
             g: self.1,
-            key: Key::None,
+            key: KEY_NONE,
+            extra: String::new(),
+            extra_node: ANY_NODE,
             seen: 0,
             count: 0,
             last: 0,
@@ -700,17 +702,23 @@ impl<'a, 'de, V: Visitor<'de>> Visitor<'de> for Visit<'a, V> {
     }
 }
 
-/// The key just read, and so the node of the value that follows.
-enum Key {
-    None,
-    Property(usize),
-    Extra(String, NodeId),
-}
+/// No key was read yet: a value read now is checked against nothing.
+const KEY_NONE: usize = usize::MAX;
+/// The key just read is not a property (or was not seen as a string): its
+/// value is checked against the node of the object's `additionalProperties`.
+const KEY_EXTRA: usize = usize::MAX - 1;
 
 struct Map<'a, A> {
     map: A,
     g: G<'a>,
-    key: Key,
+    /// The key just read: the index of its property, [`KEY_EXTRA`] or
+    /// [`KEY_NONE`]; so the node of the value that follows.
+    key: usize,
+    /// The name of the extra key just read (at most 256 characters, for
+    /// its path; empty when the key was not seen as a string).
+    extra: String,
+    /// The node of the extra key's value.
+    extra_node: NodeId,
     /// Which of the first 64 properties were given, for `required`.
     seen: u64,
     count: usize,
@@ -727,67 +735,50 @@ impl<'a, 'de, A: MapAccess<'de>> MapAccess<'de> for Map<'a, A> {
         seed: K,
     ) -> Result<Option<K::Value>, A::Error> {
         let node = self.g.node();
-        let mut hit = KeyHit::Unread;
+        let mut hit = HIT_UNREAD;
         let key = self.map.next_key_seed(KeySeed {
             seed,
             node,
             start: self.last,
             hit: &mut hit,
+            unknown: &mut self.extra,
         })?;
         let Some(key) = key else {
             self.finish()?;
             return Ok(None);
         };
         self.count += 1;
-        self.key = match hit {
-            KeyHit::Property(i) => {
-                if i < 64 {
-                    self.seen |= 1 << i;
-                }
-                self.last = i + 1;
-                Key::Property(i)
+        if hit < HIT_UNKNOWN {
+            if hit < 64 {
+                self.seen |= 1 << hit;
             }
-            KeyHit::Unknown(name) => match node.additional {
-                Additional::Any => Key::Extra(name, ANY_NODE),
-                Additional::Schema(id) => Key::Extra(name, id),
-                Additional::Deny => {
-                    let allowed: Vec<&str> =
-                        node.properties.iter().map(|(n, _)| n.as_str()).collect();
-                    let path = self.g.path.child(Seg::Key(&name));
-                    let g = G {
-                        path: &path,
-                        ..self.g
-                    };
-                    return Err(g.fail(humanize::unknown_field_message(&name, &allowed)));
-                }
-            },
-            KeyHit::Unread => Key::Extra(String::new(), ANY_NODE),
-        };
+            self.last = hit + 1;
+            self.key = hit;
+        } else {
+            self.extra_key(hit)?;
+        }
         Ok(Some(key))
     }
 
     #[inline(always)]
     fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value, A::Error> {
         let node = self.g.node();
-        match &self.key {
-            Key::Property(i) => {
-                if *i < 64 && node.passthrough_properties & (1 << *i) != 0 {
-                    return self.map.next_value_seed(seed);
-                }
-                let (name, id) = &node.properties[*i];
-                let path = self.g.path.child(Seg::Key(name));
-                let g = G::new(self.g.cx, *id, &path);
-                self.map.next_value_seed(Seed(seed, g))
-            }
-            Key::Extra(name, id) => {
-                let path = self.g.path.child(Seg::Key(name));
-                let g = G::new(self.g.cx, *id, &path);
-                self.map.next_value_seed(Seed(seed, g))
-            }
-            Key::None => self
-                .map
-                .next_value_seed(Seed(seed, self.g.with_node(ANY_NODE))),
+        let i = self.key;
+        if i < 64 && node.passthrough_properties & (1 << i) != 0 {
+            return self.map.next_value_seed(seed);
         }
+        if let Some((name, id)) = node.properties.get(i) {
+            let path = self.g.path.child(Seg::Key(name));
+            let g = G::new(self.g.cx, *id, &path);
+            return self.map.next_value_seed(Seed(seed, g));
+        }
+        if i == KEY_EXTRA {
+            let path = self.g.path.child(Seg::Key(&self.extra));
+            let g = G::new(self.g.cx, self.extra_node, &path);
+            return self.map.next_value_seed(Seed(seed, g));
+        }
+        self.map
+            .next_value_seed(Seed(seed, self.g.with_node(ANY_NODE)))
     }
 
     #[inline(always)]
@@ -797,6 +788,35 @@ impl<'a, 'de, A: MapAccess<'de>> MapAccess<'de> for Map<'a, A> {
 }
 
 impl<'de, A: MapAccess<'de>> Map<'_, A> {
+    /// A key that is not a property (its name is in `extra`) or that was
+    /// not seen as a string: the node of its value, or the refusal of a
+    /// closed object.
+    #[inline(never)]
+    fn extra_key(&mut self, hit: usize) -> Result<(), A::Error> {
+        self.key = KEY_EXTRA;
+        if hit == HIT_UNREAD {
+            self.extra.clear();
+            self.extra_node = ANY_NODE;
+            return Ok(());
+        }
+        let node = self.g.node();
+        self.extra_node = match node.additional {
+            Additional::Any => ANY_NODE,
+            Additional::Schema(id) => id,
+            Additional::Deny => {
+                let name = &self.extra;
+                let allowed: Vec<&str> = node.properties.iter().map(|(n, _)| n.as_str()).collect();
+                let path = self.g.path.child(Seg::Key(name));
+                let g = G {
+                    path: &path,
+                    ..self.g
+                };
+                return Err(g.fail(humanize::unknown_field_message(name, &allowed)));
+            }
+        };
+        Ok(())
+    }
+
     /// At the end of the object: required keys and the number of keys.
     #[inline(always)]
     fn finish(&self) -> Result<(), A::Error> {
@@ -807,6 +827,12 @@ impl<'de, A: MapAccess<'de>> Map<'_, A> {
         {
             return Ok(());
         }
+        self.finish_checks()
+    }
+
+    #[inline(never)]
+    fn finish_checks(&self) -> Result<(), A::Error> {
+        let node = self.g.node();
         for &i in &node.required {
             if i < 64 && self.seen & (1 << i) == 0 {
                 let name = &node.properties[i].0;
@@ -829,18 +855,18 @@ impl<'de, A: MapAccess<'de>> Map<'_, A> {
     }
 }
 
-enum KeyHit {
-    Unread,
-    Property(usize),
-    Unknown(String),
-}
+/// What the key seed saw: the index of a property, or one of these.
+const HIT_UNKNOWN: usize = usize::MAX - 1;
+/// The key was not given to the visitor as a string.
+const HIT_UNREAD: usize = usize::MAX;
 
 /// Sees the key on its way to the struct's field identifier.
 struct KeySeed<'h, K> {
     seed: K,
     node: &'h Node,
     start: usize,
-    hit: &'h mut KeyHit,
+    hit: &'h mut usize,
+    unknown: &'h mut String,
 }
 
 impl<'de, K: DeserializeSeed<'de>> DeserializeSeed<'de> for KeySeed<'_, K> {
@@ -853,6 +879,7 @@ impl<'de, K: DeserializeSeed<'de>> DeserializeSeed<'de> for KeySeed<'_, K> {
             node: self.node,
             start: self.start,
             hit: self.hit,
+            unknown: self.unknown,
         })
     }
 }
@@ -861,14 +888,21 @@ struct KeyDe<'h, D> {
     de: D,
     node: &'h Node,
     start: usize,
-    hit: &'h mut KeyHit,
+    hit: &'h mut usize,
+    unknown: &'h mut String,
 }
 
 macro_rules! forward_key {
     ($($method:ident),*) => {$(
         #[inline]
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
-            self.de.$method(KeyVisit { v: visitor, node: self.node, start: self.start, hit: self.hit })
+            self.de.$method(KeyVisit {
+                v: visitor,
+                node: self.node,
+                start: self.start,
+                hit: self.hit,
+                unknown: self.unknown,
+            })
         }
     )*};
 }
@@ -958,12 +992,27 @@ struct KeyVisit<'h, V> {
     v: V,
     node: &'h Node,
     start: usize,
-    hit: &'h mut KeyHit,
+    hit: &'h mut usize,
+    unknown: &'h mut String,
 }
 
 impl<V> KeyVisit<'_, V> {
+    /// Finds the key among the node's properties: first where the last key
+    /// was followed (models write keys in order), then everywhere.
     #[inline(always)]
     fn see(&mut self, key: &str) {
+        let props = &self.node.properties;
+        if let Some((name, _)) = props.get(self.start)
+            && same_key(name, key)
+        {
+            *self.hit = self.start;
+            return;
+        }
+        self.search(key);
+    }
+
+    #[inline(never)]
+    fn search(&mut self, key: &str) {
         let props = &self.node.properties;
         let start = self.start.min(props.len());
         let found = props[start..]
@@ -972,9 +1021,42 @@ impl<V> KeyVisit<'_, V> {
             .map(|i| start + i)
             .or_else(|| props[..start].iter().position(|(n, _)| n == key));
         *self.hit = match found {
-            Some(i) => KeyHit::Property(i),
-            None => KeyHit::Unknown(key.chars().take(256).collect()),
+            Some(i) => i,
+            None => {
+                self.unknown.clear();
+                self.unknown.extend(key.chars().take(256));
+                HIT_UNKNOWN
+            }
         };
+    }
+}
+
+/// Whether two keys are the same text, compared in words without a call
+/// for the short keys of a schema.
+#[inline(always)]
+fn same_key(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    let word = |s: &[u8], at: usize| -> u64 {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&s[at..at + 8]);
+        u64::from_ne_bytes(w)
+    };
+    let half = |s: &[u8], at: usize| -> u32 {
+        let mut w = [0u8; 4];
+        w.copy_from_slice(&s[at..at + 4]);
+        u32::from_ne_bytes(w)
+    };
+    // Two reads that overlap cover every byte of a key of 4 to 16 bytes.
+    match n {
+        0 => true,
+        1..=3 => a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1],
+        4..=7 => half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4),
+        8..=16 => word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8),
+        _ => a == b,
     }
 }
 
@@ -1081,7 +1163,12 @@ impl<'a, 'de, A: SeqAccess<'de>> SeqAccess<'de> for Seq<'a, A> {
             }
             return self.end();
         }
-        let element = if self.g.cx.schema.node(child).passthrough {
+        let passthrough = if self.count < node.prefix_items.len() {
+            self.g.cx.schema.node(child).passthrough
+        } else {
+            node.items_passthrough
+        };
+        let element = if passthrough {
             self.seq.next_element_seed(seed)?
         } else {
             let path = self.g.path.child(Seg::Index(self.count));

@@ -154,7 +154,7 @@ pub fn next_key<'de, A: MapAccess<'de>>(
 
 /// Reads the value of field `index` into `slot`; a second value for the same
 /// field stops the parse.
-#[inline]
+#[inline(always)]
 pub fn next_value<'de, A: MapAccess<'de>, T: de::Deserialize<'de>>(
     map: &mut A,
     state: &ParseState,
@@ -173,8 +173,9 @@ pub fn next_value<'de, A: MapAccess<'de>, T: de::Deserialize<'de>>(
         // parse_map refuses a contract whose schema does not compile.
         return Err(de::Error::custom("tool contract error"));
     };
-    let node = schema.field(index);
-    if schema.node(node).passthrough {
+    let id = schema.field(index);
+    let node = schema.node(id);
+    if node.passthrough {
         // A string or boolean with nothing to check: serde's own reading
         // is the whole contract.
         *slot = Some(map.next_value()?);
@@ -187,7 +188,12 @@ pub fn next_value<'de, A: MapAccess<'de>, T: de::Deserialize<'de>>(
     };
     let root = Path::ROOT;
     let path = root.child(Seg::Key(state.field(index).name()));
-    let g = G::new(&cx, node, &path);
+    let g = G {
+        cx: &cx,
+        id,
+        node,
+        path: &path,
+    };
     *slot = Some(map.next_value_seed(GuidedSeed(g, PhantomData))?);
     state.current.set(None);
     Ok(())

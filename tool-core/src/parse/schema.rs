@@ -340,6 +340,9 @@ pub(crate) struct Node {
     /// Which of the first 64 properties have a passthrough node, one bit
     /// each, so the walker need not look their nodes up.
     pub passthrough_properties: u64,
+    /// Whether the node of `items` is passthrough, so the walker need not
+    /// look it up for each item.
+    pub items_passthrough: bool,
     /// The node is exactly the schema of `Money` (`Some(false)`) or
     /// `SignedMoney` (`Some(true)`), whose own `Deserialize` enforces all of
     /// it (see `contract/money_de.rs`).
@@ -378,6 +381,7 @@ impl Default for Node {
             required_mask: 0,
             passthrough: false,
             passthrough_properties: 0,
+            items_passthrough: false,
             money: None,
         }
     }
@@ -519,6 +523,7 @@ impl CompiledSchema {
                 .enumerate()
                 .filter(|(_, (_, id))| passthrough[*id])
                 .fold(0, |mask, (i, _)| mask | 1 << i);
+            node.items_passthrough = passthrough[node.items];
         }
         Ok(CompiledSchema {
             nodes,
@@ -547,6 +552,7 @@ impl CompiledSchema {
     }
 
     /// The node of the contract's field `index`.
+    #[inline(always)]
     pub(crate) fn field(&self, index: usize) -> NodeId {
         self.fields.get(index).copied().unwrap_or(ANY_NODE)
     }
