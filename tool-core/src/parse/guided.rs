@@ -40,7 +40,7 @@ use super::error::ArgumentError;
 use super::path::push_key;
 use super::schema::{
     ANY_NODE, Additional, CompiledSchema, INT, NEVER_NODE, NUM, Node, NodeId, Num, check_count,
-    check_number, check_string, enum_message, json_equal, number_holds, string_holds,
+    check_number, check_string, enum_message, json_equal, lengths_hold, number_holds, string_holds,
 };
 use crate::contract::money_de::money_token;
 use crate::words::humanize::{self, Humanized, echo};
@@ -76,7 +76,6 @@ pub(crate) enum Seg<'a> {
 pub(crate) struct Path<'a> {
     parent: Option<&'a Path<'a>>,
     seg: Seg<'a>,
-    depth: usize,
 }
 
 impl<'a> Path<'a> {
@@ -84,7 +83,6 @@ impl<'a> Path<'a> {
     pub(crate) const ROOT: Path<'static> = Path {
         parent: None,
         seg: Seg::Root,
-        depth: 0,
     };
 
     /// The path one step below this one.
@@ -92,13 +90,12 @@ impl<'a> Path<'a> {
         Path {
             parent: Some(self),
             seg,
-            depth: self.depth + 1,
         }
     }
 
     /// `$.filters.brands[2]`, capped at [`MAX_PATH_DEPTH`] steps.
     pub(crate) fn render(&self) -> String {
-        let mut steps = Vec::with_capacity(self.depth);
+        let mut steps = Vec::new();
         let mut at = Some(self);
         while let Some(p) = at {
             steps.push(p.seg);
@@ -124,9 +121,8 @@ impl<'a> Path<'a> {
 #[derive(Clone, Copy)]
 pub(crate) struct G<'a> {
     pub cx: &'a Cx<'a>,
-    /// The node's id, for the buffered path's `validate`.
-    pub id: NodeId,
-    /// The node itself, looked up once where the wrapper is made.
+    /// The node, looked up once where the wrapper is made (its id, for the
+    /// buffered path's `validate`, is in it).
     pub node: &'a Node,
     pub path: &'a Path<'a>,
 }
@@ -137,7 +133,6 @@ impl<'a> G<'a> {
     pub(crate) fn new(cx: &'a Cx<'a>, id: NodeId, path: &'a Path<'a>) -> Self {
         G {
             cx,
-            id,
             node: cx.schema.node(id),
             path,
         }
@@ -197,7 +192,7 @@ impl<'a, 'de, D: Deserializer<'de>> Guided<'a, D> {
         let g = self.1;
         let value = Value::deserialize(self.0)?;
         let mut path = g.path.render();
-        if let Err(error) = g.cx.schema.validate(g.id, &value, &mut path) {
+        if let Err(error) = g.cx.schema.validate(g.node.id, &value, &mut path) {
             return Err(g.cx.fail(error));
         }
         let mut value = value;
@@ -463,11 +458,22 @@ impl<'a> G<'a> {
     /// The gate, inlined at every visit: most nodes have nothing to check.
     #[inline(always)]
     fn number<E: de::Error>(&self, v: Num) -> Result<(), E> {
-        if self.node().has_scalar_checks {
-            self.number_checks(v)
-        } else {
-            Ok(())
+        let node = self.node();
+        if !node.has_scalar_checks {
+            return Ok(());
         }
+        // Integer bounds alone, the common case, decided here.
+        if let Some((lo, hi)) = node.integer_range {
+            let n = match v {
+                Num::U(u) => Some(i128::from(u)),
+                Num::I(i) => Some(i128::from(i)),
+                Num::F(_) => None,
+            };
+            if n.is_some_and(|n| lo <= n && n <= hi) {
+                return Ok(());
+            }
+        }
+        self.number_checks(v)
     }
 
     /// The checks of a number: a yes or no first, then the message.
@@ -500,11 +506,16 @@ impl<'a> G<'a> {
     /// The gate, inlined at every visit: most nodes have nothing to check.
     #[inline(always)]
     fn string<E: de::Error>(&self, s: &str) -> Result<(), E> {
-        if self.node().has_scalar_checks {
-            self.string_checks(s)
-        } else {
-            Ok(())
+        let node = self.node();
+        if !node.has_scalar_checks {
+            return Ok(());
         }
+        // Lengths alone, the common case, judged here from the byte length
+        // (near a bound the full check counts characters).
+        if node.lengths_only && lengths_hold(node, s) {
+            return Ok(());
+        }
+        self.string_checks(s)
     }
 
     /// The checks of a string: a yes or no first (no message is built and

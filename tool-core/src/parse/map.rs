@@ -190,7 +190,6 @@ pub fn next_value<'de, A: MapAccess<'de>, T: de::Deserialize<'de>>(
     let path = root.child(Seg::Key(state.field(index).name()));
     let g = G {
         cx: &cx,
-        id,
         node,
         path: &path,
     };

@@ -343,6 +343,15 @@ pub(crate) struct Node {
     /// Whether the node of `items` is passthrough, so the walker need not
     /// look it up for each item.
     pub items_passthrough: bool,
+    /// The node's only scalar checks are `minLength`/`maxLength`.
+    pub lengths_only: bool,
+    /// When the node's only number checks are integer bounds (no `enum`,
+    /// no `multipleOf`, no bound written as a fraction): the integers they
+    /// allow, both ends included, so an integer is judged in two
+    /// comparisons.
+    pub integer_range: Option<(i128, i128)>,
+    /// The node's index in its schema.
+    pub id: NodeId,
     /// The node is exactly the schema of `Money` (`Some(false)`) or
     /// `SignedMoney` (`Some(true)`), whose own `Deserialize` enforces all of
     /// it (see `contract/money_de.rs`).
@@ -382,6 +391,9 @@ impl Default for Node {
             passthrough: false,
             passthrough_properties: 0,
             items_passthrough: false,
+            lengths_only: false,
+            integer_range: None,
+            id: 0,
             money: None,
         }
     }
@@ -485,7 +497,8 @@ impl CompiledSchema {
         };
         let root = c.compile(root, "")?;
         let mut nodes = c.nodes;
-        for node in &mut nodes {
+        for (id, node) in nodes.iter_mut().enumerate() {
+            node.id = id;
             node.streamable = node.any_of.is_empty()
                 && node.one_of.is_empty()
                 && node.all_of.is_empty()
@@ -509,6 +522,16 @@ impl CompiledSchema {
                 || node.exclusive_minimum.is_some()
                 || node.exclusive_maximum.is_some()
                 || node.multiple_of.is_some();
+            node.lengths_only = node.has_scalar_checks
+                && node.enumeration.is_none()
+                && node.pattern.is_none()
+                && node.format.is_none()
+                && node.minimum.is_none()
+                && node.maximum.is_none()
+                && node.exclusive_minimum.is_none()
+                && node.exclusive_maximum.is_none()
+                && node.multiple_of.is_none();
+            node.integer_range = integer_bounds(node);
             node.passthrough = node.streamable
                 && !node.has_scalar_checks
                 && node.types & (STR | BOOL) != 0
@@ -844,11 +867,36 @@ pub(crate) fn number_holds(node: &Node, v: Num) -> bool {
         && node.multiple_of.is_none_or(|m| v.multiple_of(m))
 }
 
+/// The integers a node's bounds allow, both ends included, when its only
+/// number checks are bounds written as integers (see [`Node::integer_range`]).
+fn integer_bounds(node: &Node) -> Option<(i128, i128)> {
+    if node.enumeration.is_some() || node.multiple_of.is_some() {
+        return None;
+    }
+    let (mut lo, mut hi) = (i128::MIN, i128::MAX);
+    let bounds = [
+        (node.minimum, 0, true),
+        (node.exclusive_minimum, 1, true),
+        (node.maximum, 0, false),
+        (node.exclusive_maximum, -1, false),
+    ];
+    for (bound, step, lower) in bounds {
+        let Some(bound) = bound else { continue };
+        let b = bound.int()? + step;
+        if lower {
+            lo = lo.max(b);
+        } else {
+            hi = hi.min(b);
+        }
+    }
+    Some((lo, hi))
+}
+
 /// Whether the string's length in characters is surely within the node's
 /// bounds, judged from its length in bytes alone (a character is one to
 /// four bytes), so the characters are counted only near a bound.
 #[inline]
-fn lengths_hold(node: &Node, s: &str) -> bool {
+pub(crate) fn lengths_hold(node: &Node, s: &str) -> bool {
     let bytes = s.len() as u64;
     let min_holds = node.min_length.is_none_or(|min| bytes.div_ceil(4) >= min);
     let max_holds = node.max_length.is_none_or(|max| bytes <= max);
@@ -1493,6 +1541,77 @@ mod tests {
             let matcher = Matcher::new(source, Regex::new(source).unwrap());
             assert!(matches!(matcher, Matcher::Regex(_)), "{source}");
         }
+    }
+
+    #[test]
+    fn integer_bounds_and_lengths_decided_early_agree_with_the_full_checks() {
+        let node = |schema: Value| {
+            let compiled = CompiledSchema::compile(&schema).unwrap();
+            compiled.node(compiled.root).clone()
+        };
+        let n = node(json!({"type": "integer", "minimum": 1, "maximum": 1000}));
+        assert_eq!(n.integer_range, Some((1, 1000)));
+        let n = node(json!({"type": "integer", "exclusiveMinimum": -5, "exclusiveMaximum": 5}));
+        assert_eq!(n.integer_range, Some((-4, 4)));
+        let n = node(json!({"type": "integer", "minimum": 1.5}));
+        assert_eq!(n.integer_range, None);
+        let n = node(json!({"type": "integer", "minimum": 0, "multipleOf": 2}));
+        assert_eq!(n.integer_range, None);
+        let n = node(json!({"type": "integer", "enum": [1, 2]}));
+        assert_eq!(n.integer_range, None);
+        for schema in [
+            json!({"type": "integer", "minimum": 1, "maximum": 1000}),
+            json!({"type": "integer", "exclusiveMinimum": -5, "exclusiveMaximum": 5}),
+            json!({"type": "number", "minimum": 0, "maximum": 18446744073709551615_u64}),
+            json!({"type": "integer", "minimum": -9223372036854775808_i64}),
+        ] {
+            let n = node(schema.clone());
+            let (lo, hi) = n.integer_range.unwrap();
+            for v in [
+                Num::U(0),
+                Num::U(1),
+                Num::U(4),
+                Num::U(5),
+                Num::U(1000),
+                Num::U(1001),
+                Num::U(u64::MAX),
+                Num::I(-4),
+                Num::I(-5),
+                Num::I(i64::MIN),
+            ] {
+                let i = v.int().unwrap();
+                assert_eq!(lo <= i && i <= hi, number_holds(&n, v), "{schema} on {v}");
+            }
+        }
+        let n = node(json!({"type": "string", "minLength": 2, "maxLength": 3}));
+        assert!(n.lengths_only);
+        for s in [
+            "",
+            "a",
+            "ab",
+            "abc",
+            "abcd",
+            "éé",
+            "ééé",
+            "éééé",
+            "𝄞",
+            "𝄞𝄞𝄞𝄞",
+        ] {
+            if lengths_hold(&n, s) {
+                assert!(string_holds(&n, s), "{s}");
+            }
+            assert_eq!(
+                string_holds(&n, s),
+                (2..=3).contains(&s.chars().count()),
+                "{s}"
+            );
+        }
+        let n = node(json!({"type": "string", "maxLength": 3, "pattern": "^a+$"}));
+        assert!(!n.lengths_only);
+        let n = node(json!({"type": "string", "maxLength": 3, "format": "email"}));
+        assert!(!n.lengths_only);
+        let n = node(json!({"type": "string", "maxLength": 3, "enum": ["a"]}));
+        assert!(!n.lengths_only);
     }
 
     #[test]
