@@ -689,11 +689,14 @@ impl<'a, 'de, V: Visitor<'de>> Visitor<'de> for Visit<'a, V> {
             map,
             g: self.1,
             key: KEY_NONE,
-            extra: String::new(),
+            look: Look {
+                last: 0,
+                hit: HIT_UNREAD,
+                extra: String::new(),
+            },
             extra_node: ANY_NODE,
             seen: 0,
             count: 0,
-            last: 0,
         })
     }
     #[inline(always)]
@@ -725,16 +728,25 @@ struct Map<'a, A> {
     /// The key just read: the index of its property, [`KEY_EXTRA`] or
     /// [`KEY_NONE`]; so the node of the value that follows.
     key: usize,
-    /// The name of the extra key just read (at most 256 characters, for
-    /// its path; empty when the key was not seen as a string).
-    extra: String,
+    /// What the key seed is given and finds.
+    look: Look,
     /// The node of the extra key's value.
     extra_node: NodeId,
     /// Which of the first 64 properties were given, for `required`.
     seen: u64,
     count: usize,
+}
+
+/// The key seed's state, one pointer for it to carry.
+struct Look {
     /// Where the search for the next key starts: models write keys in order.
     last: usize,
+    /// What the key seed saw: the index of a property, [`HIT_UNKNOWN`] or
+    /// [`HIT_UNREAD`].
+    hit: usize,
+    /// The name of the extra key just read (at most 256 characters, for
+    /// its path; empty when the key was not seen as a string).
+    extra: String,
 }
 
 impl<'a, 'de, A: MapAccess<'de>> MapAccess<'de> for Map<'a, A> {
@@ -746,24 +758,23 @@ impl<'a, 'de, A: MapAccess<'de>> MapAccess<'de> for Map<'a, A> {
         seed: K,
     ) -> Result<Option<K::Value>, A::Error> {
         let node = self.g.node();
-        let mut hit = HIT_UNREAD;
+        self.look.hit = HIT_UNREAD;
         let key = self.map.next_key_seed(KeySeed {
             seed,
             node,
-            start: self.last,
-            hit: &mut hit,
-            unknown: &mut self.extra,
+            look: &mut self.look,
         })?;
         let Some(key) = key else {
             self.finish()?;
             return Ok(None);
         };
         self.count += 1;
+        let hit = self.look.hit;
         if hit < HIT_UNKNOWN {
             if hit < 64 {
                 self.seen |= 1 << hit;
             }
-            self.last = hit + 1;
+            self.look.last = hit + 1;
             self.key = hit;
         } else {
             self.extra_key(hit)?;
@@ -784,7 +795,7 @@ impl<'a, 'de, A: MapAccess<'de>> MapAccess<'de> for Map<'a, A> {
             return self.map.next_value_seed(Seed(seed, g));
         }
         if i == KEY_EXTRA {
-            let path = self.g.path.child(Seg::Key(&self.extra));
+            let path = self.g.path.child(Seg::Key(&self.look.extra));
             let g = G::new(self.g.cx, self.extra_node, &path);
             return self.map.next_value_seed(Seed(seed, g));
         }
@@ -806,7 +817,7 @@ impl<'de, A: MapAccess<'de>> Map<'_, A> {
     fn extra_key(&mut self, hit: usize) -> Result<(), A::Error> {
         self.key = KEY_EXTRA;
         if hit == HIT_UNREAD {
-            self.extra.clear();
+            self.look.extra.clear();
             self.extra_node = ANY_NODE;
             return Ok(());
         }
@@ -815,7 +826,7 @@ impl<'de, A: MapAccess<'de>> Map<'_, A> {
             Additional::Any => ANY_NODE,
             Additional::Schema(id) => id,
             Additional::Deny => {
-                let name = &self.extra;
+                let name = &self.look.extra;
                 let allowed: Vec<&str> = node.properties.iter().map(|(n, _)| n.as_str()).collect();
                 let path = self.g.path.child(Seg::Key(name));
                 let g = G {
@@ -875,9 +886,7 @@ const HIT_UNREAD: usize = usize::MAX;
 struct KeySeed<'h, K> {
     seed: K,
     node: &'h Node,
-    start: usize,
-    hit: &'h mut usize,
-    unknown: &'h mut String,
+    look: &'h mut Look,
 }
 
 impl<'de, K: DeserializeSeed<'de>> DeserializeSeed<'de> for KeySeed<'_, K> {
@@ -888,9 +897,7 @@ impl<'de, K: DeserializeSeed<'de>> DeserializeSeed<'de> for KeySeed<'_, K> {
         self.seed.deserialize(KeyDe {
             de: deserializer,
             node: self.node,
-            start: self.start,
-            hit: self.hit,
-            unknown: self.unknown,
+            look: self.look,
         })
     }
 }
@@ -898,9 +905,7 @@ impl<'de, K: DeserializeSeed<'de>> DeserializeSeed<'de> for KeySeed<'_, K> {
 struct KeyDe<'h, D> {
     de: D,
     node: &'h Node,
-    start: usize,
-    hit: &'h mut usize,
-    unknown: &'h mut String,
+    look: &'h mut Look,
 }
 
 macro_rules! forward_key {
@@ -910,9 +915,7 @@ macro_rules! forward_key {
             self.de.$method(KeyVisit {
                 v: visitor,
                 node: self.node,
-                start: self.start,
-                hit: self.hit,
-                unknown: self.unknown,
+                look: self.look,
             })
         }
     )*};
@@ -1002,9 +1005,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for KeyDe<'_, D> {
 struct KeyVisit<'h, V> {
     v: V,
     node: &'h Node,
-    start: usize,
-    hit: &'h mut usize,
-    unknown: &'h mut String,
+    look: &'h mut Look,
 }
 
 impl<V> KeyVisit<'_, V> {
@@ -1013,10 +1014,11 @@ impl<V> KeyVisit<'_, V> {
     #[inline(always)]
     fn see(&mut self, key: &str) {
         let props = &self.node.properties;
-        if let Some((name, _)) = props.get(self.start)
+        let start = self.look.last;
+        if let Some((name, _)) = props.get(start)
             && same_key(name, key)
         {
-            *self.hit = self.start;
+            self.look.hit = start;
             return;
         }
         self.search(key);
@@ -1025,17 +1027,17 @@ impl<V> KeyVisit<'_, V> {
     #[inline(never)]
     fn search(&mut self, key: &str) {
         let props = &self.node.properties;
-        let start = self.start.min(props.len());
+        let start = self.look.last.min(props.len());
         let found = props[start..]
             .iter()
             .position(|(n, _)| n == key)
             .map(|i| start + i)
             .or_else(|| props[..start].iter().position(|(n, _)| n == key));
-        *self.hit = match found {
+        self.look.hit = match found {
             Some(i) => i,
             None => {
-                self.unknown.clear();
-                self.unknown.extend(key.chars().take(256));
+                self.look.extra.clear();
+                self.look.extra.extend(key.chars().take(256));
                 HIT_UNKNOWN
             }
         };

@@ -25,6 +25,7 @@ use crate::words::humanize::{self, Humanized};
 /// stopped it when the error is ours rather than serde's.
 pub struct ParseState {
     contract: &'static ToolContract,
+    fields: &'static [FieldContract],
     schema: Result<&'static CompiledSchema, &'static SchemaError>,
     current: Cell<Option<usize>>,
     error: Cell<Option<ArgumentError>>,
@@ -35,6 +36,7 @@ impl ParseState {
     pub fn new(contract: &'static ToolContract) -> Self {
         ParseState {
             contract,
+            fields: contract.fields(),
             schema: contract.compiled(),
             current: Cell::new(None),
             error: Cell::new(None),
@@ -42,7 +44,7 @@ impl ParseState {
     }
 
     fn field(&self, index: usize) -> &'static FieldContract {
-        &self.contract.fields()[index]
+        &self.fields[index]
     }
 
     /// Records `error` and returns a placeholder serde error that unwinds the
@@ -119,7 +121,7 @@ pub fn next_key<'de, A: MapAccess<'de>>(
     state: &ParseState,
     lookup: impl FnOnce(&str) -> Option<usize>,
 ) -> Result<Option<usize>, A::Error> {
-    let fields = state.contract.fields();
+    let fields = state.fields;
     match map.next_key_seed(KeySeed { lookup })? {
         None => Ok(None),
         Some(Key::Field(index)) if fields.get(index).is_some_and(|f| f.injected()) => {
@@ -176,8 +178,8 @@ pub fn next_value<'de, A: MapAccess<'de>, T: de::Deserialize<'de>>(
     let id = schema.field(index);
     let node = schema.node(id);
     if node.passthrough {
-        // A string or boolean with nothing to check: serde's own reading
-        // is the whole contract.
+        // A string or boolean with nothing to check, or a list of them
+        // without item counts: serde's own reading is the whole contract.
         *slot = Some(map.next_value()?);
         state.current.set(None);
         return Ok(());

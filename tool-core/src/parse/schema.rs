@@ -335,7 +335,8 @@ pub(crate) struct Node {
     pub required_mask: u64,
     /// Whether serde alone enforces everything this node says of a value
     /// read while streaming: a string or boolean (or null) with no check to
-    /// run. The walker hands such a value straight to serde.
+    /// run, or a list (or null) of such values with no item count or
+    /// `prefixItems`. The walker hands such a value straight to serde.
     pub passthrough: bool,
     /// Which of the first 64 properties have a passthrough node, one bit
     /// each, so the walker need not look their nodes up.
@@ -536,6 +537,32 @@ impl CompiledSchema {
                 && !node.has_scalar_checks
                 && node.types & (STR | BOOL) != 0
                 && node.types & !(STR | BOOL | NULL) == 0;
+        }
+        // A list of passthrough values with nothing of its own to check (no
+        // item counts, no `prefixItems`) is passthrough too: serde's reading
+        // of the list and of each item is then the whole contract. Nested
+        // lists are found by going over the nodes until nothing changes.
+        loop {
+            let mut changed = false;
+            for i in 0..nodes.len() {
+                let n = &nodes[i];
+                if !n.passthrough
+                    && n.streamable
+                    && !n.has_scalar_checks
+                    && n.types & ARR != 0
+                    && n.types & !(ARR | NULL) == 0
+                    && n.prefix_items.is_empty()
+                    && n.min_items.is_none()
+                    && n.max_items.is_none()
+                    && nodes[n.items].passthrough
+                {
+                    nodes[i].passthrough = true;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
         }
         let passthrough: Vec<bool> = nodes.iter().map(|n| n.passthrough).collect();
         for node in &mut nodes {
