@@ -478,6 +478,8 @@ pub(crate) struct CompiledSchema {
     root: NodeId,
     /// The node of each of the contract's fields, by field index.
     fields: Vec<NodeId>,
+    /// Which of the first 64 fields have a passthrough node, one bit each.
+    field_passthrough: u64,
 }
 
 impl CompiledSchema {
@@ -579,6 +581,7 @@ impl CompiledSchema {
             nodes,
             root,
             fields: Vec::new(),
+            field_passthrough: 0,
         })
     }
 
@@ -598,7 +601,21 @@ impl CompiledSchema {
                     .map_or(ANY_NODE, |(_, id)| *id)
             })
             .collect();
+        self.field_passthrough = self
+            .fields
+            .iter()
+            .take(64)
+            .enumerate()
+            .filter(|(_, id)| self.nodes[**id].passthrough)
+            .fold(0, |mask, (i, _)| mask | 1 << i);
         self
+    }
+
+    /// Which of the contract's first 64 fields have a passthrough node, one
+    /// bit each.
+    #[inline(always)]
+    pub(crate) fn field_passthrough(&self) -> u64 {
+        self.field_passthrough
     }
 
     /// The node of the contract's field `index`.
