@@ -807,6 +807,18 @@ impl<'a, 'de, A: MapAccess<'de>> MapAccess<'de> for Map<'a, A> {
     fn size_hint(&self) -> Option<usize> {
         self.map.size_hint()
     }
+
+    // serde's derive calls these; written out so they inline into the
+    // struct's visitor like the two methods above.
+    #[inline(always)]
+    fn next_key<K: de::Deserialize<'de>>(&mut self) -> Result<Option<K>, A::Error> {
+        self.next_key_seed(PhantomData)
+    }
+
+    #[inline(always)]
+    fn next_value<V: de::Deserialize<'de>>(&mut self) -> Result<V, A::Error> {
+        self.next_value_seed(PhantomData)
+    }
 }
 
 impl<'de, A: MapAccess<'de>> Map<'_, A> {
@@ -1200,6 +1212,11 @@ impl<'a, 'de, A: SeqAccess<'de>> SeqAccess<'de> for Seq<'a, A> {
     #[inline(always)]
     fn size_hint(&self) -> Option<usize> {
         self.seq.size_hint()
+    }
+
+    #[inline(always)]
+    fn next_element<T: de::Deserialize<'de>>(&mut self) -> Result<Option<T>, A::Error> {
+        self.next_element_seed(PhantomData)
     }
 }
 
