@@ -40,7 +40,8 @@ use super::error::ArgumentError;
 use super::path::push_key;
 use super::schema::{
     ANY_NODE, Additional, CompiledSchema, INT, NEVER_NODE, NUM, Node, NodeId, Num, check_count,
-    check_number, check_string, enum_message, json_equal, lengths_hold, number_holds, string_holds,
+    check_number, check_string, enum_message, json_equal, lengths_within, number_holds,
+    string_holds,
 };
 use crate::contract::money_de::money_token;
 use crate::words::humanize::{self, Humanized, echo};
@@ -510,9 +511,8 @@ impl<'a> G<'a> {
         if !node.has_scalar_checks {
             return Ok(());
         }
-        // Lengths alone, the common case, judged here from the byte length
-        // (near a bound the full check counts characters).
-        if node.lengths_only && lengths_hold(node, s) {
+        // Lengths alone, the common case, judged here.
+        if node.lengths_only && lengths_within(node, s) {
             return Ok(());
         }
         self.string_checks(s)
