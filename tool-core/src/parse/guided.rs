@@ -40,7 +40,8 @@ use super::error::ArgumentError;
 use super::path::push_key;
 use super::schema::{
     ANY_NODE, Additional, CompiledSchema, INT, NEVER_NODE, NUM, Node, NodeId, Num, check_count,
-    check_number, check_string, enum_message, json_equal, number_holds, string_holds,
+    check_number, check_string, enum_message, json_equal, lengths_within, number_holds,
+    string_holds,
 };
 use crate::contract::money_de::money_token;
 use crate::words::humanize::{self, Humanized, echo};
@@ -76,7 +77,6 @@ pub(crate) enum Seg<'a> {
 pub(crate) struct Path<'a> {
     parent: Option<&'a Path<'a>>,
     seg: Seg<'a>,
-    depth: usize,
 }
 
 impl<'a> Path<'a> {
@@ -84,7 +84,6 @@ impl<'a> Path<'a> {
     pub(crate) const ROOT: Path<'static> = Path {
         parent: None,
         seg: Seg::Root,
-        depth: 0,
     };
 
     /// The path one step below this one.
@@ -92,13 +91,12 @@ impl<'a> Path<'a> {
         Path {
             parent: Some(self),
             seg,
-            depth: self.depth + 1,
         }
     }
 
     /// `$.filters.brands[2]`, capped at [`MAX_PATH_DEPTH`] steps.
     pub(crate) fn render(&self) -> String {
-        let mut steps = Vec::with_capacity(self.depth);
+        let mut steps = Vec::new();
         let mut at = Some(self);
         while let Some(p) = at {
             steps.push(p.seg);
@@ -124,9 +122,8 @@ impl<'a> Path<'a> {
 #[derive(Clone, Copy)]
 pub(crate) struct G<'a> {
     pub cx: &'a Cx<'a>,
-    /// The node's id, for the buffered path's `validate`.
-    pub id: NodeId,
-    /// The node itself, looked up once where the wrapper is made.
+    /// The node, looked up once where the wrapper is made (its id, for the
+    /// buffered path's `validate`, is in it).
     pub node: &'a Node,
     pub path: &'a Path<'a>,
 }
@@ -137,7 +134,6 @@ impl<'a> G<'a> {
     pub(crate) fn new(cx: &'a Cx<'a>, id: NodeId, path: &'a Path<'a>) -> Self {
         G {
             cx,
-            id,
             node: cx.schema.node(id),
             path,
         }
@@ -197,7 +193,7 @@ impl<'a, 'de, D: Deserializer<'de>> Guided<'a, D> {
         let g = self.1;
         let value = Value::deserialize(self.0)?;
         let mut path = g.path.render();
-        if let Err(error) = g.cx.schema.validate(g.id, &value, &mut path) {
+        if let Err(error) = g.cx.schema.validate(g.node.id, &value, &mut path) {
             return Err(g.cx.fail(error));
         }
         let mut value = value;
@@ -463,11 +459,22 @@ impl<'a> G<'a> {
     /// The gate, inlined at every visit: most nodes have nothing to check.
     #[inline(always)]
     fn number<E: de::Error>(&self, v: Num) -> Result<(), E> {
-        if self.node().has_scalar_checks {
-            self.number_checks(v)
-        } else {
-            Ok(())
+        let node = self.node();
+        if !node.has_scalar_checks {
+            return Ok(());
         }
+        // Integer bounds alone, the common case, decided here.
+        if let Some((lo, hi)) = node.integer_range {
+            let n = match v {
+                Num::U(u) => Some(i128::from(u)),
+                Num::I(i) => Some(i128::from(i)),
+                Num::F(_) => None,
+            };
+            if n.is_some_and(|n| lo <= n && n <= hi) {
+                return Ok(());
+            }
+        }
+        self.number_checks(v)
     }
 
     /// The checks of a number: a yes or no first, then the message.
@@ -500,11 +507,15 @@ impl<'a> G<'a> {
     /// The gate, inlined at every visit: most nodes have nothing to check.
     #[inline(always)]
     fn string<E: de::Error>(&self, s: &str) -> Result<(), E> {
-        if self.node().has_scalar_checks {
-            self.string_checks(s)
-        } else {
-            Ok(())
+        let node = self.node();
+        if !node.has_scalar_checks {
+            return Ok(());
         }
+        // Lengths alone, the common case, judged here.
+        if node.lengths_only && lengths_within(node, s) {
+            return Ok(());
+        }
+        self.string_checks(s)
     }
 
     /// The checks of a string: a yes or no first (no message is built and
@@ -677,10 +688,15 @@ impl<'a, 'de, V: Visitor<'de>> Visitor<'de> for Visit<'a, V> {
         self.0.visit_map(Map {
             map,
             g: self.1,
-            key: Key::None,
+            key: KEY_NONE,
+            look: Look {
+                last: 0,
+                hit: HIT_UNREAD,
+                extra: String::new(),
+            },
+            extra_node: ANY_NODE,
             seen: 0,
             count: 0,
-            last: 0,
         })
     }
     #[inline(always)]
@@ -700,22 +716,37 @@ impl<'a, 'de, V: Visitor<'de>> Visitor<'de> for Visit<'a, V> {
     }
 }
 
-/// The key just read, and so the node of the value that follows.
-enum Key {
-    None,
-    Property(usize),
-    Extra(String, NodeId),
-}
+/// No key was read yet: a value read now is checked against nothing.
+const KEY_NONE: usize = usize::MAX;
+/// The key just read is not a property (or was not seen as a string): its
+/// value is checked against the node of the object's `additionalProperties`.
+const KEY_EXTRA: usize = usize::MAX - 1;
 
 struct Map<'a, A> {
     map: A,
     g: G<'a>,
-    key: Key,
+    /// The key just read: the index of its property, [`KEY_EXTRA`] or
+    /// [`KEY_NONE`]; so the node of the value that follows.
+    key: usize,
+    /// What the key seed is given and finds.
+    look: Look,
+    /// The node of the extra key's value.
+    extra_node: NodeId,
     /// Which of the first 64 properties were given, for `required`.
     seen: u64,
     count: usize,
+}
+
+/// The key seed's state, one pointer for it to carry.
+struct Look {
     /// Where the search for the next key starts: models write keys in order.
     last: usize,
+    /// What the key seed saw: the index of a property, [`HIT_UNKNOWN`] or
+    /// [`HIT_UNREAD`].
+    hit: usize,
+    /// The name of the extra key just read (at most 256 characters, for
+    /// its path; empty when the key was not seen as a string).
+    extra: String,
 }
 
 impl<'a, 'de, A: MapAccess<'de>> MapAccess<'de> for Map<'a, A> {
@@ -727,76 +758,99 @@ impl<'a, 'de, A: MapAccess<'de>> MapAccess<'de> for Map<'a, A> {
         seed: K,
     ) -> Result<Option<K::Value>, A::Error> {
         let node = self.g.node();
-        let mut hit = KeyHit::Unread;
+        self.look.hit = HIT_UNREAD;
         let key = self.map.next_key_seed(KeySeed {
             seed,
             node,
-            start: self.last,
-            hit: &mut hit,
+            look: &mut self.look,
         })?;
         let Some(key) = key else {
             self.finish()?;
             return Ok(None);
         };
         self.count += 1;
-        self.key = match hit {
-            KeyHit::Property(i) => {
-                if i < 64 {
-                    self.seen |= 1 << i;
-                }
-                self.last = i + 1;
-                Key::Property(i)
+        let hit = self.look.hit;
+        if hit < HIT_UNKNOWN {
+            if hit < 64 {
+                self.seen |= 1 << hit;
             }
-            KeyHit::Unknown(name) => match node.additional {
-                Additional::Any => Key::Extra(name, ANY_NODE),
-                Additional::Schema(id) => Key::Extra(name, id),
-                Additional::Deny => {
-                    let allowed: Vec<&str> =
-                        node.properties.iter().map(|(n, _)| n.as_str()).collect();
-                    let path = self.g.path.child(Seg::Key(&name));
-                    let g = G {
-                        path: &path,
-                        ..self.g
-                    };
-                    return Err(g.fail(humanize::unknown_field_message(&name, &allowed)));
-                }
-            },
-            KeyHit::Unread => Key::Extra(String::new(), ANY_NODE),
-        };
+            self.look.last = hit + 1;
+            self.key = hit;
+        } else {
+            self.extra_key(hit)?;
+        }
         Ok(Some(key))
     }
 
     #[inline(always)]
     fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value, A::Error> {
         let node = self.g.node();
-        match &self.key {
-            Key::Property(i) => {
-                if *i < 64 && node.passthrough_properties & (1 << *i) != 0 {
-                    return self.map.next_value_seed(seed);
-                }
-                let (name, id) = &node.properties[*i];
-                let path = self.g.path.child(Seg::Key(name));
-                let g = G::new(self.g.cx, *id, &path);
-                self.map.next_value_seed(Seed(seed, g))
-            }
-            Key::Extra(name, id) => {
-                let path = self.g.path.child(Seg::Key(name));
-                let g = G::new(self.g.cx, *id, &path);
-                self.map.next_value_seed(Seed(seed, g))
-            }
-            Key::None => self
-                .map
-                .next_value_seed(Seed(seed, self.g.with_node(ANY_NODE))),
+        let i = self.key;
+        if i < 64 && node.passthrough_properties & (1 << i) != 0 {
+            return self.map.next_value_seed(seed);
         }
+        if let Some((name, id)) = node.properties.get(i) {
+            let path = self.g.path.child(Seg::Key(name));
+            let g = G::new(self.g.cx, *id, &path);
+            return self.map.next_value_seed(Seed(seed, g));
+        }
+        if i == KEY_EXTRA {
+            let path = self.g.path.child(Seg::Key(&self.look.extra));
+            let g = G::new(self.g.cx, self.extra_node, &path);
+            return self.map.next_value_seed(Seed(seed, g));
+        }
+        self.map
+            .next_value_seed(Seed(seed, self.g.with_node(ANY_NODE)))
     }
 
     #[inline(always)]
     fn size_hint(&self) -> Option<usize> {
         self.map.size_hint()
     }
+
+    // serde's derive calls these; written out so they inline into the
+    // struct's visitor like the two methods above.
+    #[inline(always)]
+    fn next_key<K: de::Deserialize<'de>>(&mut self) -> Result<Option<K>, A::Error> {
+        self.next_key_seed(PhantomData)
+    }
+
+    #[inline(always)]
+    fn next_value<V: de::Deserialize<'de>>(&mut self) -> Result<V, A::Error> {
+        self.next_value_seed(PhantomData)
+    }
 }
 
 impl<'de, A: MapAccess<'de>> Map<'_, A> {
+    /// A key that is not a property (its name is in `extra`) or that was
+    /// not seen as a string: the node of its value, or the refusal of a
+    /// closed object.
+    #[inline(never)]
+    fn extra_key(&mut self, hit: usize) -> Result<(), A::Error> {
+        self.key = KEY_EXTRA;
+        if hit == HIT_UNREAD {
+            self.look.extra.clear();
+            self.extra_node = ANY_NODE;
+            return Ok(());
+        }
+        let node = self.g.node();
+        self.extra_node = match node.additional {
+            Additional::Any => ANY_NODE,
+            Additional::Schema(id) => id,
+            Additional::Deny => {
+                let name = &self.look.extra;
+                let allowed: Vec<&str> = node.properties.iter().map(|(n, _)| n.as_str()).collect();
+                let path = self.g.path.child(Seg::Key(name));
+                let g = G {
+                    path: &path,
+                    ..self.g
+                };
+                return Err(g.fail(humanize::unknown_field_message(name, &allowed)));
+            }
+        };
+        Ok(())
+    }
+
     /// At the end of the object: required keys and the number of keys.
     #[inline(always)]
     fn finish(&self) -> Result<(), A::Error> {
@@ -807,6 +861,12 @@ impl<'de, A: MapAccess<'de>> Map<'_, A> {
         {
             return Ok(());
         }
+        self.finish_checks()
+    }
+
+    #[inline(never)]
+    fn finish_checks(&self) -> Result<(), A::Error> {
+        let node = self.g.node();
         for &i in &node.required {
             if i < 64 && self.seen & (1 << i) == 0 {
                 let name = &node.properties[i].0;
@@ -829,18 +889,16 @@ impl<'de, A: MapAccess<'de>> Map<'_, A> {
     }
 }
 
-enum KeyHit {
-    Unread,
-    Property(usize),
-    Unknown(String),
-}
+/// What the key seed saw: the index of a property, or one of these.
+const HIT_UNKNOWN: usize = usize::MAX - 1;
+/// The key was not given to the visitor as a string.
+const HIT_UNREAD: usize = usize::MAX;
 
 /// Sees the key on its way to the struct's field identifier.
 struct KeySeed<'h, K> {
     seed: K,
     node: &'h Node,
-    start: usize,
-    hit: &'h mut KeyHit,
+    look: &'h mut Look,
 }
 
 impl<'de, K: DeserializeSeed<'de>> DeserializeSeed<'de> for KeySeed<'_, K> {
@@ -851,8 +909,7 @@ impl<'de, K: DeserializeSeed<'de>> DeserializeSeed<'de> for KeySeed<'_, K> {
         self.seed.deserialize(KeyDe {
             de: deserializer,
             node: self.node,
-            start: self.start,
-            hit: self.hit,
+            look: self.look,
         })
     }
 }
@@ -860,15 +917,18 @@ impl<'de, K: DeserializeSeed<'de>> DeserializeSeed<'de> for KeySeed<'_, K> {
 struct KeyDe<'h, D> {
     de: D,
     node: &'h Node,
-    start: usize,
-    hit: &'h mut KeyHit,
+    look: &'h mut Look,
 }
 
 macro_rules! forward_key {
     ($($method:ident),*) => {$(
         #[inline]
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
-            self.de.$method(KeyVisit { v: visitor, node: self.node, start: self.start, hit: self.hit })
+            self.de.$method(KeyVisit {
+                v: visitor,
+                node: self.node,
+                look: self.look,
+            })
         }
     )*};
 }
@@ -957,24 +1017,71 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for KeyDe<'_, D> {
 struct KeyVisit<'h, V> {
     v: V,
     node: &'h Node,
-    start: usize,
-    hit: &'h mut KeyHit,
+    look: &'h mut Look,
 }
 
 impl<V> KeyVisit<'_, V> {
+    /// Finds the key among the node's properties: first where the last key
+    /// was followed (models write keys in order), then everywhere.
     #[inline(always)]
     fn see(&mut self, key: &str) {
         let props = &self.node.properties;
-        let start = self.start.min(props.len());
+        let start = self.look.last;
+        if let Some((name, _)) = props.get(start)
+            && same_key(name, key)
+        {
+            self.look.hit = start;
+            return;
+        }
+        self.search(key);
+    }
+
+    #[inline(never)]
+    fn search(&mut self, key: &str) {
+        let props = &self.node.properties;
+        let start = self.look.last.min(props.len());
         let found = props[start..]
             .iter()
             .position(|(n, _)| n == key)
             .map(|i| start + i)
             .or_else(|| props[..start].iter().position(|(n, _)| n == key));
-        *self.hit = match found {
-            Some(i) => KeyHit::Property(i),
-            None => KeyHit::Unknown(key.chars().take(256).collect()),
+        self.look.hit = match found {
+            Some(i) => i,
+            None => {
+                self.look.extra.clear();
+                self.look.extra.extend(key.chars().take(256));
+                HIT_UNKNOWN
+            }
         };
+    }
+}
+
+/// Whether two keys are the same text, compared in words without a call
+/// for the short keys of a schema.
+#[inline(always)]
+fn same_key(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    let word = |s: &[u8], at: usize| -> u64 {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&s[at..at + 8]);
+        u64::from_ne_bytes(w)
+    };
+    let half = |s: &[u8], at: usize| -> u32 {
+        let mut w = [0u8; 4];
+        w.copy_from_slice(&s[at..at + 4]);
+        u32::from_ne_bytes(w)
+    };
+    // Two reads that overlap cover every byte of a key of 4 to 16 bytes.
+    match n {
+        0 => true,
+        1..=3 => a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1],
+        4..=7 => half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4),
+        8..=16 => word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8),
+        _ => a == b,
     }
 }
 
@@ -1081,7 +1188,12 @@ impl<'a, 'de, A: SeqAccess<'de>> SeqAccess<'de> for Seq<'a, A> {
             }
             return self.end();
         }
-        let element = if self.g.cx.schema.node(child).passthrough {
+        let passthrough = if self.count < node.prefix_items.len() {
+            self.g.cx.schema.node(child).passthrough
+        } else {
+            node.items_passthrough
+        };
+        let element = if passthrough {
             self.seq.next_element_seed(seed)?
         } else {
             let path = self.g.path.child(Seg::Index(self.count));
@@ -1100,6 +1212,11 @@ impl<'a, 'de, A: SeqAccess<'de>> SeqAccess<'de> for Seq<'a, A> {
     #[inline(always)]
     fn size_hint(&self) -> Option<usize> {
         self.seq.size_hint()
+    }
+
+    #[inline(always)]
+    fn next_element<T: de::Deserialize<'de>>(&mut self) -> Result<Option<T>, A::Error> {
+        self.next_element_seed(PhantomData)
     }
 }
 

@@ -25,6 +25,9 @@ use crate::words::humanize::{self, Humanized};
 /// stopped it when the error is ours rather than serde's.
 pub struct ParseState {
     contract: &'static ToolContract,
+    fields: &'static [FieldContract],
+    /// Which of the first 64 fields have a passthrough node, one bit each.
+    passthrough: u64,
     schema: Result<&'static CompiledSchema, &'static SchemaError>,
     current: Cell<Option<usize>>,
     error: Cell<Option<ArgumentError>>,
@@ -33,16 +36,19 @@ pub struct ParseState {
 impl ParseState {
     /// A fresh state for a parse of `contract`'s arguments.
     pub fn new(contract: &'static ToolContract) -> Self {
+        let schema = contract.compiled();
         ParseState {
             contract,
-            schema: contract.compiled(),
+            fields: contract.fields(),
+            passthrough: schema.map_or(0, CompiledSchema::field_passthrough),
+            schema,
             current: Cell::new(None),
             error: Cell::new(None),
         }
     }
 
     fn field(&self, index: usize) -> &'static FieldContract {
-        &self.contract.fields()[index]
+        &self.fields[index]
     }
 
     /// Records `error` and returns a placeholder serde error that unwinds the
@@ -72,42 +78,79 @@ impl ParseState {
     }
 }
 
-enum Key {
-    Field(usize),
-    Unknown(String),
-}
-
 /// Matches a key against the fields' names with `lookup`, the `match` on
 /// the names that `#[derive(Tool)]` writes (the compiler turns it into a
 /// few comparisons, as serde's derive does for its field identifiers).
-struct KeySeed<L> {
+/// A key that names no field the model gives stops the parse here.
+struct KeySeed<'s, L> {
     lookup: L,
+    state: &'s ParseState,
 }
 
-impl<'de, L: FnOnce(&str) -> Option<usize>> DeserializeSeed<'de> for KeySeed<L> {
-    type Value = Key;
+impl<'de, L: FnOnce(&str) -> Option<usize>> DeserializeSeed<'de> for KeySeed<'_, L> {
+    type Value = usize;
 
     #[inline]
-    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Key, D::Error> {
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<usize, D::Error> {
         deserializer.deserialize_identifier(self)
     }
 }
 
-impl<'de, L: FnOnce(&str) -> Option<usize>> Visitor<'de> for KeySeed<L> {
-    type Value = Key;
+impl<'de, L: FnOnce(&str) -> Option<usize>> Visitor<'de> for KeySeed<'_, L> {
+    type Value = usize;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a field name")
     }
 
     #[inline]
-    fn visit_str<E: de::Error>(self, key: &str) -> Result<Key, E> {
-        Ok(match (self.lookup)(key) {
-            Some(index) => Key::Field(index),
-            // Kept whole (the text is capped); the message echoes at most
-            // 64 characters of it and its length.
-            None => Key::Unknown(key.to_owned()),
-        })
+    fn visit_str<E: de::Error>(self, key: &str) -> Result<usize, E> {
+        let found = (self.lookup)(key);
+        match found {
+            Some(index) if self.state.fields.get(index).is_some_and(|f| !f.injected()) => Ok(index),
+            _ => Err(self.state.fail(self.state.key_error(key, found))),
+        }
+    }
+}
+
+impl ParseState {
+    /// Why a key that names no field the model gives stops the parse: the
+    /// field is injected, the contract lacks the field the derive matched,
+    /// or the key is unknown.
+    #[cold]
+    #[inline(never)]
+    fn key_error(&self, key: &str, found: Option<usize>) -> ArgumentError {
+        let fields = self.fields;
+        match found {
+            Some(index) if fields.get(index).is_some_and(|f| f.injected()) => {
+                let name = fields[index].name();
+                ArgumentError::invalid(
+                    field_path(name),
+                    format!(
+                        "field \"{name}\" is set by the application from the trusted session, not by the model; remove it from the arguments"
+                    ),
+                )
+            }
+            // The generated key match and the contract come from one derive;
+            // an index beyond the fields means they were built apart.
+            Some(index) => ArgumentError::new(
+                ArgumentErrorKind::InvalidContract,
+                "$",
+                format!(
+                    "the parser of tool `{}` matched a key to field {index}, which its contract does not have; the derive and the contract disagree: build the tool with one version of tool-contract",
+                    self.contract.name()
+                ),
+            ),
+            None => {
+                // Kept whole (the text is capped); the message echoes at
+                // most 64 characters of it and its length.
+                let allowed: Vec<&str> = self.contract.model_fields().map(|f| f.name()).collect();
+                ArgumentError::invalid(
+                    field_path(key),
+                    humanize::unknown_field_message(key, &allowed),
+                )
+            }
+        }
     }
 }
 
@@ -119,42 +162,12 @@ pub fn next_key<'de, A: MapAccess<'de>>(
     state: &ParseState,
     lookup: impl FnOnce(&str) -> Option<usize>,
 ) -> Result<Option<usize>, A::Error> {
-    let fields = state.contract.fields();
-    match map.next_key_seed(KeySeed { lookup })? {
-        None => Ok(None),
-        Some(Key::Field(index)) if fields.get(index).is_some_and(|f| f.injected()) => {
-            let name = fields[index].name();
-            Err(state.fail(ArgumentError::invalid(
-                field_path(name),
-                format!(
-                    "field \"{name}\" is set by the application from the trusted session, not by the model; remove it from the arguments"
-                ),
-            )))
-        }
-        Some(Key::Field(index)) if index < fields.len() => Ok(Some(index)),
-        // The generated key match and the contract come from one derive;
-        // an index beyond the fields means they were built apart.
-        Some(Key::Field(index)) => Err(state.fail(ArgumentError::new(
-            ArgumentErrorKind::InvalidContract,
-            "$",
-            format!(
-                "the parser of tool `{}` matched a key to field {index}, which its contract does not have; the derive and the contract disagree: build the tool with one version of tool-contract",
-                state.contract.name()
-            ),
-        ))),
-        Some(Key::Unknown(key)) => {
-            let allowed: Vec<&str> = state.contract.model_fields().map(|f| f.name()).collect();
-            Err(state.fail(ArgumentError::invalid(
-                field_path(&key),
-                humanize::unknown_field_message(&key, &allowed),
-            )))
-        }
-    }
+    map.next_key_seed(KeySeed { lookup, state })
 }
 
 /// Reads the value of field `index` into `slot`; a second value for the same
 /// field stops the parse.
-#[inline]
+#[inline(always)]
 pub fn next_value<'de, A: MapAccess<'de>, T: de::Deserialize<'de>>(
     map: &mut A,
     state: &ParseState,
@@ -169,14 +182,22 @@ pub fn next_value<'de, A: MapAccess<'de>, T: de::Deserialize<'de>>(
         )));
     }
     state.current.set(Some(index));
+    if index < 64 && state.passthrough & (1 << index) != 0 {
+        // A string or boolean with nothing to check, or a list of them
+        // without item counts: serde's own reading is the whole contract.
+        *slot = Some(map.next_value()?);
+        state.current.set(None);
+        return Ok(());
+    }
     let Ok(schema) = state.schema else {
         // parse_map refuses a contract whose schema does not compile.
         return Err(de::Error::custom("tool contract error"));
     };
-    let node = schema.field(index);
-    if schema.node(node).passthrough {
-        // A string or boolean with nothing to check: serde's own reading
-        // is the whole contract.
+    let id = schema.field(index);
+    let node = schema.node(id);
+    if node.passthrough {
+        // A string or boolean with nothing to check, or a list of them
+        // without item counts: serde's own reading is the whole contract.
         *slot = Some(map.next_value()?);
         state.current.set(None);
         return Ok(());
@@ -187,7 +208,11 @@ pub fn next_value<'de, A: MapAccess<'de>, T: de::Deserialize<'de>>(
     };
     let root = Path::ROOT;
     let path = root.child(Seg::Key(state.field(index).name()));
-    let g = G::new(&cx, node, &path);
+    let g = G {
+        cx: &cx,
+        node,
+        path: &path,
+    };
     *slot = Some(map.next_value_seed(GuidedSeed(g, PhantomData))?);
     state.current.set(None);
     Ok(())

@@ -335,11 +335,24 @@ pub(crate) struct Node {
     pub required_mask: u64,
     /// Whether serde alone enforces everything this node says of a value
     /// read while streaming: a string or boolean (or null) with no check to
-    /// run. The walker hands such a value straight to serde.
+    /// run, or a list (or null) of such values with no item count or
+    /// `prefixItems`. The walker hands such a value straight to serde.
     pub passthrough: bool,
     /// Which of the first 64 properties have a passthrough node, one bit
     /// each, so the walker need not look their nodes up.
     pub passthrough_properties: u64,
+    /// Whether the node of `items` is passthrough, so the walker need not
+    /// look it up for each item.
+    pub items_passthrough: bool,
+    /// The node's only scalar checks are `minLength`/`maxLength`.
+    pub lengths_only: bool,
+    /// When the node's only number checks are integer bounds (no `enum`,
+    /// no `multipleOf`, no bound written as a fraction): the integers they
+    /// allow, both ends included, so an integer is judged in two
+    /// comparisons.
+    pub integer_range: Option<(i128, i128)>,
+    /// The node's index in its schema.
+    pub id: NodeId,
     /// The node is exactly the schema of `Money` (`Some(false)`) or
     /// `SignedMoney` (`Some(true)`), whose own `Deserialize` enforces all of
     /// it (see `contract/money_de.rs`).
@@ -378,6 +391,10 @@ impl Default for Node {
             required_mask: 0,
             passthrough: false,
             passthrough_properties: 0,
+            items_passthrough: false,
+            lengths_only: false,
+            integer_range: None,
+            id: 0,
             money: None,
         }
     }
@@ -461,6 +478,8 @@ pub(crate) struct CompiledSchema {
     root: NodeId,
     /// The node of each of the contract's fields, by field index.
     fields: Vec<NodeId>,
+    /// Which of the first 64 fields have a passthrough node, one bit each.
+    field_passthrough: u64,
 }
 
 impl CompiledSchema {
@@ -481,7 +500,8 @@ impl CompiledSchema {
         };
         let root = c.compile(root, "")?;
         let mut nodes = c.nodes;
-        for node in &mut nodes {
+        for (id, node) in nodes.iter_mut().enumerate() {
+            node.id = id;
             node.streamable = node.any_of.is_empty()
                 && node.one_of.is_empty()
                 && node.all_of.is_empty()
@@ -505,10 +525,46 @@ impl CompiledSchema {
                 || node.exclusive_minimum.is_some()
                 || node.exclusive_maximum.is_some()
                 || node.multiple_of.is_some();
+            node.lengths_only = node.has_scalar_checks
+                && node.enumeration.is_none()
+                && node.pattern.is_none()
+                && node.format.is_none()
+                && node.minimum.is_none()
+                && node.maximum.is_none()
+                && node.exclusive_minimum.is_none()
+                && node.exclusive_maximum.is_none()
+                && node.multiple_of.is_none();
+            node.integer_range = integer_bounds(node);
             node.passthrough = node.streamable
                 && !node.has_scalar_checks
                 && node.types & (STR | BOOL) != 0
                 && node.types & !(STR | BOOL | NULL) == 0;
+        }
+        // A list of passthrough values with nothing of its own to check (no
+        // item counts, no `prefixItems`) is passthrough too: serde's reading
+        // of the list and of each item is then the whole contract. Nested
+        // lists are found by going over the nodes until nothing changes.
+        loop {
+            let mut changed = false;
+            for i in 0..nodes.len() {
+                let n = &nodes[i];
+                if !n.passthrough
+                    && n.streamable
+                    && !n.has_scalar_checks
+                    && n.types & ARR != 0
+                    && n.types & !(ARR | NULL) == 0
+                    && n.prefix_items.is_empty()
+                    && n.min_items.is_none()
+                    && n.max_items.is_none()
+                    && nodes[n.items].passthrough
+                {
+                    nodes[i].passthrough = true;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
         }
         let passthrough: Vec<bool> = nodes.iter().map(|n| n.passthrough).collect();
         for node in &mut nodes {
@@ -519,11 +575,13 @@ impl CompiledSchema {
                 .enumerate()
                 .filter(|(_, (_, id))| passthrough[*id])
                 .fold(0, |mask, (i, _)| mask | 1 << i);
+            node.items_passthrough = passthrough[node.items];
         }
         Ok(CompiledSchema {
             nodes,
             root,
             fields: Vec::new(),
+            field_passthrough: 0,
         })
     }
 
@@ -543,10 +601,25 @@ impl CompiledSchema {
                     .map_or(ANY_NODE, |(_, id)| *id)
             })
             .collect();
+        self.field_passthrough = self
+            .fields
+            .iter()
+            .take(64)
+            .enumerate()
+            .filter(|(_, id)| self.nodes[**id].passthrough)
+            .fold(0, |mask, (i, _)| mask | 1 << i);
         self
     }
 
+    /// Which of the contract's first 64 fields have a passthrough node, one
+    /// bit each.
+    #[inline(always)]
+    pub(crate) fn field_passthrough(&self) -> u64 {
+        self.field_passthrough
+    }
+
     /// The node of the contract's field `index`.
+    #[inline(always)]
     pub(crate) fn field(&self, index: usize) -> NodeId {
         self.fields.get(index).copied().unwrap_or(ANY_NODE)
     }
@@ -838,15 +911,54 @@ pub(crate) fn number_holds(node: &Node, v: Num) -> bool {
         && node.multiple_of.is_none_or(|m| v.multiple_of(m))
 }
 
+/// The integers a node's bounds allow, both ends included, when its only
+/// number checks are bounds written as integers (see [`Node::integer_range`]).
+fn integer_bounds(node: &Node) -> Option<(i128, i128)> {
+    if node.enumeration.is_some() || node.multiple_of.is_some() {
+        return None;
+    }
+    let (mut lo, mut hi) = (i128::MIN, i128::MAX);
+    let bounds = [
+        (node.minimum, 0, true),
+        (node.exclusive_minimum, 1, true),
+        (node.maximum, 0, false),
+        (node.exclusive_maximum, -1, false),
+    ];
+    for (bound, step, lower) in bounds {
+        let Some(bound) = bound else { continue };
+        let b = bound.int()? + step;
+        if lower {
+            lo = lo.max(b);
+        } else {
+            hi = hi.min(b);
+        }
+    }
+    Some((lo, hi))
+}
+
 /// Whether the string's length in characters is surely within the node's
 /// bounds, judged from its length in bytes alone (a character is one to
 /// four bytes), so the characters are counted only near a bound.
 #[inline]
-fn lengths_hold(node: &Node, s: &str) -> bool {
+pub(crate) fn lengths_hold(node: &Node, s: &str) -> bool {
     let bytes = s.len() as u64;
     let min_holds = node.min_length.is_none_or(|min| bytes.div_ceil(4) >= min);
     let max_holds = node.max_length.is_none_or(|max| bytes <= max);
     min_holds && max_holds
+}
+
+/// Whether the string's length in characters is within the node's bounds,
+/// exactly: from the byte length when that settles it, else from the
+/// characters, counted as the bytes that do not continue a character
+/// (a plain loop, quicker than `chars().count()` on the short strings
+/// that come near a bound).
+#[inline]
+pub(crate) fn lengths_within(node: &Node, s: &str) -> bool {
+    if lengths_hold(node, s) {
+        return true;
+    }
+    let n = s.bytes().filter(|b| b & 0xC0 != 0x80).count() as u64;
+    node.min_length.is_none_or(|min| n >= min) && node.max_length.is_none_or(|max| n <= max)
 }
 
 /// The number checks of a node, exact for integers.
@@ -1487,6 +1599,78 @@ mod tests {
             let matcher = Matcher::new(source, Regex::new(source).unwrap());
             assert!(matches!(matcher, Matcher::Regex(_)), "{source}");
         }
+    }
+
+    #[test]
+    fn integer_bounds_and_lengths_decided_early_agree_with_the_full_checks() {
+        let node = |schema: Value| {
+            let compiled = CompiledSchema::compile(&schema).unwrap();
+            compiled.node(compiled.root).clone()
+        };
+        let n = node(json!({"type": "integer", "minimum": 1, "maximum": 1000}));
+        assert_eq!(n.integer_range, Some((1, 1000)));
+        let n = node(json!({"type": "integer", "exclusiveMinimum": -5, "exclusiveMaximum": 5}));
+        assert_eq!(n.integer_range, Some((-4, 4)));
+        let n = node(json!({"type": "integer", "minimum": 1.5}));
+        assert_eq!(n.integer_range, None);
+        let n = node(json!({"type": "integer", "minimum": 0, "multipleOf": 2}));
+        assert_eq!(n.integer_range, None);
+        let n = node(json!({"type": "integer", "enum": [1, 2]}));
+        assert_eq!(n.integer_range, None);
+        for schema in [
+            json!({"type": "integer", "minimum": 1, "maximum": 1000}),
+            json!({"type": "integer", "exclusiveMinimum": -5, "exclusiveMaximum": 5}),
+            json!({"type": "number", "minimum": 0, "maximum": 18446744073709551615_u64}),
+            json!({"type": "integer", "minimum": -9223372036854775808_i64}),
+        ] {
+            let n = node(schema.clone());
+            let (lo, hi) = n.integer_range.unwrap();
+            for v in [
+                Num::U(0),
+                Num::U(1),
+                Num::U(4),
+                Num::U(5),
+                Num::U(1000),
+                Num::U(1001),
+                Num::U(u64::MAX),
+                Num::I(-4),
+                Num::I(-5),
+                Num::I(i64::MIN),
+            ] {
+                let i = v.int().unwrap();
+                assert_eq!(lo <= i && i <= hi, number_holds(&n, v), "{schema} on {v}");
+            }
+        }
+        let n = node(json!({"type": "string", "minLength": 2, "maxLength": 3}));
+        assert!(n.lengths_only);
+        for s in [
+            "",
+            "a",
+            "ab",
+            "abc",
+            "abcd",
+            "éé",
+            "ééé",
+            "éééé",
+            "𝄞",
+            "𝄞𝄞𝄞𝄞",
+        ] {
+            if lengths_hold(&n, s) {
+                assert!(string_holds(&n, s), "{s}");
+            }
+            assert_eq!(
+                string_holds(&n, s),
+                (2..=3).contains(&s.chars().count()),
+                "{s}"
+            );
+            assert_eq!(lengths_within(&n, s), string_holds(&n, s), "{s}");
+        }
+        let n = node(json!({"type": "string", "maxLength": 3, "pattern": "^a+$"}));
+        assert!(!n.lengths_only);
+        let n = node(json!({"type": "string", "maxLength": 3, "format": "email"}));
+        assert!(!n.lengths_only);
+        let n = node(json!({"type": "string", "maxLength": 3, "enum": ["a"]}));
+        assert!(!n.lengths_only);
     }
 
     #[test]
