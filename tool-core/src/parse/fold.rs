@@ -131,7 +131,14 @@ impl<'s> Place<'s> {
                 .iter()
                 .filter_map(|map| map.get("properties").and_then(Value::as_object)?.get(key))
                 .collect();
-            if schemas.is_empty() {
+            // A key no `properties` names falls to `additionalProperties`,
+            // unless a `patternProperties` may take it (then nothing is
+            // folded there: which schema applies is not looked into).
+            let patterned = self
+                .alternatives
+                .iter()
+                .any(|map| map.contains_key("patternProperties"));
+            if schemas.is_empty() && !patterned {
                 schemas = self
                     .alternatives
                     .iter()
@@ -144,17 +151,22 @@ impl<'s> Place<'s> {
         self.members.get_mut(key).and_then(Option::as_mut)
     }
 
-    /// The place of the items of a list, if any schema here describes them.
+    /// The place of the items of a list, if any schema here describes them
+    /// all alike: a tuple (`prefixItems`, or `items` as an array) gives its
+    /// positions schemas of their own, so nothing in it is folded.
     fn items(&mut self) -> Option<&mut Place<'s>> {
         let alternatives = &self.alternatives;
         let root = self.root;
         self.items
             .get_or_insert_with(|| {
+                let tuple = alternatives.iter().any(|map| {
+                    map.contains_key("prefixItems") || map.get("items").is_some_and(Value::is_array)
+                });
                 let schemas: Vec<&Value> = alternatives
                     .iter()
                     .filter_map(|map| map.get("items"))
                     .collect();
-                (!schemas.is_empty()).then(|| Box::new(Place::new(schemas, root)))
+                (!tuple && !schemas.is_empty()).then(|| Box::new(Place::new(schemas, root)))
             })
             .as_deref_mut()
     }
@@ -201,7 +213,12 @@ fn alternatives<'s>(schemas: Vec<&'s Value>, root: &'s Value) -> Vec<&'s Map<Str
 /// Whether a schema (one of [`alternatives`], so its `$ref` and branches
 /// are judged on their own) takes any string as it is written.
 fn takes_any_string(map: &Map<String, Value>) -> bool {
-    let composite = ["enum", "const", "$ref", "anyOf", "oneOf", "allOf", "not"]
+    // What `not` and `if` allow is not looked into: such a schema may take
+    // the text as written, so nothing at its place is folded.
+    if map.contains_key("not") || map.contains_key("if") {
+        return true;
+    }
+    let composite = ["enum", "const", "$ref", "anyOf", "oneOf", "allOf"]
         .iter()
         .any(|key| map.contains_key(*key));
     let stringy = match map.get("type") {
@@ -481,6 +498,33 @@ mod tests {
         let country = items.members["country"].as_ref().unwrap();
         assert_eq!(country.alternatives.len(), 252);
         assert_eq!(country.strings.as_ref().unwrap().exact.len(), 250);
+    }
+
+    #[test]
+    fn tuples_pattern_properties_and_negations_are_not_folded() {
+        // The first position takes any string; `items` is the rest.
+        let tuple = json!({"type": "object", "properties": {"t": {
+            "type": "array", "prefixItems": [{"type": "string"}], "items": {"enum": ["A"]}
+        }}});
+        assert_eq!(fold_enum_case(&tuple, r#"{"t":["a","a"]}"#), None);
+        let draft7 = json!({"type": "object", "properties": {"t": {
+            "type": "array", "items": [{"enum": ["A"]}]
+        }}});
+        assert_eq!(fold_enum_case(&draft7, r#"{"t":["a"]}"#), None);
+        let negated = json!({"type": "object", "properties": {"x": {"anyOf": [
+            {"enum": ["A"]}, {"not": {"enum": ["A"]}}
+        ]}}});
+        assert_eq!(fold_enum_case(&negated, r#"{"x":"a"}"#), None);
+        let patterned = json!({"type": "object",
+            "patternProperties": {"^x": {"type": "string"}},
+            "additionalProperties": {"enum": ["A"]}});
+        assert_eq!(fold_enum_case(&patterned, r#"{"xa":"a"}"#), None);
+        // Without the pattern, additionalProperties describes the member.
+        let open = json!({"type": "object", "additionalProperties": {"enum": ["A"]}});
+        assert_eq!(
+            fold_enum_case(&open, r#"{"xa":"a"}"#).as_deref(),
+            Some(r#"{"xa":"A"}"#)
+        );
     }
 
     #[test]
