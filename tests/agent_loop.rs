@@ -358,9 +358,10 @@ async fn a_broken_response_is_an_error_with_its_path_and_ends_the_conversation()
             json!({"id": "resp_1", "model": "m", "output": {"type": "message"}}),
             "$.output: expected an array, got an object",
         ),
+        // An error body (a failed response object, with its `status`, is
+        // a response: `a_cancelled_response_ends_the_turn_...`).
         (
-            json!({"id": "resp_1", "model": "m", "status": "failed", "output": [],
-                "error": {"code": "server_error", "message": "The server had an error."}}),
+            json!({"error": {"code": "server_error", "message": "The server had an error."}}),
             "$.error: the API answered with an error: The server had an error.",
         ),
     ];
@@ -516,7 +517,24 @@ async fn a_cancelled_response_ends_the_turn_as_incomplete_and_runs_no_call() {
         assert_eq!(turn.end, TurnEnd::Incomplete(status.to_owned()), "{status}");
         assert_eq!(turn.answer(), None);
         assert_eq!(turn.steps.len(), 1);
-        assert!(turn.steps[0].round.items.is_empty(), "{status}");
+        // Answered without running, for the next request to carry.
+        assert_eq!(
+            turn.steps[0].round.items,
+            [
+                json!({"type": "function_call_output", "call_id": "call_1", "output": format!(
+                    "Error [CALL_NOT_RUN]: The call did not run: the response did not complete \
+                     (\"{status}\"), so its arguments may be incomplete. Make the call again if it \
+                     is still needed."
+                )})
+            ],
+            "{status}"
+        );
+        let audit = &turn.steps[0].round.results[0].1.audit;
+        assert_eq!(audit.error_code.as_deref(), Some("CALL_NOT_RUN"));
+        assert_eq!(
+            audit.outcome,
+            tool_contract::runtime::ExecutionOutcome::NotStarted
+        );
         assert_eq!(turn.steps[0].text, "Let me check");
         drop(agent);
         assert!(replay.is_done());

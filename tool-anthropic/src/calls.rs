@@ -14,8 +14,9 @@ pub const PROVIDER: &str = "anthropic";
 pub struct ResponseCalls {
     /// The model, as the response names it.
     pub model: String,
-    /// The response's `stop_reason`, if any. With `max_tokens` or
-    /// `refusal` the arguments may not match the schema; the parser says so.
+    /// The response's `stop_reason`, if any. Calls are run only with
+    /// `tool_use`: with another reason or none (`max_tokens` may cut a
+    /// block short) they are answered `CALL_NOT_RUN` ([`not_run`](crate::not_run)).
     pub stop_reason: Option<String>,
     /// The calls, in the order of their `tool_use` blocks.
     pub calls: Vec<ToolCall>,
@@ -79,10 +80,16 @@ pub fn tool_use_calls(response: &Value) -> Result<ResponseCalls, ResponseError> 
             ));
         }
     };
-    let stop_reason = response
-        .get("stop_reason")
-        .and_then(Value::as_str)
-        .map(str::to_owned);
+    let stop_reason = match response.get("stop_reason") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(reason)) => Some(reason.clone()),
+        Some(other) => {
+            return Err(ResponseError::new(
+                "$.stop_reason",
+                format!("expected a string, got {}", kind(other)),
+            ));
+        }
+    };
     let content = match response.get("content") {
         Some(Value::Array(content)) => content,
         Some(other) => {

@@ -236,6 +236,13 @@ impl<'s> Compiler<'s> {
         depth: usize,
         inline: bool,
     ) -> Result<Value, StrictSchemaError> {
+        // Aliases are followed here without `node`: the same bounds apply.
+        if depth > MAX_SCHEMA_DEPTH {
+            return Err(at.error(
+                StrictRule::TooLarge,
+                format!("schemas nest more than {MAX_SCHEMA_DEPTH} levels deep here; flatten the argument types"),
+            ));
+        }
         let ref_at = at.key("$ref");
         let Some(reference) = map.get("$ref").and_then(Value::as_str) else {
             return Err(ref_at.error(StrictRule::Malformed, "expected a string"));
@@ -560,6 +567,19 @@ impl<'s> Compiler<'s> {
                 ));
             }
         };
+        // An entry that only annotates adds its description where the
+        // parent has none, and constrains nothing.
+        if let Value::Object(map) = entry
+            && !map.is_empty()
+            && is_annotation_only(map)
+        {
+            if let Some(description) = map.get("description") {
+                schema
+                    .entry("description")
+                    .or_insert_with(|| description.clone());
+            }
+            return Ok(());
+        }
         // The entry is compiled with the parent's annotations, so the
         // sentences of its moved keywords follow the parent's description
         // instead of being dropped with the entry's own.

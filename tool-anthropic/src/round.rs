@@ -152,8 +152,9 @@ pub fn answer_calls(
 
 /// The error answering the calls of a response that stopped with
 /// `stop_reason`, when that is not `tool_use`: the model had not finished
-/// deciding them, so they are not run. `None` for `tool_use` and for a
-/// response that gives no stop reason.
+/// deciding them, so they are not run. A response without a stop reason
+/// (`null`, as an unfinished message carries, or none) is not known to
+/// have finished either. `None` for `tool_use`.
 ///
 /// ```
 /// let error = tool_contract::anthropic::not_run(Some("max_tokens")).unwrap();
@@ -164,16 +165,20 @@ pub fn answer_calls(
 ///      needed."
 /// );
 /// assert!(tool_contract::anthropic::not_run(Some("tool_use")).is_none());
+/// assert!(tool_contract::anthropic::not_run(None).is_some());
 /// ```
 pub fn not_run(stop_reason: Option<&str>) -> Option<ToolError> {
-    let stop_reason = stop_reason.filter(|reason| *reason != "tool_use")?;
+    let why = match stop_reason {
+        Some("tool_use") => return None,
+        Some(reason) => format!("the response stopped with \"{reason}\", not \"tool_use\""),
+        None => "the response gave no stop reason".to_owned(),
+    };
     Some(ToolError::new(
         ToolError::CALL_NOT_RUN,
         ErrorCategory::Aborted,
         format!(
-            "The call did not run: the response stopped with \"{stop_reason}\", not \
-             \"tool_use\", so its input may be incomplete. Make the call again if it is still \
-             needed."
+            "The call did not run: {why}, so its input may be incomplete. Make the call again if \
+             it is still needed."
         ),
     ))
 }

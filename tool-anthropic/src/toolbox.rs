@@ -91,14 +91,10 @@ impl ToolboxExt for Toolbox {
         // A response that stopped for another reason than `tool_use`: its
         // calls are answered as not run, each with its audit record.
         if let Some(error) = not_run(stop_reason.as_deref()) {
-            let mut results = Vec::with_capacity(calls.len());
-            for call in calls {
-                let result = self
-                    .answer_without_running(&call, session, error.clone())
-                    .await;
-                results.push((call, result));
-            }
-            return ToolRound::build(model, results, Vec::new());
+            let results = self
+                .answer_turn_without_running(&calls, session, &error)
+                .await;
+            return ToolRound::build(model, calls.into_iter().zip(results).collect(), Vec::new());
         }
         let outcomes = self.call_turn(&calls, session, abort).await;
         ToolRound::build(model, calls.into_iter().zip(outcomes).collect(), Vec::new())

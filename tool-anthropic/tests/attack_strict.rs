@@ -246,3 +246,18 @@ fn escaped_definition_names_resolve() {
         json!({"type": "string", "description": "X. At most 2 characters."})
     );
 }
+
+/// An `allOf` entry that only annotates a typed parent constrains nothing:
+/// its description is kept where the parent has none.
+#[test]
+fn an_annotation_only_all_of_entry_beside_a_typed_parent() {
+    let schema = json!({
+        "type": "object",
+        "properties": {"x": {"type": "string", "allOf": [{"description": "A name."}]}},
+        "required": ["x"]
+    });
+    assert_eq!(
+        compile(schema)["properties"]["x"],
+        json!({"type": "string", "description": "A name."})
+    );
+}

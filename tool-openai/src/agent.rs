@@ -7,14 +7,14 @@ use std::collections::HashSet;
 use std::fmt;
 
 use serde_json::{Map, Value, json};
-use tool_core::{ErrorCategory, Session, ToolCall, ToolError, ToolOutput};
+use tool_core::{Session, ToolCall};
 use tool_runtime::approval::ApprovalRequest;
 use tool_runtime::{AbortHandle, CallResult, Toolbox};
 use tool_transport::{Transport, TransportError};
 
-use crate::calls::{ResponseError, responses_calls};
+use crate::calls::{ResponseError, responses_calls, unfinished};
 use crate::round::ToolRound;
-use crate::toolbox::ToolboxExt;
+use crate::toolbox::{ToolboxExt, answer_without_running};
 use crate::wire::{ToolSetError, tools_for_responses};
 
 /// The Responses API's endpoint, relative to the base URL
@@ -399,11 +399,10 @@ impl<'t, T: Transport> ResponsesAgent<'t, T> {
             let end = if step.round.stop {
                 self.stopped = true;
                 Some(TurnEnd::Stopped)
+            } else if let Some(reason) = unfinished(&step.response) {
+                Some(TurnEnd::Incomplete(reason))
             } else if step.round.is_final_answer() {
-                Some(match incomplete(&step.response) {
-                    Some(reason) => TurnEnd::Incomplete(reason),
-                    None => TurnEnd::Answer(step.text.clone()),
-                })
+                Some(TurnEnd::Answer(step.text.clone()))
             } else {
                 self.pending.extend(step.round.items.iter().cloned());
                 None
@@ -455,7 +454,7 @@ impl<'t, T: Transport> ResponsesAgent<'t, T> {
         sent: Vec<Value>,
         session: &Session,
     ) -> Result<Step, ResponseError> {
-        let mut calls = responses_calls(&response)?;
+        let calls = responses_calls(&response)?;
         if let Some(repeated) = calls
             .calls
             .iter()
@@ -476,16 +475,13 @@ impl<'t, T: Transport> ResponsesAgent<'t, T> {
             .extend(calls.calls.iter().map(|call| call.call_id.clone()));
         // A response that did not complete (cut off at a token limit,
         // cancelled, failed, not finished): its calls are not the model's
-        // finished decision and do not run; each is answered as not run in
-        // the next request, and the turn ends as `Incomplete`.
-        let not_run = match incomplete(&response) {
-            Some(reason) => {
-                let not_run = std::mem::take(&mut calls.calls);
-                self.pending
-                    .extend(not_run.iter().map(|call| not_run_output(call, &reason)));
-                not_run
-            }
-            None => Vec::new(),
+        // finished decision and do not run; each is answered `CALL_NOT_RUN`
+        // in the next request, and the turn ends as `Incomplete`.
+        let unfinished = unfinished(&response);
+        let not_run = if unfinished.is_some() {
+            calls.calls.clone()
+        } else {
+            Vec::new()
         };
         let id = response
             .get("id")
@@ -517,10 +513,17 @@ impl<'t, T: Transport> ResponsesAgent<'t, T> {
                 _ => skipped.push(kind.to_owned()),
             }
         }
-        let round = self
-            .toolbox
-            .answer_calls(calls, session, &self.abort.child())
-            .await;
+        let round = match &unfinished {
+            Some(reason) => answer_without_running(self.toolbox, calls, session, reason).await,
+            None => {
+                self.toolbox
+                    .answer_calls(calls, session, &self.abort.child())
+                    .await
+            }
+        };
+        if unfinished.is_some() {
+            self.pending.extend(round.items.iter().cloned());
+        }
         match self.settings.continuation {
             Continuation::PreviousResponseId => self.previous_response_id = id,
             Continuation::Resend => {
@@ -543,51 +546,6 @@ fn output_index_of(response: &Value, call_id: &str) -> Option<usize> {
     response["output"].as_array()?.iter().position(|item| {
         item["type"] == "function_call" && item["call_id"].as_str() == Some(call_id)
     })
-}
-
-/// The `function_call_output` answering a call of a response that did not
-/// complete (`reason`: why, as [`incomplete`] gives it).
-fn not_run_output(call: &ToolCall, reason: &str) -> Value {
-    let error = ToolError::new(
-        ToolError::CALL_NOT_RUN,
-        ErrorCategory::Aborted,
-        format!(
-            "The call did not run: the response did not complete (\"{reason}\"), so its \
-             arguments may be incomplete. Make the call again if it is still needed."
-        ),
-    );
-    let text = ToolOutput::respond_to_model(error)
-        .model_text()
-        .unwrap_or_default();
-    json!({"type": "function_call_output", "call_id": call.call_id, "output": text})
-}
-
-/// Why a response did not complete: for `"status": "incomplete"` the
-/// reason it was cut off (`unknown` when it does not say), for another
-/// status than `completed` the status (`cancelled`, `failed`, ...); `None`
-/// for a completed response or one without a status.
-fn incomplete(response: &Value) -> Option<String> {
-    if response["status"] == "incomplete" {
-        return Some(
-            response["incomplete_details"]["reason"]
-                .as_str()
-                .unwrap_or("unknown")
-                .to_owned(),
-        );
-    }
-    halted(response)
-}
-
-/// The status of a response the API stopped for another reason than a
-/// limit: any status but `completed` and `incomplete`.
-fn halted(response: &Value) -> Option<String> {
-    match &response["status"] {
-        Value::String(status) if status != "completed" && status != "incomplete" => {
-            Some(status.clone())
-        }
-        Value::Null | Value::String(_) => None,
-        other => Some(other.to_string()),
-    }
 }
 
 /// The `output_text` parts of a message item, joined.

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 pub use tool_core::ResponseError;
-use tool_core::{ToolCall, ToolContract, ToolOutput, Version};
+use tool_core::{ErrorCategory, ToolCall, ToolContract, ToolError, ToolOutput, Version};
 
 /// The provider name in every [`CallRecord`].
 pub const PROVIDER: &str = "openai";
@@ -225,7 +225,11 @@ pub fn chat_completions_calls(response: &Value) -> Result<ResponseCalls, Respons
 /// (messages, reasoning, built-in tool calls) are left out.
 pub fn responses_calls(response: &Value) -> Result<ResponseCalls, ResponseError> {
     let response = object(response, "$")?;
-    api_error(response)?;
+    // A response object has a `status`; its `error` is why it failed (see
+    // `unfinished`), not an error body.
+    if !response.contains_key("status") {
+        api_error(response)?;
+    }
     let model = string_field(response, "model", "$")?;
     let output = array_field(response, "output", "$")?;
     let mut calls = Vec::new();
@@ -242,6 +246,61 @@ pub fn responses_calls(response: &Value) -> Result<ResponseCalls, ResponseError>
         calls.push(ToolCall::new(call_id, name, arguments));
     }
     Ok(ResponseCalls::new(Api::Responses, model, calls))
+}
+
+/// Why a Responses API response did not complete, when it did not: for
+/// `"status": "incomplete"` the reason it was cut off
+/// (`incomplete_details.reason`, `unknown` when it does not say), for any
+/// other status but `completed` the status (`cancelled`, `failed`,
+/// `in_progress`, ...). `None` for a completed response and for one
+/// without a status (compatible servers leave it out). The calls of a
+/// response that did not complete are not the model's finished decision:
+/// they are answered [`not_run`], never run.
+///
+/// ```
+/// use serde_json::json;
+/// use tool_contract::openai::unfinished;
+///
+/// let cut = json!({"status": "incomplete", "incomplete_details": {"reason": "max_output_tokens"}});
+/// assert_eq!(unfinished(&cut).as_deref(), Some("max_output_tokens"));
+/// assert_eq!(unfinished(&json!({"status": "cancelled"})).as_deref(), Some("cancelled"));
+/// assert_eq!(unfinished(&json!({"status": "completed"})), None);
+/// ```
+pub fn unfinished(response: &Value) -> Option<String> {
+    match &response["status"] {
+        Value::String(status) if status == "incomplete" => Some(
+            response["incomplete_details"]["reason"]
+                .as_str()
+                .unwrap_or("unknown")
+                .to_owned(),
+        ),
+        Value::String(status) if status == "completed" => None,
+        Value::String(status) => Some(status.clone()),
+        Value::Null => None,
+        other => Some(other.to_string()),
+    }
+}
+
+/// The error answering each call of a response that did not complete
+/// (`reason` as [`unfinished`] gives it): `CALL_NOT_RUN`.
+///
+/// ```
+/// assert_eq!(
+///     tool_contract::openai::not_run("max_output_tokens").model_text(),
+///     "Error [CALL_NOT_RUN]: The call did not run: the response did not complete \
+///      (\"max_output_tokens\"), so its arguments may be incomplete. Make the call again if \
+///      it is still needed."
+/// );
+/// ```
+pub fn not_run(reason: &str) -> ToolError {
+    ToolError::new(
+        ToolError::CALL_NOT_RUN,
+        ErrorCategory::Aborted,
+        format!(
+            "The call did not run: the response did not complete (\"{reason}\"), so its \
+             arguments may be incomplete. Make the call again if it is still needed."
+        ),
+    )
 }
 
 /// Refuses a call whose id an earlier call of the response has: a result

@@ -64,8 +64,8 @@ mod wire;
 pub use budget::{BudgetError, BudgetLimit, OverBudget, SchemaUsage, check_budget, schema_usage};
 pub use cache::{strict_schema, strict_schema_for};
 pub use calls::{
-    Api, CallRecord, PROVIDER, ResponseCalls, ResponseError, chat_completions_calls,
-    responses_calls,
+    Api, CallRecord, PROVIDER, ResponseCalls, ResponseError, chat_completions_calls, not_run,
+    responses_calls, unfinished,
 };
 pub use check::{
     LONG_ENUM_CHARACTERS, LONG_ENUM_VALUES, MAX_ENUM_VALUES, MAX_NESTING, MAX_PROPERTIES,

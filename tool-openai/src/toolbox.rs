@@ -10,7 +10,9 @@ use tool_runtime::approval::ApprovalRequest;
 use tool_runtime::audit::AuditRecord;
 use tool_runtime::{AbortHandle, CallResult, Toolbox};
 
-use crate::calls::{ResponseCalls, ResponseError, chat_completions_calls, responses_calls};
+use crate::calls::{
+    ResponseCalls, ResponseError, chat_completions_calls, not_run, responses_calls, unfinished,
+};
 use crate::round::ToolRound;
 
 /// Answers the tool calls of an OpenAI response with a [`Toolbox`], in one
@@ -122,6 +124,11 @@ impl ToolboxExt for Toolbox {
         session: &Session,
     ) -> Result<ToolRound<CallResult>, ResponseError> {
         let calls = responses_calls(response)?;
+        // A response that did not complete: its calls are answered as not
+        // run, each with its audit record.
+        if let Some(reason) = unfinished(response) {
+            return Ok(answer_without_running(self, calls, session, &reason).await);
+        }
         Ok(self.answer_calls(calls, session, &AbortHandle::new()).await)
     }
 
@@ -139,6 +146,24 @@ impl ToolboxExt for Toolbox {
             result.audit.contract_version
         })
     }
+}
+
+/// Answers `calls` [`not_run`] (`reason` as [`unfinished`] gives it)
+/// without running any of them, each with its audit record.
+pub(crate) async fn answer_without_running(
+    toolbox: &Toolbox,
+    calls: ResponseCalls,
+    session: &Session,
+    reason: &str,
+) -> ToolRound<CallResult> {
+    let ResponseCalls { api, model, calls } = calls;
+    let outcomes = toolbox
+        .answer_turn_without_running(&calls, session, &not_run(reason))
+        .await;
+    let results = calls.into_iter().zip(outcomes).collect();
+    ToolRound::build(api, model, results, Vec::new(), |_, result| {
+        result.audit.contract_version
+    })
 }
 
 impl ToolRound<CallResult> {

@@ -325,18 +325,31 @@ impl Toolbox {
         self.run_call(call, session, Some(abort), None).await
     }
 
-    /// Answers `call` with `error` without running it: nothing of the call
-    /// is parsed or run; the result carries the error for the model and an
-    /// audit record with outcome `not_started`. For a call an adapter
-    /// decides not to run, such as one from a response that stopped before
-    /// the model finished deciding its calls (`CALL_NOT_RUN`).
-    pub async fn answer_without_running(
+    /// Answers the calls of one model turn with `error` without running
+    /// any of them: nothing of a call is parsed or run; each result carries
+    /// the error for the model and an audit record with outcome
+    /// `not_started`. Calls that share a `call_id` answer
+    /// `DUPLICATE_CALL_ID` instead, as in [`call_turn`](Self::call_turn).
+    /// For calls an adapter decides not to run, such as those of a response
+    /// that stopped before the model finished deciding them
+    /// (`CALL_NOT_RUN`).
+    pub async fn answer_turn_without_running(
         &self,
-        call: &ToolCall,
+        calls: &[ToolCall],
         session: &Session,
-        error: ToolError,
-    ) -> CallResult {
-        self.run_call(call, session, None, Some(error)).await
+        error: &ToolError,
+    ) -> Vec<CallResult> {
+        let counts = id_counts(calls);
+        let mut results = Vec::with_capacity(calls.len());
+        for call in calls {
+            let refusal = if counts[call.call_id.as_str()] > 1 {
+                shared_call_id(&call.call_id)
+            } else {
+                error.clone()
+            };
+            results.push(self.run_call(call, session, None, Some(refusal)).await);
+        }
+        results
     }
 
     /// Runs the calls of one model turn concurrently and returns their
@@ -359,17 +372,12 @@ impl Toolbox {
         abort: &AbortHandle,
     ) -> Vec<CallResult> {
         let gate = RwLock::new(());
-        let mut seen: HashMap<&str, usize> = HashMap::with_capacity(calls.len());
-        for call in calls {
-            *seen.entry(call.call_id.as_str()).or_default() += 1;
-        }
+        let counts = id_counts(calls);
         let pending = calls
             .iter()
             .map(|call| {
-                let refusal = seen
-                    .get(call.call_id.as_str())
-                    .is_some_and(|n| *n > 1)
-                    .then(|| shared_call_id(&call.call_id));
+                let refusal =
+                    (counts[call.call_id.as_str()] > 1).then(|| shared_call_id(&call.call_id));
                 Box::pin(self.gated_call(call, session, abort, &gate, refusal))
             })
             .collect();
@@ -405,6 +413,15 @@ impl Toolbox {
         drop(held);
         result
     }
+}
+
+/// How many calls of a turn have each call id.
+fn id_counts(calls: &[ToolCall]) -> HashMap<&str, usize> {
+    let mut counts: HashMap<&str, usize> = HashMap::with_capacity(calls.len());
+    for call in calls {
+        *counts.entry(call.call_id.as_str()).or_default() += 1;
+    }
+    counts
 }
 
 /// A turn's gate, held (until dropped) while a call runs.

@@ -1,0 +1,147 @@
+//! Issue-14 attacks (round 14c) on the stream assemblers' new paths:
+//! calls a proxy puts in the Anthropic `message_start`, and the
+//! `function_call` items of the Responses `response.completed` event. A
+//! call id is given at most once: two calls with one id cannot be told
+//! apart by their results.
+
+use serde_json::json;
+use tool_contract::anthropic::StreamAssembler;
+use tool_contract::openai::ResponsesStream;
+
+/// A proxy replaying a finished message puts its content in
+/// `message_start`; the same `tool_use` also streamed as a block is a
+/// second call with one id. The block path refuses a block whose id a
+/// `message_start` call has, but not the other way round:
+/// `message_start` extends `calls` without looking at the calls already
+/// there (`stream.rs`, `self.calls.extend(whole.calls)`), so a second
+/// `message_start` (or one after the block) gives two calls `toolu_1`.
+#[test]
+fn anthropic_message_start_after_a_streamed_block_does_not_give_its_call_twice() {
+    let block = json!({"type": "tool_use", "id": "toolu_1", "name": "bump_counter",
+        "input": {"note": "a"}});
+    let start = json!({"type": "message_start", "message": {"model": "m", "content": [block]}});
+    let mut stream = StreamAssembler::new();
+    let mut refused = None;
+    for event in [
+        json!({"type": "message_start", "message": {"model": "m", "content": []}}),
+        json!({"type": "content_block_start", "index": 0, "content_block":
+            {"type": "tool_use", "id": "toolu_1", "name": "bump_counter", "input": {}}}),
+        json!({"type": "content_block_delta", "index": 0, "delta":
+            {"type": "input_json_delta", "partial_json": "{\"note\":\"a\"}"}}),
+        json!({"type": "content_block_stop", "index": 0}),
+        start.clone(),
+        json!({"type": "message_delta", "delta": {"stop_reason": "tool_use"}}),
+        json!({"type": "message_stop"}),
+    ] {
+        if let Err(error) = stream.push(&event) {
+            refused = Some(error.to_string());
+            break;
+        }
+    }
+    let ids: Vec<String> = match refused {
+        Some(error) => {
+            assert!(error.contains("toolu_1"), "{error}");
+            return;
+        }
+        None => stream
+            .finish()
+            .unwrap()
+            .calls
+            .into_iter()
+            .map(|call| call.call_id)
+            .collect(),
+    };
+    assert_eq!(ids, ["toolu_1"], "one call given twice");
+}
+
+/// The same with `message_start` sent twice (a proxy retrying its first
+/// event): its one call is given twice.
+#[test]
+fn anthropic_message_start_twice_does_not_give_its_call_twice() {
+    let block = json!({"type": "tool_use", "id": "toolu_1", "name": "bump_counter",
+        "input": {"note": "a"}});
+    let start = json!({"type": "message_start", "message": {"model": "m", "content": [block]}});
+    let mut stream = StreamAssembler::new();
+    let mut refused = false;
+    for event in [
+        start.clone(),
+        start,
+        json!({"type": "message_delta", "delta": {"stop_reason": "tool_use"}}),
+        json!({"type": "message_stop"}),
+    ] {
+        if stream.push(&event).is_err() {
+            refused = true;
+            break;
+        }
+    }
+    if !refused {
+        let ids: Vec<String> = stream
+            .finish()
+            .unwrap()
+            .calls
+            .into_iter()
+            .map(|call| call.call_id)
+            .collect();
+        assert_eq!(ids, ["toolu_1"], "one call given twice");
+    }
+}
+
+/// `response.completed` whose `output` holds two different
+/// `function_call` items with one `call_id` (none streamed before): the
+/// streamed path (`response.output_item.done`) and the whole-response
+/// reader (`responses_calls`) both refuse two calls with one id; the
+/// completed path adopts the first and silently drops the second
+/// (`adopt_completed_calls`: `if self.done...any(...) { continue }`), so
+/// one of the model's calls vanishes with no error and no output.
+#[test]
+fn responses_completed_with_two_calls_of_one_id_is_refused() {
+    let mut stream = ResponsesStream::new();
+    stream
+        .push(
+            &json!({"type": "response.created", "response": {"id": "resp_1", "model": "m",
+            "output": []}}),
+        )
+        .unwrap();
+    let completed = stream.push(&json!({"type": "response.completed", "response": {
+    "id": "resp_1", "model": "m", "status": "completed", "output": [
+        {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "bump_counter",
+         "arguments": "{\"note\":\"a\"}", "status": "completed"},
+        {"type": "function_call", "id": "fc_2", "call_id": "call_1", "name": "delete_all",
+         "arguments": "{}", "status": "completed"}
+    ]}}));
+    match completed {
+        Err(error) => assert!(error.to_string().contains("call_1"), "{error}"),
+        Ok(_) => {
+            let calls = stream.finish().unwrap().calls;
+            panic!(
+                "two calls with one id, {} given and the other dropped: {:?}",
+                calls.len(),
+                calls.iter().map(|c| &c.name).collect::<Vec<_>>()
+            );
+        }
+    }
+}
+
+/// Missed adoption: a proxy that replays a finished message puts it
+/// whole in `message_start`, its `stop_reason` (`"tool_use"`) included,
+/// and sends no `message_delta`. The assembler adopts the message's
+/// content but reads `stop_reason` only from `message_delta`, so `finish`
+/// refuses the very calls it adopted ("the response gave no
+/// stop_reason").
+#[test]
+fn anthropic_message_start_with_its_stop_reason_gives_its_calls() {
+    let mut stream = StreamAssembler::new();
+    for event in [
+        json!({"type": "message_start", "message": {"id": "msg_1", "type": "message",
+            "role": "assistant", "model": "m", "stop_reason": "tool_use", "content": [
+                {"type": "tool_use", "id": "toolu_1", "name": "bump_counter",
+                 "input": {"note": "a"}}]}}),
+        json!({"type": "message_stop"}),
+    ] {
+        stream.push(&event).unwrap();
+    }
+    let calls = stream.finish().map_err(|e| e.to_string()).unwrap();
+    assert_eq!(calls.stop_reason.as_deref(), Some("tool_use"));
+    assert_eq!(calls.calls.len(), 1);
+    assert_eq!(calls.calls[0].arguments, r#"{"note":"a"}"#);
+}
