@@ -114,6 +114,8 @@ pub struct StreamAssembler {
     /// The blocks that got their `content_block_stop`: a delta or a second
     /// stop for one is malformed, never dropped.
     closed: BTreeSet<u64>,
+    /// A `message_start` was read.
+    started: bool,
     /// The text of a `message_start` that carried content.
     start_text: String,
     calls: Vec<ToolCall>,
@@ -136,6 +138,7 @@ impl StreamAssembler {
             stop_reason: None,
             blocks: BTreeMap::new(),
             closed: BTreeSet::new(),
+            started: false,
             start_text: String::new(),
             calls: Vec::new(),
             stopped: false,
@@ -167,8 +170,24 @@ impl StreamAssembler {
         };
         match kind_name {
             "message_start" => {
+                // The first event, once: a second (a proxy retrying) or a
+                // late one would give its content's calls again.
+                if self.started || !self.blocks.is_empty() || !self.calls.is_empty() {
+                    return Err(StreamError::Malformed(
+                        "a message_start after the message started".to_owned(),
+                    ));
+                }
+                self.started = true;
                 if let Some(model) = event.pointer("/message/model").and_then(Value::as_str) {
                     model.clone_into(&mut self.model);
+                }
+                // A finished message replayed here carries its stop reason;
+                // a `message_delta` after it still says the last word.
+                if let Some(reason) = event
+                    .pointer("/message/stop_reason")
+                    .and_then(Value::as_str)
+                {
+                    self.stop_reason = Some(reason.to_owned());
                 }
                 // The API starts every message empty; a proxy replaying a
                 // finished message may put its content here. Its tool_use

@@ -82,6 +82,8 @@ impl ResponsesStream {
             Some(Value::Array(output)) => output,
             _ => return Ok(()),
         };
+        let streamed = self.done.len();
+        let mut listed: Vec<&str> = Vec::new();
         for (index, item) in output.iter().enumerate() {
             let at = format!("$.response.output[{index}]");
             let item = reader.object(item, &at)?;
@@ -89,11 +91,35 @@ impl ResponsesStream {
                 continue;
             }
             let call_id = reader.string(item, "call_id", &at)?;
-            if self.done.iter().any(|done| done.call_id == call_id) {
-                continue;
-            }
             let name = reader.string(item, "name", &at)?;
             let arguments = reader.string(item, "arguments", &at)?;
+            if listed.contains(&call_id) {
+                return Err(reader.error(
+                    format!("{at}.call_id"),
+                    format!(
+                        "a second call with the id `{call_id}`; two calls with one id cannot be \
+                         told apart, so no call is given out"
+                    ),
+                ));
+            }
+            listed.push(call_id);
+            // The call as it was streamed, repeated in the whole output.
+            match self.done[..streamed]
+                .iter()
+                .find(|done| done.call_id == call_id)
+            {
+                Some(done) if done.name == name && done.arguments == arguments => continue,
+                Some(_) => {
+                    return Err(reader.error(
+                        format!("{at}.call_id"),
+                        format!(
+                            "call `{call_id}` in the completed response is not the call streamed \
+                             with that id; two calls with one id cannot be told apart"
+                        ),
+                    ));
+                }
+                None => {}
+            }
             if let Some(status) = reader.opt_string(item, "status", &at)?
                 && status != "completed"
             {
