@@ -33,13 +33,15 @@ const MAX_SCAN_DEPTH: usize = 160;
 /// schema at its place takes it as written and exactly one allowed value
 /// matches it ignoring case.
 pub fn fold_enum_case(schema: &Value, arguments: &str) -> Option<String> {
+    let mut places = Places::new(schema);
+    let root = places.place(vec![schema]);
     let mut scan = Scan {
         text: arguments.as_bytes(),
         at: 0,
         edits: Vec::new(),
+        places: &mut places,
     };
-    let mut place = Place::new(vec![schema], schema);
-    scan.value(Some(&mut place), 0)?;
+    scan.value(root, 0)?;
     scan.skip_whitespace();
     if scan.at != scan.text.len() || scan.edits.is_empty() {
         return None;
@@ -55,15 +57,30 @@ pub fn fold_enum_case(schema: &Value, arguments: &str) -> Option<String> {
     Some(folded)
 }
 
-/// The schemas that may describe the values at one place of the schema,
-/// what they allow a string to be, and the places below it, each built the
-/// first time a value needs it.
+/// The place that takes any value: nothing in it is folded.
+const OPEN: usize = 0;
+
+/// Every place of the schema a value was read at, each gathered once: a
+/// place is the set of schemas that may describe a value there, so two
+/// paths to one definition share one place, and so do the members of a
+/// map and the items of a list.
+struct Places<'s> {
+    root: &'s Value,
+    places: Vec<Place<'s>>,
+    /// Places by the schemas they were asked for.
+    by_given: HashMap<Vec<*const Value>, usize>,
+    /// Places by the schemas they gathered.
+    by_schemas: HashMap<Vec<*const Map<String, Value>>, usize>,
+}
+
+/// The schemas that may describe the values at one place, what they allow
+/// a string to be, and the places below it.
 struct Place<'s> {
     alternatives: Vec<&'s Map<String, Value>>,
-    root: &'s Value,
     strings: Option<Strings<'s>>,
-    members: HashMap<String, Option<Place<'s>>>,
-    items: Option<Option<Box<Place<'s>>>>,
+    members: HashMap<String, usize>,
+    /// The places of a list's items by position; the last is the rest.
+    items: Option<Vec<usize>>,
 }
 
 /// What the schemas of a place allow a string to be.
@@ -76,21 +93,82 @@ struct Strings<'s> {
     lower: HashMap<String, Vec<&'s str>>,
 }
 
-impl<'s> Place<'s> {
-    fn new(schemas: Vec<&'s Value>, root: &'s Value) -> Self {
-        Place {
-            alternatives: alternatives(schemas, root),
-            root,
-            strings: None,
+/// What one schema says of a member or an item.
+enum Below<'s> {
+    /// It is described by this schema.
+    Schema(&'s Value),
+    /// Any value is allowed.
+    Open,
+    /// This schema has nothing there (it does not describe such a value,
+    /// or another schema it names does).
+    Nothing,
+}
+
+impl<'s> Places<'s> {
+    fn new(root: &'s Value) -> Self {
+        let open = Place {
+            alternatives: Vec::new(),
+            strings: Some(Strings {
+                any: true,
+                exact: HashSet::new(),
+                lower: HashMap::new(),
+            }),
             members: HashMap::new(),
-            items: None,
+            items: Some(vec![OPEN]),
+        };
+        Places {
+            root,
+            places: vec![open],
+            by_given: HashMap::new(),
+            by_schemas: HashMap::new(),
         }
     }
 
-    /// The declared casing of `text`, when it must be folded.
-    fn fold(&mut self, text: &str) -> Option<&'s str> {
-        let alternatives = &self.alternatives;
-        let strings = self.strings.get_or_insert_with(|| {
+    /// The place `schemas` stand for.
+    fn place(&mut self, schemas: Vec<&'s Value>) -> usize {
+        // The same schemas (the members of a map, one definition's member
+        // read at many paths) are gathered once.
+        let given: Vec<*const Value> = schemas.iter().map(|schema| *schema as *const _).collect();
+        if let Some(id) = self.by_given.get(&given) {
+            return *id;
+        }
+        let id = self.gather(schemas);
+        self.by_given.insert(given, id);
+        id
+    }
+
+    /// The place `schemas` stand for, gathered.
+    fn gather(&mut self, schemas: Vec<&'s Value>) -> usize {
+        let Some(alternatives) = alternatives(schemas, self.root) else {
+            return OPEN;
+        };
+        // Schemas that only name others (`{"$ref": ...}` with annotations)
+        // add nothing: two uses of one definition are one place.
+        let mut key: Vec<*const Map<String, Value>> = alternatives
+            .iter()
+            .filter(|map| !only_names_others(map))
+            .map(|map| *map as *const _)
+            .collect();
+        key.sort_unstable();
+        if let Some(id) = self.by_schemas.get(&key) {
+            return *id;
+        }
+        let id = self.places.len();
+        self.places.push(Place {
+            alternatives,
+            strings: None,
+            members: HashMap::new(),
+            items: None,
+        });
+        self.by_schemas.insert(key, id);
+        id
+    }
+
+    /// The declared casing of `text` at `place`, when it must be folded.
+    fn fold(&mut self, place: usize, text: &str) -> Option<&'s str> {
+        let place = &mut self.places[place];
+        let alternatives = &place.alternatives;
+        let strings = place.strings.get_or_insert_with(|| {
             let mut strings = Strings {
                 any: alternatives.iter().any(|map| takes_any_string(map)),
                 exact: HashSet::new(),
@@ -123,60 +201,194 @@ impl<'s> Place<'s> {
         }
     }
 
-    /// The place of the member `key`, if any schema here describes it.
-    fn member(&mut self, key: &str) -> Option<&mut Place<'s>> {
-        if !self.members.contains_key(key) {
-            let mut schemas: Vec<&Value> = self
-                .alternatives
-                .iter()
-                .filter_map(|map| map.get("properties").and_then(Value::as_object)?.get(key))
-                .collect();
-            // A key no `properties` names falls to `additionalProperties`,
-            // unless a `patternProperties` may take it (then nothing is
-            // folded there: which schema applies is not looked into).
-            let patterned = self
-                .alternatives
-                .iter()
-                .any(|map| map.contains_key("patternProperties"));
-            if schemas.is_empty() && !patterned {
-                schemas = self
-                    .alternatives
-                    .iter()
-                    .filter_map(|map| map.get("additionalProperties").filter(|s| s.is_object()))
-                    .collect();
-            }
-            let place = (!schemas.is_empty()).then(|| Place::new(schemas, self.root));
-            self.members.insert(key.to_owned(), place);
+    /// The place of the member `key` of an object at `place`.
+    fn member(&mut self, place: usize, key: &str) -> usize {
+        if let Some(id) = self.places[place].members.get(key) {
+            return *id;
         }
-        self.members.get_mut(key).and_then(Option::as_mut)
+        let mut schemas = Vec::new();
+        let mut open = false;
+        for map in &self.places[place].alternatives {
+            match member_of(map, key) {
+                Below::Schema(schema) => schemas.push(schema),
+                Below::Open => open = true,
+                Below::Nothing => {}
+            }
+        }
+        let id = if open || schemas.is_empty() {
+            OPEN
+        } else {
+            self.place(schemas)
+        };
+        self.places[place].members.insert(key.to_owned(), id);
+        id
     }
 
-    /// The place of the items of a list, if any schema here describes them
-    /// all alike: a tuple (`prefixItems`, or `items` as an array) gives its
-    /// positions schemas of their own, so nothing in it is folded.
-    fn items(&mut self) -> Option<&mut Place<'s>> {
-        let alternatives = &self.alternatives;
-        let root = self.root;
-        self.items
-            .get_or_insert_with(|| {
-                let tuple = alternatives.iter().any(|map| {
-                    map.contains_key("prefixItems") || map.get("items").is_some_and(Value::is_array)
+    /// The place of the item at `position` of a list at `place`.
+    fn item(&mut self, place: usize, position: usize) -> usize {
+        if self.places[place].items.is_none() {
+            let alternatives = self.places[place].alternatives.clone();
+            let prefix = alternatives
+                .iter()
+                .map(|map| prefix_len(map))
+                .max()
+                .unwrap_or(0);
+            let mut items = Vec::with_capacity(prefix + 1);
+            for at in 0..=prefix {
+                let mut schemas = Vec::new();
+                let mut open = false;
+                for map in &alternatives {
+                    match item_of(map, at) {
+                        Below::Schema(schema) => schemas.push(schema),
+                        Below::Open => open = true,
+                        Below::Nothing => {}
+                    }
+                }
+                items.push(if open || schemas.is_empty() {
+                    OPEN
+                } else {
+                    self.place(schemas)
                 });
-                let schemas: Vec<&Value> = alternatives
-                    .iter()
-                    .filter_map(|map| map.get("items"))
-                    .collect();
-                (!tuple && !schemas.is_empty()).then(|| Box::new(Place::new(schemas, root)))
-            })
-            .as_deref_mut()
+            }
+            self.places[place].items = Some(items);
+        }
+        let items = self.places[place].items.as_deref().unwrap_or(&[OPEN]);
+        items[position.min(items.len() - 1)]
+    }
+}
+
+/// Whether a schema only names others for what a value is (a `$ref`, or
+/// `anyOf`/`oneOf`/`allOf` branches) and says nothing of its own members
+/// or items: those branches and targets are alternatives of their own.
+fn names_others(map: &Map<String, Value>) -> bool {
+    ["$ref", "anyOf", "oneOf", "allOf"]
+        .iter()
+        .any(|key| map.contains_key(*key))
+        && ![
+            "type",
+            "properties",
+            "additionalProperties",
+            "patternProperties",
+            "items",
+            "prefixItems",
+        ]
+        .iter()
+        .any(|key| map.contains_key(*key))
+}
+
+/// Whether a schema has nothing but references to others and
+/// annotations: what it allows is what they allow.
+fn only_names_others(map: &Map<String, Value>) -> bool {
+    let names = ["$ref", "anyOf", "oneOf", "allOf"]
+        .iter()
+        .any(|key| map.contains_key(*key));
+    names
+        && map.keys().all(|key| {
+            matches!(
+                key.as_str(),
+                "$ref"
+                    | "anyOf"
+                    | "oneOf"
+                    | "allOf"
+                    | "description"
+                    | "title"
+                    | "default"
+                    | "examples"
+                    | "deprecated"
+                    | "$comment"
+            )
+        })
+}
+
+/// Whether `map`'s `type` allows `kind` (no `type` allows every kind).
+fn allows(map: &Map<String, Value>, kind: &str) -> bool {
+    match map.get("type") {
+        None => true,
+        Some(Value::String(t)) => t == kind,
+        Some(Value::Array(types)) => types.iter().any(|t| t == kind),
+        Some(_) => false,
+    }
+}
+
+/// What `map` says of the member `key` of an object.
+fn member_of<'s>(map: &'s Map<String, Value>, key: &str) -> Below<'s> {
+    if map.contains_key("not") || map.contains_key("if") {
+        return Below::Open;
+    }
+    if names_others(map)
+        || map.contains_key("enum")
+        || map.contains_key("const")
+        || !allows(map, "object")
+    {
+        return Below::Nothing;
+    }
+    if let Some(schema) = map
+        .get("properties")
+        .and_then(Value::as_object)
+        .and_then(|p| p.get(key))
+    {
+        return Below::Schema(schema);
+    }
+    if map.contains_key("patternProperties") {
+        return Below::Open;
+    }
+    match map.get("additionalProperties") {
+        Some(Value::Bool(false)) => Below::Nothing,
+        Some(schema @ Value::Object(_)) => Below::Schema(schema),
+        _ => Below::Open,
+    }
+}
+
+/// How many leading items `map` describes one by one (`prefixItems`, or
+/// `items` as an array).
+fn prefix_len(map: &Map<String, Value>) -> usize {
+    match (map.get("prefixItems"), map.get("items")) {
+        (Some(Value::Array(prefix)), _) | (None, Some(Value::Array(prefix))) => prefix.len(),
+        _ => 0,
+    }
+}
+
+/// What `map` says of the item at `position` of a list.
+fn item_of(map: &Map<String, Value>, position: usize) -> Below<'_> {
+    if map.contains_key("not") || map.contains_key("if") {
+        return Below::Open;
+    }
+    if names_others(map)
+        || map.contains_key("enum")
+        || map.contains_key("const")
+        || !allows(map, "array")
+    {
+        return Below::Nothing;
+    }
+    let rest = match (map.get("prefixItems"), map.get("items")) {
+        (Some(Value::Array(prefix)), rest) => match prefix.get(position) {
+            Some(schema) => return Below::Schema(schema),
+            None => rest,
+        },
+        (None, Some(Value::Array(prefix))) => match prefix.get(position) {
+            Some(schema) => return Below::Schema(schema),
+            None => map.get("additionalItems"),
+        },
+        // A malformed `prefixItems` says nothing sure: any value.
+        (Some(_), _) => return Below::Open,
+        (None, rest) => rest,
+    };
+    match rest {
+        Some(Value::Bool(false)) => Below::Nothing,
+        Some(schema @ Value::Object(_)) => Below::Schema(schema),
+        _ => Below::Open,
     }
 }
 
 /// The schemas that `schemas` stand for at one value: each of them, what
 /// its `$ref` points to and the branches of its `anyOf`/`oneOf`/`allOf`,
 /// each followed once (a schema reached twice, as by a recursive `$ref`,
-/// is not followed again; at most [`MAX_SCHEMA_VISITS`] are looked at).
-fn alternatives<'s>(schemas: Vec<&'s Value>, root: &'s Value) -> Vec<&'s Map<String, Value>> {
+/// is not followed again). `None` when one of them takes any value (the
+/// schema `true`), or when there are more than [`MAX_SCHEMA_VISITS`].
+fn alternatives<'s>(
+    schemas: Vec<&'s Value>,
+    root: &'s Value,
+) -> Option<Vec<&'s Map<String, Value>>> {
     let mut found: Vec<&Map<String, Value>> = Vec::new();
     let mut seen: HashSet<*const Map<String, Value>> = HashSet::new();
     let mut queue = schemas;
@@ -185,10 +397,12 @@ fn alternatives<'s>(schemas: Vec<&'s Value>, root: &'s Value) -> Vec<&'s Map<Str
     while let Some(schema) = queue.pop() {
         visits += 1;
         if visits > MAX_SCHEMA_VISITS {
-            break;
+            return None;
         }
-        let Some(map) = schema.as_object() else {
-            continue;
+        let map = match schema {
+            Value::Object(map) => map,
+            Value::Bool(true) => return None,
+            _ => continue,
         };
         if !seen.insert(map) {
             continue;
@@ -207,7 +421,7 @@ fn alternatives<'s>(schemas: Vec<&'s Value>, root: &'s Value) -> Vec<&'s Map<Str
             }
         }
     }
-    found
+    Some(found)
 }
 
 /// Whether a schema (one of [`alternatives`], so its `$ref` and branches
@@ -221,24 +435,19 @@ fn takes_any_string(map: &Map<String, Value>) -> bool {
     let composite = ["enum", "const", "$ref", "anyOf", "oneOf", "allOf"]
         .iter()
         .any(|key| map.contains_key(*key));
-    let stringy = match map.get("type") {
-        None => true,
-        Some(Value::String(t)) => t == "string",
-        Some(Value::Array(types)) => types.iter().any(|t| t == "string"),
-        Some(_) => false,
-    };
-    !composite && stringy
+    !composite && allows(map, "string")
 }
 
 /// One pass over the text: where each value starts and ends, and the
 /// strings to rewrite (start, end, the new JSON string).
-struct Scan<'t> {
+struct Scan<'t, 'p, 's> {
     text: &'t [u8],
     at: usize,
     edits: Vec<(usize, usize, String)>,
+    places: &'p mut Places<'s>,
 }
 
-impl Scan<'_> {
+impl Scan<'_, '_, '_> {
     fn skip_whitespace(&mut self) {
         while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.text.get(self.at) {
             self.at += 1;
@@ -254,9 +463,8 @@ impl Scan<'_> {
         (self.peek()? == byte).then(|| self.at += 1)
     }
 
-    /// Reads one value at `place` (none: nothing describes it, so nothing
-    /// in it is folded); `None` when the text is not JSON.
-    fn value(&mut self, place: Option<&mut Place<'_>>, depth: usize) -> Option<()> {
+    /// Reads one value at `place`; `None` when the text is not JSON.
+    fn value(&mut self, place: usize, depth: usize) -> Option<()> {
         if depth > MAX_SCAN_DEPTH {
             return None;
         }
@@ -264,7 +472,7 @@ impl Scan<'_> {
             b'"' => {
                 let start = self.at;
                 let text = self.string()?;
-                if let Some(declared) = place.and_then(|place| place.fold(&text)) {
+                if let Some(declared) = self.places.fold(place, &text) {
                     // A JSON string always writes.
                     let written = serde_json::to_string(declared).ok()?;
                     self.edits.push((start, self.at, written));
@@ -273,7 +481,6 @@ impl Scan<'_> {
             }
             b'{' => {
                 self.at += 1;
-                let mut place = place;
                 if self.peek()? == b'}' {
                     self.at += 1;
                     return Some(());
@@ -284,7 +491,7 @@ impl Scan<'_> {
                     }
                     let key = self.string()?;
                     self.expect(b':')?;
-                    let member = place.as_deref_mut().and_then(|place| place.member(&key));
+                    let member = self.places.member(place, &key);
                     self.value(member, depth + 1)?;
                     match self.peek()? {
                         b',' => self.at += 1,
@@ -298,13 +505,15 @@ impl Scan<'_> {
             }
             b'[' => {
                 self.at += 1;
-                let mut items = place.and_then(Place::items);
                 if self.peek()? == b']' {
                     self.at += 1;
                     return Some(());
                 }
+                let mut position = 0;
                 loop {
-                    self.value(items.as_deref_mut(), depth + 1)?;
+                    let item = self.places.item(place, position);
+                    self.value(item, depth + 1)?;
+                    position += 1;
                     match self.peek()? {
                         b',' => self.at += 1,
                         b']' => {
@@ -315,21 +524,49 @@ impl Scan<'_> {
                     }
                 }
             }
-            _ => self.scalar(),
+            b't' => self.literal(b"true"),
+            b'f' => self.literal(b"false"),
+            b'n' => self.literal(b"null"),
+            _ => self.number(),
         }
     }
 
-    /// A number, `true`, `false` or `null`, skipped as written; the parser
-    /// reads and judges it.
-    fn scalar(&mut self) -> Option<()> {
-        let start = self.at;
-        while let Some(byte) = self.text.get(self.at) {
-            match byte {
-                b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E' | b'a'..=b'z' => self.at += 1,
-                _ => break,
+    fn literal(&mut self, word: &[u8]) -> Option<()> {
+        self.text[self.at..]
+            .starts_with(word)
+            .then(|| self.at += word.len())
+    }
+
+    /// A JSON number: `-`, an integer part without leading zeros, then an
+    /// optional fraction and exponent.
+    fn number(&mut self) -> Option<()> {
+        let digits = |scan: &mut Self| {
+            let start = scan.at;
+            while let Some(b'0'..=b'9') = scan.text.get(scan.at) {
+                scan.at += 1;
             }
+            (scan.at > start).then_some(())
+        };
+        if self.text.get(self.at) == Some(&b'-') {
+            self.at += 1;
         }
-        (self.at > start).then_some(())
+        match self.text.get(self.at)? {
+            b'0' => self.at += 1,
+            b'1'..=b'9' => digits(self)?,
+            _ => return None,
+        }
+        if self.text.get(self.at) == Some(&b'.') {
+            self.at += 1;
+            digits(self)?;
+        }
+        if let Some(b'e' | b'E') = self.text.get(self.at) {
+            self.at += 1;
+            if let Some(b'+' | b'-') = self.text.get(self.at) {
+                self.at += 1;
+            }
+            digits(self)?;
+        }
+        Some(())
     }
 
     /// A string at the cursor, decoded; `None` when it is not a JSON
@@ -475,42 +712,50 @@ mod tests {
             .collect();
         let schema = json!({"type": "object", "properties": {
             "rows": {"type": "array", "items": {"type": "object", "properties": {
-                "country": {"$ref": "#/$defs/Country"}
+                "country": {"$ref": "#/$defs/Country"},
+                "via": {"$ref": "#/$defs/Country"}
             }}}
         }, "$defs": {"Country": {"oneOf": variants}}});
         let rows: Vec<String> = (0..2_000)
-            .map(|n| format!(r#"{{"country":"c{:03}"}}"#, n % 250))
+            .map(|n| format!(r#"{{"country":"c{:03}","via":"c001"}}"#, n % 250))
             .collect();
         let text = format!(r#"{{"rows":[{}]}}"#, rows.join(","));
+        let mut places = Places::new(&schema);
+        let root = places.place(vec![&schema]);
         let mut scan = Scan {
             text: text.as_bytes(),
             at: 0,
             edits: Vec::new(),
+            places: &mut places,
         };
-        let mut place = Place::new(vec![&schema], &schema);
-        scan.value(Some(&mut place), 0).unwrap();
-        assert_eq!(scan.edits.len(), 2_000);
-        // One place for the rows, one for their items, one for `country`:
-        // each built once, whatever the number of rows.
-        let rows = place.members.get_mut("rows").unwrap().as_mut().unwrap();
-        let items = rows.items.as_mut().unwrap().as_mut().unwrap();
-        assert_eq!(items.members.len(), 1);
-        let country = items.members["country"].as_ref().unwrap();
+        scan.value(root, 0).unwrap();
+        assert_eq!(scan.edits.len(), 4_000);
+        // The open place, the root, `rows`, its items, and one place for
+        // both members that name the country: each gathered once, however
+        // many rows and paths lead there.
+        assert_eq!(places.places.len(), 5);
+        let country = places.places.last().unwrap();
         assert_eq!(country.alternatives.len(), 252);
         assert_eq!(country.strings.as_ref().unwrap().exact.len(), 250);
     }
 
     #[test]
-    fn tuples_pattern_properties_and_negations_are_not_folded() {
+    fn tuple_positions_pattern_properties_and_negations() {
         // The first position takes any string; `items` is the rest.
         let tuple = json!({"type": "object", "properties": {"t": {
             "type": "array", "prefixItems": [{"type": "string"}], "items": {"enum": ["A"]}
         }}});
-        assert_eq!(fold_enum_case(&tuple, r#"{"t":["a","a"]}"#), None);
+        assert_eq!(
+            fold_enum_case(&tuple, r#"{"t":["a","a"]}"#).as_deref(),
+            Some(r#"{"t":["a","A"]}"#)
+        );
         let draft7 = json!({"type": "object", "properties": {"t": {
-            "type": "array", "items": [{"enum": ["A"]}]
+            "type": "array", "items": [{"enum": ["A"]}, {"type": "string"}]
         }}});
-        assert_eq!(fold_enum_case(&draft7, r#"{"t":["a"]}"#), None);
+        assert_eq!(
+            fold_enum_case(&draft7, r#"{"t":["a","a","a"]}"#).as_deref(),
+            Some(r#"{"t":["A","a","a"]}"#)
+        );
         let negated = json!({"type": "object", "properties": {"x": {"anyOf": [
             {"enum": ["A"]}, {"not": {"enum": ["A"]}}
         ]}}});
@@ -524,6 +769,35 @@ mod tests {
         assert_eq!(
             fold_enum_case(&open, r#"{"xa":"a"}"#).as_deref(),
             Some(r#"{"xa":"A"}"#)
+        );
+        // A branch that takes any member, or the schema `true`, takes the
+        // text as written.
+        let union = json!({"type": "object", "properties": {"q": {"anyOf": [
+            {"type": "object", "properties": {"kind": {"enum": ["Circle"]}}, "additionalProperties": false},
+            {"type": "object", "additionalProperties": {"type": "string"}}
+        ]}}});
+        assert_eq!(fold_enum_case(&union, r#"{"q":{"kind":"circle"}}"#), None);
+        let any =
+            json!({"type": "object", "properties": {"q": {"anyOf": [{"enum": ["Circle"]}, true]}}});
+        assert_eq!(fold_enum_case(&any, r#"{"q":"circle"}"#), None);
+    }
+
+    #[test]
+    fn text_that_is_not_json_is_left_alone() {
+        let schema = json!({"type": "object", "properties": {"s": {"enum": ["fast"]}}});
+        for text in [
+            r#"{"s":"FAST","n":-}"#,
+            r#"{"s":"FAST","n":tru}"#,
+            r#"{"s":"FAST","n":1-2}"#,
+            r#"{"s":"FAST","n":01}"#,
+            r#"{"s":"FAST","n":1.}"#,
+            r#"{"s":"FAST","n":1e}"#,
+        ] {
+            assert_eq!(fold_enum_case(&schema, text), None, "{text}");
+        }
+        assert_eq!(
+            fold_enum_case(&schema, r#"{"s":"FAST","n":[-0.5e+3,true,false,null]}"#).as_deref(),
+            Some(r#"{"s":"fast","n":[-0.5e+3,true,false,null]}"#)
         );
     }
 
