@@ -4,7 +4,8 @@ use serde_json::{Value, json};
 use tool_core::{ToolCall, ToolContract, ToolError, ToolOutput, Version};
 
 use crate::calls::{
-    Api, CallRecord, ResponseCalls, ResponseError, chat_completions_calls, responses_calls,
+    Api, CallRecord, ResponseCalls, ResponseError, chat_completions_calls, not_run,
+    responses_calls, unfinished,
 };
 
 /// What answering one response's tool calls gives: the outcome of each call,
@@ -160,13 +161,21 @@ pub fn answer_chat_completions(
 
 /// Answers every tool call of a Responses API response with a synchronous
 /// closure; as [`answer_chat_completions`], with `function_call_output`
-/// items.
+/// items. The calls of a response that did not complete
+/// ([`unfinished`](crate::unfinished)) are not run: each is answered
+/// [`not_run`](crate::not_run).
 pub fn answer_responses(
     response: &Value,
     contracts: &[&'static ToolContract],
     run: impl FnMut(&ToolCall) -> ToolOutput,
 ) -> Result<ToolRound, ResponseError> {
     let calls = responses_calls(response)?;
+    if let Some(reason) = unfinished(response) {
+        let error = not_run(&reason);
+        return Ok(answer_tool_calls(calls, contracts, |_| {
+            ToolOutput::respond_to_model(error.clone())
+        }));
+    }
     Ok(answer_tool_calls(calls, contracts, run))
 }
 

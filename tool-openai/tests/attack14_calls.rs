@@ -61,3 +61,35 @@ fn a_chat_completion_cut_off_while_calling_tools_gives_no_call() {
         );
     }
 }
+
+/// The closure path answers the calls of a response that did not complete
+/// as not run, without calling the closure, as the loop and the toolbox do.
+#[test]
+fn the_calls_of_an_unfinished_response_are_answered_not_run() {
+    use tool_contract::Tool;
+    /// Look up the opening hours of one store.
+    #[derive(tool_contract::Tool)]
+    #[tool(crate = "tool_contract")]
+    #[allow(dead_code)]
+    struct GetStoreHours {
+        /// Store code as printed on the receipt, e.g. "BER-1".
+        store: String,
+    }
+    let response = json!({"id": "resp_1", "model": "m", "status": "incomplete",
+        "incomplete_details": {"reason": "max_output_tokens"},
+        "output": [{"type": "function_call", "call_id": "call_1", "name": "get_store_hours",
+                    "arguments": "{\"store\":\"BER-1\"}"}]});
+    let round = tool_openai::answer_responses(&response, &[GetStoreHours::contract()], |_| {
+        panic!("a call of an unfinished response ran")
+    })
+    .unwrap();
+    assert_eq!(
+        round.items,
+        [
+            json!({"type": "function_call_output", "call_id": "call_1", "output":
+            "Error [CALL_NOT_RUN]: The call did not run: the response did not complete \
+             (\"max_output_tokens\"), so its arguments may be incomplete. Make the call again \
+             if it is still needed."})
+        ]
+    );
+}
