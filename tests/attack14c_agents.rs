@@ -143,9 +143,20 @@ async fn answer_tool_use_does_not_run_a_call_of_a_response_without_a_stop_reason
             0,
             "stop_reason {stop_reason:?}: the call ran"
         );
-        if let Ok(round) = round {
-            let text = round.results[0].1.model_text().unwrap_or_default();
-            assert!(text.starts_with("Error [CALL_NOT_RUN]"), "{text}");
+        match stop_reason {
+            Some(Value::Number(_)) => assert_eq!(
+                round.unwrap_err().to_string(),
+                "$.stop_reason: expected a string, got a number"
+            ),
+            _ => assert_eq!(
+                round.unwrap().results[0].1.model_text().as_deref(),
+                Some(
+                    "Error [CALL_NOT_RUN]: The call did not run: the response gave no stop \
+                     reason, so its input may be incomplete. Make the call again if it is still \
+                     needed."
+                ),
+                "{stop_reason:?}"
+            ),
         }
     }
 }
@@ -170,10 +181,20 @@ async fn answer_responses_does_not_run_a_call_of_a_response_that_did_not_complet
         }
         let round = toolbox.answer_responses(&response, &Session::new()).await;
         assert_eq!(runs.load(Ordering::SeqCst), 0, "{status}: the call ran");
-        if let Ok(round) = round {
-            let text = round.results[0].1.model_text().unwrap_or_default();
-            assert!(text.starts_with("Error [CALL_NOT_RUN]"), "{text}");
-        }
+        let reason = if status == "incomplete" {
+            "max_output_tokens"
+        } else {
+            status
+        };
+        assert_eq!(
+            round.unwrap().results[0].1.model_text(),
+            Some(format!(
+                "Error [CALL_NOT_RUN]: The call did not run: the response did not complete \
+                 (\"{reason}\"), so its arguments may be incomplete. Make the call again if it \
+                 is still needed."
+            )),
+            "{status}"
+        );
     }
 }
 
