@@ -268,18 +268,22 @@ fn a_fatal_outcome_after_answers_keeps_the_answers() {
 }
 
 #[test]
-fn truncated_arguments_become_a_recoverable_error() {
+fn a_call_of_a_cut_off_response_is_answered_not_run() {
+    // `status: incomplete` at `max_output_tokens`, the call's arguments cut
+    // mid-string: not run (the closure is never called), answered with an
+    // error the model can act on.
     let response = support::read("recorded/responses.incomplete.json");
-    let round =
-        openai::answer_responses(&response, &contracts(), |call| dispatch(call, &session()))
-            .unwrap();
+    let round = openai::answer_responses(&response, &contracts(), |_| {
+        panic!("a call of a cut-off response ran")
+    })
+    .unwrap();
     assert!(!round.stop);
     assert_eq!(
         round.items,
         [json!({
             "type": "function_call_output",
             "call_id": "call_Mn3bV6cX9zL2kJ5h",
-            "output": "Error [INVALID_ARGUMENTS]: $.note: the JSON text ends in the middle of a string (at line 1, column 75)"
+            "output": "Error [CALL_NOT_RUN]: The call did not run: the response did not complete (\"max_output_tokens\"), so its arguments may be incomplete. Make the call again if it is still needed."
         })]
     );
 }
