@@ -134,10 +134,20 @@ pub fn answer_calls(
             .collect();
         return ToolRound::build(model, results, Vec::new());
     }
+    let mut ids: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for call in &calls {
+        *ids.entry(call.call_id.clone()).or_default() += 1;
+    }
     let mut results = Vec::with_capacity(calls.len());
     let mut calls = calls.into_iter();
     for call in calls.by_ref() {
+        // Calls that share an id cannot be told apart by their results:
+        // none of them runs (as `Toolbox::call_turn` answers them).
+        let shared = ids[&call.call_id] > 1;
         let output = match call.contract_in(contracts) {
+            _ if shared => {
+                ToolOutput::respond_to_model(ToolError::duplicate_call_id(&call.call_id))
+            }
             Some(_) => run(&call),
             None => unknown_tool(&call.name, contracts),
         };

@@ -107,3 +107,26 @@ fn a_delta_after_its_block_stopped_is_refused_not_dropped() {
     );
     assert_eq!(stream.text(), "Hi.");
 }
+
+/// Calls built by hand that share an id: the closure path runs none of
+/// them, as `Toolbox::call_turn` does not.
+#[test]
+fn the_closure_path_runs_no_call_that_shares_an_id() {
+    use tool_anthropic::{ResponseCalls, answer_calls};
+    use tool_core::ToolCall;
+    let calls = ResponseCalls {
+        model: "m".to_owned(),
+        stop_reason: Some("tool_use".to_owned()),
+        calls: vec![
+            ToolCall::new("toolu_1", "get_store_hours", "{}"),
+            ToolCall::new("toolu_1", "get_store_hours", "{}"),
+        ],
+    };
+    let round = answer_calls(calls, &[], |_| panic!("a call that shares an id ran"));
+    let texts: Vec<Option<String>> = round.results.iter().map(|(_, o)| o.model_text()).collect();
+    let refused = Some(
+        r#"Error [DUPLICATE_CALL_ID]: Another call in this turn has the call id "toolu_1", so neither ran: their results could not be told apart. Make each call again, once."#
+            .to_owned(),
+    );
+    assert_eq!(texts, [refused.clone(), refused]);
+}

@@ -93,3 +93,26 @@ fn the_calls_of_an_unfinished_response_are_answered_not_run() {
         ]
     );
 }
+
+/// Calls built by hand that share an id: the closure path runs none of
+/// them, as `Toolbox::call_turn` does not.
+#[test]
+fn the_closure_path_runs_no_call_that_shares_an_id() {
+    use tool_contract::ToolCall;
+    use tool_openai::{Api, ResponseCalls, answer_tool_calls};
+    let calls = ResponseCalls::new(
+        Api::Responses,
+        "m",
+        vec![
+            ToolCall::new("call_1", "get_inventory", "{}"),
+            ToolCall::new("call_1", "get_inventory", "{}"),
+        ],
+    );
+    let round = answer_tool_calls(calls, &[], |_| panic!("a call that shares an id ran"));
+    let texts: Vec<Option<String>> = round.results.iter().map(|(_, o)| o.model_text()).collect();
+    let refused = Some(
+        r#"Error [DUPLICATE_CALL_ID]: Another call in this turn has the call id "call_1", so neither ran: their results could not be told apart. Make each call again, once."#
+            .to_owned(),
+    );
+    assert_eq!(texts, [refused.clone(), refused]);
+}

@@ -127,19 +127,6 @@ pub(super) fn stopped_earlier(field: &str) -> ToolError {
     .with_recovery(Recovery::AskUser)
 }
 
-/// A call of a turn whose `call_id` another call of the turn has too: its
-/// result could not be told apart from the other's, so neither runs.
-pub(super) fn shared_call_id(call_id: &str) -> ToolError {
-    let id = echo(call_id);
-    ToolError::new(
-        ToolError::DUPLICATE_CALL_ID,
-        ErrorCategory::InvalidArguments,
-        format!(
-            "Another call in this turn has the call id {id}, so neither ran: their results could not be told apart. Make each call again, once."
-        ),
-    )
-}
-
 /// A call refused because a store that guards it did not answer.
 pub(super) fn store_unavailable() -> ToolError {
     ToolError::new(

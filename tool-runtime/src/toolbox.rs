@@ -21,7 +21,6 @@ use tool_core::Tool;
 use tool_core::ToolCall;
 use tool_core::ToolError;
 
-use crate::messages::shared_call_id;
 use tool_core::{ContractError, Effect, ToolContract};
 
 /// The tools an agent may call, each with its async handler, and the policy
@@ -343,7 +342,7 @@ impl Toolbox {
         let mut results = Vec::with_capacity(calls.len());
         for call in calls {
             let refusal = if counts[call.call_id.as_str()] > 1 {
-                shared_call_id(&call.call_id)
+                ToolError::duplicate_call_id(&call.call_id)
             } else {
                 error.clone()
             };
@@ -376,8 +375,8 @@ impl Toolbox {
         let pending = calls
             .iter()
             .map(|call| {
-                let refusal =
-                    (counts[call.call_id.as_str()] > 1).then(|| shared_call_id(&call.call_id));
+                let refusal = (counts[call.call_id.as_str()] > 1)
+                    .then(|| ToolError::duplicate_call_id(&call.call_id));
                 Box::pin(self.gated_call(call, session, abort, &gate, refusal))
             })
             .collect();

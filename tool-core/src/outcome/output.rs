@@ -336,6 +336,28 @@ impl ToolError {
         ToolError::new(code, ErrorCategory::NotFound, safe_message)
     }
 
+    /// `DUPLICATE_CALL_ID`: another call of the same turn has this call's
+    /// id, so neither runs (a result could not be matched to its call).
+    ///
+    /// ```
+    /// use tool_contract::ToolError;
+    ///
+    /// assert_eq!(
+    ///     ToolError::duplicate_call_id("c1").model_text(),
+    ///     r#"Error [DUPLICATE_CALL_ID]: Another call in this turn has the call id "c1", so neither ran: their results could not be told apart. Make each call again, once."#
+    /// );
+    /// ```
+    pub fn duplicate_call_id(call_id: &str) -> Self {
+        let id = crate::words::humanize::echo(call_id);
+        ToolError::new(
+            ToolError::DUPLICATE_CALL_ID,
+            ErrorCategory::InvalidArguments,
+            format!(
+                "Another call in this turn has the call id {id}, so neither ran: their results could not be told apart. Make each call again, once."
+            ),
+        )
+    }
+
     /// `UNKNOWN_TOOL`: the model called a tool that is not offered; the
     /// message lists the ones that are.
     ///
