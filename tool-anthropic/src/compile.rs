@@ -529,7 +529,26 @@ impl<'s> Compiler<'s> {
             }
         }
         if let Some(all_of) = map.get("allOf") {
-            self.all_of(all_of, &mut schema, &at.key("allOf"), out, field, depth)?;
+            let all_of_at = at.key("allOf");
+            // An entry that only annotates constrains nothing: its
+            // description goes where the parent has none, its other
+            // annotations are stated as on the parent itself.
+            match all_of.as_array().map(Vec::as_slice) {
+                Some([Value::Object(entry)]) if !entry.is_empty() && is_annotation_only(entry) => {
+                    for (key, value) in entry {
+                        match key.as_str() {
+                            "description" => {
+                                schema.entry("description").or_insert_with(|| value.clone());
+                            }
+                            key if is_described(key) => {
+                                notes.add(key, value, &all_of_at.index(0).key(key))?;
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                _ => self.all_of(all_of, &mut schema, &all_of_at, out, field, depth)?,
+            }
         }
         let is_object = match schema.get("type") {
             Some(Value::String(t)) => t == "object",
@@ -567,19 +586,6 @@ impl<'s> Compiler<'s> {
                 ));
             }
         };
-        // An entry that only annotates adds its description where the
-        // parent has none, and constrains nothing.
-        if let Value::Object(map) = entry
-            && !map.is_empty()
-            && is_annotation_only(map)
-        {
-            if let Some(description) = map.get("description") {
-                schema
-                    .entry("description")
-                    .or_insert_with(|| description.clone());
-            }
-            return Ok(());
-        }
         // The entry is compiled with the parent's annotations, so the
         // sentences of its moved keywords follow the parent's description
         // instead of being dropped with the entry's own.

@@ -172,7 +172,11 @@ impl StreamAssembler {
             "message_start" => {
                 // The first event, once: a second (a proxy retrying) or a
                 // late one would give its content's calls again.
-                if self.started || !self.blocks.is_empty() || !self.calls.is_empty() {
+                if self.started
+                    || !self.blocks.is_empty()
+                    || !self.calls.is_empty()
+                    || self.stop_reason.is_some()
+                {
                     return Err(StreamError::Malformed(
                         "a message_start after the message started".to_owned(),
                     ));
@@ -416,6 +420,14 @@ impl StreamAssembler {
                 _ => None,
             })
             .collect();
+        // The API starts every message with `message_start`; a stream
+        // without one is not a whole message.
+        if !self.started && !self.calls.is_empty() {
+            return Err(StreamError::Truncated {
+                open_calls: self.calls.into_iter().map(|call| call.call_id).collect(),
+                reason: "no message_start".to_owned(),
+            });
+        }
         if !open.is_empty() || !self.stopped {
             let reason = if self.stopped {
                 "tool_use blocks without content_block_stop"

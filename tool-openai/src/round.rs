@@ -171,10 +171,21 @@ pub fn answer_responses(
 ) -> Result<ToolRound, ResponseError> {
     let calls = responses_calls(response)?;
     if let Some(reason) = unfinished(response) {
+        // Every call answered not run, a known tool or not (a name may be
+        // cut off too), as the runtime refuses before it looks the tool up.
         let error = not_run(&reason);
-        return Ok(answer_tool_calls(calls, contracts, |_| {
-            ToolOutput::respond_to_model(error.clone())
-        }));
+        let ResponseCalls { api, model, calls } = calls;
+        let results = calls
+            .into_iter()
+            .map(|call| (call, ToolOutput::respond_to_model(error.clone())))
+            .collect();
+        return Ok(ToolRound::build(
+            api,
+            model,
+            results,
+            Vec::new(),
+            |call, _| call.contract_in(contracts).map(ToolContract::version),
+        ));
     }
     Ok(answer_tool_calls(calls, contracts, run))
 }

@@ -11,7 +11,7 @@
 //! their product. Numbers, keys, whitespace and repeated keys stay as
 //! written, for the parser to read exactly and to judge.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
@@ -70,13 +70,17 @@ struct Places<'s> {
     /// Places by the schemas they were asked for.
     by_given: HashMap<Vec<*const Value>, usize>,
     /// Places by the schemas they gathered.
-    by_schemas: HashMap<Vec<*const Map<String, Value>>, usize>,
+    by_schemas: HashMap<Vec<(*const Map<String, Value>, Option<usize>)>, usize>,
 }
 
 /// The schemas that may describe the values at one place, what they allow
 /// a string to be, and the places below it.
 struct Place<'s> {
     alternatives: Vec<&'s Map<String, Value>>,
+    /// For each alternative, the `allOf` group it belongs to: a schema with
+    /// `allOf` and its parts (and what their `$ref`s name) must all hold,
+    /// so one that takes anything does not loosen the others.
+    groups: Vec<Option<usize>>,
     strings: Option<Strings<'s>>,
     members: HashMap<String, usize>,
     /// The places of a list's items by position; the last is the rest.
@@ -99,15 +103,94 @@ enum Below<'s> {
     Schema(&'s Value),
     /// Any value is allowed.
     Open,
-    /// This schema has nothing there (it does not describe such a value,
-    /// or another schema it names does).
+    /// This schema allows no such value (not an object or a list, a key
+    /// it closes out, values that are not objects or lists).
     Nothing,
+    /// This schema only names others (`$ref`, `anyOf`, ...), which say it.
+    Neutral,
+}
+
+/// What the schemas of a place say together, each with its `allOf` group:
+/// the schemas that describe the value, and whether any value is taken.
+/// Schemas outside a group are alternatives: one that takes anything makes
+/// the place take anything. A group must hold as a whole: when one of its
+/// schemas restricts the value, the group's schemas that take anything do
+/// not loosen it.
+fn combine<'s>(judged: impl Iterator<Item = (Below<'s>, Option<usize>)>) -> (Vec<&'s Value>, bool) {
+    let mut schemas = Vec::new();
+    let mut open = false;
+    let mut groups: BTreeMap<usize, (bool, bool, Vec<&'s Value>)> = BTreeMap::new();
+    for (below, group) in judged {
+        match (group, below) {
+            (None, Below::Schema(schema)) => schemas.push(schema),
+            (None, Below::Open) => open = true,
+            (None, Below::Nothing | Below::Neutral) => {}
+            (Some(group), below) => {
+                let (restricts, opens, members) = groups.entry(group).or_default();
+                match below {
+                    Below::Schema(schema) => {
+                        *restricts = true;
+                        members.push(schema);
+                    }
+                    Below::Nothing => *restricts = true,
+                    Below::Open => *opens = true,
+                    Below::Neutral => {}
+                }
+            }
+        }
+    }
+    for (restricts, opens, members) in groups.into_values() {
+        if restricts {
+            schemas.extend(members);
+        } else if opens {
+            open = true;
+        }
+    }
+    (schemas, open)
+}
+
+/// What `map` says of a string: any string (`Open`), only its listed values
+/// or none (`Nothing`), or what the schemas it names say (`Neutral`).
+fn string_of(map: &Map<String, Value>) -> Below<'_> {
+    if map.contains_key("not") || map.contains_key("if") {
+        return Below::Open;
+    }
+    if map.contains_key("enum") || map.contains_key("const") {
+        return Below::Nothing;
+    }
+    if names_others(map) {
+        return Below::Neutral;
+    }
+    if allows(map, "string") {
+        Below::Open
+    } else {
+        Below::Nothing
+    }
+}
+
+/// Whether `map`'s listed values (`enum`, `const`) include a whole object
+/// (`object`) or a whole list: a value whose members or items it takes as
+/// they are.
+fn lists(map: &Map<String, Value>, object: bool) -> bool {
+    let listed = map
+        .get("enum")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten();
+    listed.chain(map.get("const")).any(|value| {
+        if object {
+            value.is_object()
+        } else {
+            value.is_array()
+        }
+    })
 }
 
 impl<'s> Places<'s> {
     fn new(root: &'s Value) -> Self {
         let open = Place {
             alternatives: Vec::new(),
+            groups: Vec::new(),
             strings: Some(Strings {
                 any: true,
                 exact: HashSet::new(),
@@ -139,15 +222,18 @@ impl<'s> Places<'s> {
 
     /// The place `schemas` stand for, gathered.
     fn gather(&mut self, schemas: Vec<&'s Value>) -> usize {
-        let Some(alternatives) = alternatives(schemas, self.root) else {
+        let Some((alternatives, groups)) = alternatives(schemas, self.root) else {
             return OPEN;
         };
         // Schemas that only name others (`{"$ref": ...}` with annotations)
         // add nothing: two uses of one definition are one place.
-        let mut key: Vec<*const Map<String, Value>> = alternatives
+        // With its `allOf` group: the same schemas grouped otherwise say
+        // something else.
+        let mut key: Vec<(*const Map<String, Value>, Option<usize>)> = alternatives
             .iter()
-            .filter(|map| !only_names_others(map))
-            .map(|map| *map as *const _)
+            .zip(&groups)
+            .filter(|(map, _)| !only_names_others(map))
+            .map(|(map, group)| (*map as *const _, *group))
             .collect();
         key.sort_unstable();
         if let Some(id) = self.by_schemas.get(&key) {
@@ -156,6 +242,7 @@ impl<'s> Places<'s> {
         let id = self.places.len();
         self.places.push(Place {
             alternatives,
+            groups,
             strings: None,
             members: HashMap::new(),
             items: None,
@@ -168,9 +255,11 @@ impl<'s> Places<'s> {
     fn fold(&mut self, place: usize, text: &str) -> Option<&'s str> {
         let place = &mut self.places[place];
         let alternatives = &place.alternatives;
+        let groups = &place.groups;
         let strings = place.strings.get_or_insert_with(|| {
+            let judged = alternatives.iter().map(|map| string_of(map));
             let mut strings = Strings {
-                any: alternatives.iter().any(|map| takes_any_string(map)),
+                any: combine(judged.zip(groups.iter().copied())).1,
                 exact: HashSet::new(),
                 lower: HashMap::new(),
             };
@@ -206,15 +295,9 @@ impl<'s> Places<'s> {
         if let Some(id) = self.places[place].members.get(key) {
             return *id;
         }
-        let mut schemas = Vec::new();
-        let mut open = false;
-        for map in &self.places[place].alternatives {
-            match member_of(map, key) {
-                Below::Schema(schema) => schemas.push(schema),
-                Below::Open => open = true,
-                Below::Nothing => {}
-            }
-        }
+        let here = &self.places[place];
+        let judged = here.alternatives.iter().map(|map| member_of(map, key));
+        let (schemas, open) = combine(judged.zip(here.groups.iter().copied()));
         let id = if open || schemas.is_empty() {
             OPEN
         } else {
@@ -228,6 +311,7 @@ impl<'s> Places<'s> {
     fn item(&mut self, place: usize, position: usize) -> usize {
         if self.places[place].items.is_none() {
             let alternatives = self.places[place].alternatives.clone();
+            let groups = self.places[place].groups.clone();
             let prefix = alternatives
                 .iter()
                 .map(|map| prefix_len(map))
@@ -235,15 +319,8 @@ impl<'s> Places<'s> {
                 .unwrap_or(0);
             let mut items = Vec::with_capacity(prefix + 1);
             for at in 0..=prefix {
-                let mut schemas = Vec::new();
-                let mut open = false;
-                for map in &alternatives {
-                    match item_of(map, at) {
-                        Below::Schema(schema) => schemas.push(schema),
-                        Below::Open => open = true,
-                        Below::Nothing => {}
-                    }
-                }
+                let judged = alternatives.iter().map(|map| item_of(map, at));
+                let (schemas, open) = combine(judged.zip(groups.iter().copied()));
                 items.push(if open || schemas.is_empty() {
                     OPEN
                 } else {
@@ -312,15 +389,14 @@ fn allows(map: &Map<String, Value>, kind: &str) -> bool {
 
 /// What `map` says of the member `key` of an object.
 fn member_of<'s>(map: &'s Map<String, Value>, key: &str) -> Below<'s> {
-    if map.contains_key("not") || map.contains_key("if") {
+    if map.contains_key("not") || map.contains_key("if") || lists(map, true) {
         return Below::Open;
     }
-    if names_others(map)
-        || map.contains_key("enum")
-        || map.contains_key("const")
-        || !allows(map, "object")
-    {
+    if map.contains_key("enum") || map.contains_key("const") || !allows(map, "object") {
         return Below::Nothing;
+    }
+    if names_others(map) {
+        return Below::Neutral;
     }
     if let Some(schema) = map
         .get("properties")
@@ -350,15 +426,14 @@ fn prefix_len(map: &Map<String, Value>) -> usize {
 
 /// What `map` says of the item at `position` of a list.
 fn item_of(map: &Map<String, Value>, position: usize) -> Below<'_> {
-    if map.contains_key("not") || map.contains_key("if") {
+    if map.contains_key("not") || map.contains_key("if") || lists(map, false) {
         return Below::Open;
     }
-    if names_others(map)
-        || map.contains_key("enum")
-        || map.contains_key("const")
-        || !allows(map, "array")
-    {
+    if map.contains_key("enum") || map.contains_key("const") || !allows(map, "array") {
         return Below::Nothing;
+    }
+    if names_others(map) {
+        return Below::Neutral;
     }
     let rest = match (map.get("prefixItems"), map.get("items")) {
         (Some(Value::Array(prefix)), rest) => match prefix.get(position) {
@@ -383,18 +458,26 @@ fn item_of(map: &Map<String, Value>, position: usize) -> Below<'_> {
 /// The schemas that `schemas` stand for at one value: each of them, what
 /// its `$ref` points to and the branches of its `anyOf`/`oneOf`/`allOf`,
 /// each followed once (a schema reached twice, as by a recursive `$ref`,
-/// is not followed again). `None` when one of them takes any value (the
-/// schema `true`), or when there are more than [`MAX_SCHEMA_VISITS`].
-fn alternatives<'s>(
-    schemas: Vec<&'s Value>,
-    root: &'s Value,
-) -> Option<Vec<&'s Map<String, Value>>> {
+/// is not followed again), with the `allOf` group of each (a schema with
+/// `allOf`, its parts and the targets of their `$ref`s share one; `anyOf`
+/// and `oneOf` branches are alternatives and start none). `None` when one
+/// of them takes any value (the schema `true`), or when there are more
+/// than [`MAX_SCHEMA_VISITS`].
+type Gathered<'s> = (Vec<&'s Map<String, Value>>, Vec<Option<usize>>);
+
+fn alternatives<'s>(schemas: Vec<&'s Value>, root: &'s Value) -> Option<Gathered<'s>> {
     let mut found: Vec<&Map<String, Value>> = Vec::new();
-    let mut seen: HashSet<*const Map<String, Value>> = HashSet::new();
-    let mut queue = schemas;
-    queue.reverse();
+    let mut groups: Vec<Option<usize>> = Vec::new();
+    // A schema reached in and outside an `allOf` group is judged in each.
+    let mut seen: HashSet<(*const Map<String, Value>, Option<usize>)> = HashSet::new();
+    let mut queue: Vec<(&Value, Option<usize>)> = schemas
+        .into_iter()
+        .rev()
+        .map(|schema| (schema, None))
+        .collect();
+    let mut next_group = 0;
     let mut visits = 0;
-    while let Some(schema) = queue.pop() {
+    while let Some((schema, group)) = queue.pop() {
         visits += 1;
         if visits > MAX_SCHEMA_VISITS {
             return None;
@@ -404,38 +487,35 @@ fn alternatives<'s>(
             Value::Bool(true) => return None,
             _ => continue,
         };
-        if !seen.insert(map) {
+        if !seen.insert((map as *const _, group)) {
             continue;
         }
+        let group = match (group, map.contains_key("allOf")) {
+            (None, true) => {
+                next_group += 1;
+                Some(next_group)
+            }
+            (group, _) => group,
+        };
         found.push(map);
+        groups.push(group);
         if let Some(target) = map
             .get("$ref")
             .and_then(Value::as_str)
             .and_then(|r| resolve_ref(r, root))
         {
-            queue.push(target);
+            queue.push((target, group));
         }
-        for key in ["anyOf", "oneOf", "allOf"] {
+        if let Some(Value::Array(parts)) = map.get("allOf") {
+            queue.extend(parts.iter().rev().map(|part| (part, group)));
+        }
+        for key in ["anyOf", "oneOf"] {
             if let Some(Value::Array(branches)) = map.get(key) {
-                queue.extend(branches.iter().rev());
+                queue.extend(branches.iter().rev().map(|branch| (branch, None)));
             }
         }
     }
-    Some(found)
-}
-
-/// Whether a schema (one of [`alternatives`], so its `$ref` and branches
-/// are judged on their own) takes any string as it is written.
-fn takes_any_string(map: &Map<String, Value>) -> bool {
-    // What `not` and `if` allow is not looked into: such a schema may take
-    // the text as written, so nothing at its place is folded.
-    if map.contains_key("not") || map.contains_key("if") {
-        return true;
-    }
-    let composite = ["enum", "const", "$ref", "anyOf", "oneOf", "allOf"]
-        .iter()
-        .any(|key| map.contains_key(*key));
-    !composite && allows(map, "string")
+    Some((found, groups))
 }
 
 /// One pass over the text: where each value starts and ends, and the

@@ -14,8 +14,32 @@ const MAX_DEPTH: usize = 16;
 /// The schema `$ref` points to inside `root` (`#/$defs/Name`,
 /// `#/definitions/Name` or any JSON pointer), if it resolves.
 pub fn resolve_ref<'a>(reference: &str, root: &'a Value) -> Option<&'a Value> {
+    // A `$ref` is a URI: its fragment may be percent-encoded (`Free%20Text`);
     // `Value::pointer` unescapes `~1` and `~0` in each token itself.
-    root.pointer(reference.strip_prefix('#')?)
+    let fragment = reference.strip_prefix('#')?;
+    if !fragment.contains('%') {
+        return root.pointer(fragment);
+    }
+    root.pointer(&percent_decoded(fragment)?)
+}
+
+/// `text` with each `%XX` replaced by its byte; `None` for a malformed
+/// escape or bytes that are not UTF-8.
+fn percent_decoded(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok()?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
 }
 
 /// The last segment of a `$ref`: the type's name (`Money` for `#/$defs/Money`).
@@ -338,6 +362,22 @@ pub fn schema_words(schema: &Value) -> Words<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn refs_resolve_with_escaped_and_percent_encoded_names() {
+        let root = serde_json::json!({"$defs": {"a/b~c": {"n": 1}, "Free Text": {"n": 2}}});
+        assert_eq!(
+            resolve_ref("#/$defs/a~1b~0c", &root),
+            Some(&serde_json::json!({"n": 1}))
+        );
+        assert_eq!(
+            resolve_ref("#/$defs/Free%20Text", &root),
+            Some(&serde_json::json!({"n": 2}))
+        );
+        assert_eq!(resolve_ref("#/$defs/Free%2", &root), None);
+        assert_eq!(resolve_ref("#/$defs/%FF", &root), None);
+        assert_eq!(resolve_ref("other.json#/a", &root), None);
+    }
     use serde_json::json;
 
     fn root() -> Value {
