@@ -57,6 +57,9 @@ pub fn fold_enum_case(schema: &Value, arguments: &str) -> Option<String> {
     Some(folded)
 }
 
+/// One gathered schema and its `allOf` group, as a place's key.
+type Gathering = (*const Map<String, Value>, Option<usize>);
+
 /// The place that takes any value: nothing in it is folded.
 const OPEN: usize = 0;
 
@@ -70,7 +73,7 @@ struct Places<'s> {
     /// Places by the schemas they were asked for.
     by_given: HashMap<Vec<*const Value>, usize>,
     /// Places by the schemas they gathered.
-    by_schemas: HashMap<Vec<(*const Map<String, Value>, Option<usize>)>, usize>,
+    by_schemas: HashMap<Vec<Gathering>, usize>,
 }
 
 /// The schemas that may describe the values at one place, what they allow
@@ -229,7 +232,7 @@ impl<'s> Places<'s> {
         // add nothing: two uses of one definition are one place.
         // With its `allOf` group: the same schemas grouped otherwise say
         // something else.
-        let mut key: Vec<(*const Map<String, Value>, Option<usize>)> = alternatives
+        let mut key: Vec<Gathering> = alternatives
             .iter()
             .zip(&groups)
             .filter(|(map, _)| !only_names_others(map))
@@ -469,7 +472,7 @@ fn alternatives<'s>(schemas: Vec<&'s Value>, root: &'s Value) -> Option<Gathered
     let mut found: Vec<&Map<String, Value>> = Vec::new();
     let mut groups: Vec<Option<usize>> = Vec::new();
     // A schema reached in and outside an `allOf` group is judged in each.
-    let mut seen: HashSet<(*const Map<String, Value>, Option<usize>)> = HashSet::new();
+    let mut seen: HashSet<Gathering> = HashSet::new();
     let mut queue: Vec<(&Value, Option<usize>)> = schemas
         .into_iter()
         .rev()
