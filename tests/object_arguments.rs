@@ -240,7 +240,11 @@ fn enum_values_match_ignoring_case_only_when_the_call_says_so() {
         "create_refund",
         Some(&serde_json::from_str(text).unwrap()),
     );
-    assert!(call.parse::<CreateRefund>(&Session::new()).is_err());
+    let refused = call.parse::<CreateRefund>(&Session::new()).unwrap_err();
+    assert_eq!(
+        refused.error().map(|e| e.code.as_ref()),
+        Some("INVALID_ARGUMENTS")
+    );
     let call = call.with_enum_case(EnumCase::Insensitive);
     assert_eq!(
         call.parse::<CreateRefund>(&Session::new())

@@ -8,14 +8,17 @@
 #[path = "../examples/tool_definitions.rs"]
 mod tool_definitions;
 
-use std::path::PathBuf;
-
 use serde_json::Value;
 use tool_definitions::{DIALECTS, contracts, usage};
 
-fn read(path: &PathBuf) -> Value {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+/// JSON files under the package; the golden files under
+/// `tests/examples_golden/`.
+mod files {
+    const DIR: &str = "";
+    const GOLDEN: &str = "tests/examples_golden";
+    const BLESS: &str = "TOOL_CONTRACT_BLESS";
+
+    include!("files/golden.rs");
 }
 
 fn written(name: &str) -> Value {
@@ -43,28 +46,13 @@ fn every_dialect_writes_the_example_tools_as_its_golden_file() {
     for dialect in DIALECTS {
         let value =
             (dialect.write)(&contracts()).unwrap_or_else(|e| panic!("{}: {e}", dialect.name));
-        let text = format!("{}\n", serde_json::to_string_pretty(&value).unwrap());
-        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/examples_golden")
-            .join(format!("tool_definitions.{}.json", dialect.name));
-        if std::env::var_os("TOOL_CONTRACT_BLESS").is_some_and(|v| v == "1") {
-            std::fs::write(&path, &text).unwrap();
-            continue;
-        }
-        let golden = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-            panic!(
-                "{}: {e}; run with TOOL_CONTRACT_BLESS=1 to write it",
-                path.display()
-            )
-        });
-        assert_eq!(text, golden, "{}", dialect.name);
+        files::golden(&format!("tool_definitions.{}.json", dialect.name), &value);
     }
 }
 
 /// The dialects whose definitions other golden tests pin print the same.
 #[test]
 fn the_dialects_print_what_their_own_golden_tests_pin() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     // That golden file lists the tools by name.
     let mut tools = written("openai-responses")["tools"]
         .as_array()
@@ -73,13 +61,13 @@ fn the_dialects_print_what_their_own_golden_tests_pin() {
     tools.sort_by(|a, b| a["name"].as_str().cmp(&b["name"].as_str()));
     assert_eq!(
         Value::Array(tools),
-        read(&root.join("tests/openai/golden/example_tools.responses.json"))
+        files::read("tests/openai/golden/example_tools.responses.json")
     );
     for (name, file) in [
         ("gemini", "example_tools.json_schema.json"),
         ("gemini-openapi", "example_tools.openapi.json"),
     ] {
-        let golden = read(&root.join("tool-gemini/tests/golden").join(file));
+        let golden = files::read(&format!("tool-gemini/tests/golden/{file}"));
         assert_eq!(written(name)["tools"], golden["tools"], "{name}");
         assert_eq!(
             written(name)["toolConfig"],

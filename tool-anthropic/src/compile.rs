@@ -7,11 +7,10 @@ use std::collections::HashSet;
 use serde_json::{Map, Value, json};
 use tool_core::words::describe::resolve_ref;
 
-use crate::error::{Pointer, StrictRule, StrictSchemaError};
+use crate::error::{Notes, Pointer, StrictRule, StrictSchemaError};
 use crate::keywords::{
     SUPPORTED_FORMATS, is_annotation_only, is_described, is_dropped, is_refused, pattern_supported,
 };
-use crate::notes::Notes;
 use crate::nullable::{REF_ANNOTATIONS, is_union, strip_null};
 use crate::values::{
     any_value, check_case, check_case_by_position, check_type, definition, escape, primitive,
@@ -349,7 +348,7 @@ impl<'s> Compiler<'s> {
         depth: usize,
     ) -> Result<Map<String, Value>, StrictSchemaError> {
         let mut schema = Map::new();
-        let mut notes = Notes::default();
+        let mut notes = Notes::new(StrictRule::Malformed);
         let required: HashSet<&str> = match map.get("required") {
             None => HashSet::new(),
             Some(Value::Array(names)) => names.iter().filter_map(Value::as_str).collect(),

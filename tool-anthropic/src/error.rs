@@ -43,3 +43,6 @@ pub enum StrictRule {
 pub type StrictSchemaError = tool_core::dialect::DialectError<StrictRule>;
 
 pub(crate) use tool_core::dialect::Pointer;
+
+/// The sentences a description states for keywords strict mode cannot keep.
+pub(crate) type Notes<'a> = tool_core::dialect::Notes<'a, StrictRule>;

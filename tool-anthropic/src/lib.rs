@@ -38,7 +38,6 @@ mod calls;
 mod compile;
 mod error;
 mod keywords;
-mod notes;
 mod nullable;
 mod round;
 mod stream;

@@ -8,7 +8,7 @@ use serde_json::{Map, Value, json};
 
 use crate::check::check_strict_schema;
 use crate::depth::check_depth;
-use crate::describe::Notes;
+use crate::error::Notes;
 use crate::error::{Pointer, StrictRule, StrictSchemaError};
 use crate::keywords::{
     SUPPORTED_FORMATS, any_value, check_enum, check_type, consistent_type, count, infer_type,
@@ -333,7 +333,7 @@ impl Compiler<'_> {
         let target = self.definitions.resolve(string(&map["$ref"], &at)?, &at)?;
         let target = self.definitions.output_ref(target);
         let mut out = Map::new();
-        let mut notes = Notes::default();
+        let mut notes = Notes::new(StrictRule::Malformed);
         for (key, value) in map {
             let at = path.key(key);
             match key.as_str() {
@@ -379,7 +379,7 @@ impl Compiler<'_> {
             ));
         }
         let mut out = Map::new();
-        let mut notes = Notes::default();
+        let mut notes = Notes::new(StrictRule::Malformed);
         let mut branches: Vec<Value> = Vec::new();
         let mut written_type: Option<(&Value, Pointer)> = None;
         for (key, value) in map {
@@ -577,7 +577,7 @@ impl Compiler<'_> {
         let required = required_names(map, path, &property_names)?;
 
         let mut out = Map::new();
-        let mut notes = Notes::default();
+        let mut notes = Notes::new(StrictRule::Malformed);
         if let Some(types) = given_type {
             let types = consistent_type(&types, enum_values, map.get("const"));
             out.insert("type".to_owned(), types);

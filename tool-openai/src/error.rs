@@ -130,3 +130,6 @@ pub type StrictSchemaError = tool_core::dialect::DialectError<StrictRule>;
 pub type StrictViolation = StrictSchemaError;
 
 pub(crate) use tool_core::dialect::Pointer;
+
+/// The sentences a description states for keywords strict mode cannot keep.
+pub(crate) type Notes<'a> = tool_core::dialect::Notes<'a, StrictRule>;

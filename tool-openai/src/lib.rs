@@ -47,7 +47,6 @@ mod calls;
 mod check;
 mod compile;
 mod depth;
-mod describe;
 mod error;
 mod keywords;
 mod merge;
