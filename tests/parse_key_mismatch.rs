@@ -19,6 +19,7 @@ pub struct NoteWeight {
 
 /// Reads keys with a match that gives "ghost" field 7, which the contract
 /// of `NoteWeight` (one field) does not have.
+#[derive(Clone, Copy)]
 struct Keys<'s>(&'s ParseState);
 
 impl<'de> Visitor<'de> for Keys<'_> {

@@ -44,7 +44,10 @@ pub mod __private {
         ItemsValue, NumberValue, Pattern, StringValue, format, max_items, max_length, maximum,
         min_items, min_length, minimum, pattern,
     };
-    pub use crate::parse::{ParseState, inject, inject_optional, next_key, next_value, parse_map};
+    pub use crate::parse::{
+        ParseState, inject, inject_optional, last_call_read_fast, next_key, next_value, parse_map,
+        with_exact_reader_only,
+    };
     pub use schemars;
     pub use serde;
     pub use serde::de;

@@ -378,6 +378,7 @@ fn from_arguments(input: &Input) -> TokenStream {
             __tool_arguments: &str,
             __tool_session: &_tool::Session,
         ) -> ::core::result::Result<Self, _tool::ArgumentError> {
+            #[derive(::core::clone::Clone, ::core::marker::Copy)]
             struct __ToolVisitor<'__tool_s>(&'__tool_s _tool::ParseState);
 
             fn __tool_field(__tool_key: &str) -> ::core::option::Option<usize> {

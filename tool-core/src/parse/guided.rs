@@ -30,8 +30,8 @@ use std::marker::PhantomData;
 
 use serde::Deserialize as _;
 use serde::de::{
-    self, DeserializeSeed, Deserializer, EnumAccess, IgnoredAny, MapAccess, SeqAccess, Unexpected,
-    VariantAccess, Visitor,
+    self, DeserializeSeed, Deserializer, EnumAccess, IgnoredAny, IntoDeserializer, MapAccess,
+    SeqAccess, Unexpected, VariantAccess, Visitor,
 };
 use serde_json::Value;
 use serde_json::value::RawValue;
@@ -262,7 +262,7 @@ impl<'de, D: Deserializer<'de>> Guided<'_, D> {
 /// checked against its schema, so its whole floats become the integers they
 /// are (below 2^53, where a float holds an integer exactly); a float field
 /// takes an integer as well.
-fn whole_floats_as_integers(value: &mut Value, depth: usize) {
+pub(crate) fn whole_floats_as_integers(value: &mut Value, depth: usize) {
     match value {
         Value::Number(n) if n.is_f64() => {
             if let Some(f) = n.as_f64()
@@ -439,6 +439,11 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Guided<'_, D> {
             return self.buffered(|v| v.deserialize_enum(name, variants, visitor));
         }
         let g = self.1;
+        if g.node().refuses_objects() {
+            // The schema says string (a unit-only enum): serde_json would
+            // also read `{"variant": null}`.
+            return self.0.deserialize_any(UnitEnum(visitor, g));
+        }
         self.0
             .deserialize_enum(name, variants, Visit(visitor, g, false))
     }
@@ -713,6 +718,72 @@ impl<'a, 'de, V: Visitor<'de>> Visitor<'de> for Visit<'a, V> {
     #[inline(always)]
     fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<Self::Value, A::Error> {
         self.0.visit_enum(Enum(data, self.1))
+    }
+}
+
+/// A unit-only enum read from a string only, as its schema says: the
+/// variant is the string, checked against the node after serde read it;
+/// any other value is refused with what it is.
+struct UnitEnum<'a, V>(V, G<'a>);
+
+impl<V> UnitEnum<'_, V> {
+    #[cold]
+    fn refuse<E: de::Error>(self, got: &str) -> E {
+        self.1.fail(format!(
+            "expected one of the allowed values (a string), got {got}"
+        ))
+    }
+}
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for UnitEnum<'_, V> {
+    type Value = V::Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.expecting(f)
+    }
+
+    #[inline]
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        let out = self.0.visit_enum(v.into_deserializer())?;
+        self.1.string(v)?;
+        Ok(out)
+    }
+
+    #[inline]
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+        let out = self
+            .0
+            .visit_enum(de::value::BorrowedStrDeserializer::new(v))?;
+        self.1.string(v)?;
+        Ok(out)
+    }
+
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+        Err(self.refuse("a boolean"))
+    }
+
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+        Err(self.refuse("a number"))
+    }
+
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+        Err(self.refuse("a number"))
+    }
+
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+        Err(self.refuse("a number"))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Err(self.refuse("null"))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<Self::Value, A::Error> {
+        Err(self.refuse("an array"))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<Self::Value, A::Error> {
+        Err(self.refuse("an object"))
     }
 }
 
@@ -1059,7 +1130,7 @@ impl<V> KeyVisit<'_, V> {
 /// Whether two keys are the same text, compared in words without a call
 /// for the short keys of a schema.
 #[inline(always)]
-fn same_key(a: &str, b: &str) -> bool {
+pub(crate) fn same_key(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     let n = a.len();
     if n != b.len() {

@@ -14,6 +14,7 @@ use serde::de::{self, DeserializeSeed, MapAccess, Visitor};
 use serde_json::error::Category;
 
 use super::error::{ArgumentError, ArgumentErrorKind};
+use super::fast;
 use super::guided::{Cx, G, GuidedSeed, Path, Seg};
 use super::path::{self, field_path, locate, offset_of};
 use super::schema::{CompiledSchema, SchemaError};
@@ -31,6 +32,9 @@ pub struct ParseState {
     schema: Result<&'static CompiledSchema, &'static SchemaError>,
     current: Cell<Option<usize>>,
     error: Cell<Option<ArgumentError>>,
+    /// The fast reader is reading (`fast.rs`): it walks the schema itself,
+    /// so values are handed to it unwrapped.
+    fast: Cell<bool>,
 }
 
 impl ParseState {
@@ -44,6 +48,7 @@ impl ParseState {
             schema,
             current: Cell::new(None),
             error: Cell::new(None),
+            fast: Cell::new(false),
         }
     }
 
@@ -181,6 +186,11 @@ pub fn next_value<'de, A: MapAccess<'de>, T: de::Deserialize<'de>>(
             format!("field \"{name}\" is given more than once; give each field once"),
         )));
     }
+    if state.fast.get() {
+        // The fast reader walks the field's node as it reads the value.
+        *slot = Some(map.next_value()?);
+        return Ok(());
+    }
     state.current.set(Some(index));
     if index < 64 && state.passthrough & (1 << index) != 0 {
         // A string or boolean with nothing to check, or a list of them
@@ -218,9 +228,41 @@ pub fn next_value<'de, A: MapAccess<'de>, T: de::Deserialize<'de>>(
     Ok(())
 }
 
+thread_local! {
+    /// Test hooks: bit [`EXACT_ONLY`] turns the fast reader off on this
+    /// thread; bit [`READ_FAST`] says the fast reader answered the last call.
+    static READER: Cell<u8> = const { Cell::new(0) };
+}
+
+const EXACT_ONLY: u8 = 1;
+const READ_FAST: u8 = 2;
+
+/// Runs `f` with the fast reader off on this thread: every call is read by
+/// the exact path alone. For tests that hold the two readers to the same
+/// answers (`tests/parse_fast_agrees.rs`).
+#[doc(hidden)]
+pub fn with_exact_reader_only<T>(f: impl FnOnce() -> T) -> T {
+    let before = READER.with(Cell::get);
+    READER.with(|r| r.set(before | EXACT_ONLY));
+    let out = f();
+    READER.with(|r| r.set(r.get() & !EXACT_ONLY | before & EXACT_ONLY));
+    out
+}
+
+/// Whether the fast reader answered the last call parsed on this thread
+/// (for tests: the common documents must not fall back).
+#[doc(hidden)]
+pub fn last_call_read_fast() -> bool {
+    READER.with(Cell::get) & READ_FAST != 0
+}
+
 /// Parses `input` as the top-level arguments object with the generated
 /// `visitor`, enforcing the size cap and the object root.
-pub fn parse_map<'de, V: Visitor<'de>>(
+///
+/// The fast reader (`fast.rs`) tries the call first when the schema allows
+/// it; when it steps aside, the call is read again by serde_json's
+/// deserializer with the schema walk beside it, which names the error.
+pub fn parse_map<'de, V: Visitor<'de> + Copy>(
     input: &'de str,
     session: &Session,
     state: &ParseState,
@@ -253,6 +295,22 @@ pub fn parse_map<'de, V: Visitor<'de>>(
         Some(b'{') => input,
         Some(first) => return Err(ArgumentError::invalid("$", root_message(first))),
     };
+    let reader = READER.with(Cell::get);
+    if let Ok(schema) = state.schema
+        && reader & EXACT_ONLY == 0
+    {
+        state.fast.set(true);
+        let read = fast::Reader::new(input, schema).read_root(visitor);
+        state.fast.set(false);
+        match read {
+            Ok(value) => {
+                READER.with(|r| r.set(reader | READ_FAST));
+                return Ok(value);
+            }
+            Err(fast::Miss) => state.error.set(None),
+        }
+    }
+    READER.with(|r| r.set(reader & !READ_FAST));
     let mut deserializer = serde_json::Deserializer::from_str(input);
     let result = de::Deserializer::deserialize_map(&mut deserializer, visitor);
     match result {

@@ -359,6 +359,15 @@ pub(crate) struct Node {
     pub money: Option<bool>,
 }
 
+impl Node {
+    /// Whether the node refuses every object: its types leave objects out,
+    /// or its `enum` lists none (a streamable node's `enum` holds scalars).
+    #[inline(always)]
+    pub(crate) fn refuses_objects(&self) -> bool {
+        self.types & OBJ == 0 || (self.streamable && self.enumeration.is_some())
+    }
+}
+
 impl Default for Node {
     fn default() -> Self {
         Node {
@@ -588,6 +597,12 @@ impl CompiledSchema {
     #[inline(always)]
     pub(crate) fn node(&self, id: NodeId) -> &Node {
         &self.nodes[id]
+    }
+
+    /// The node of the arguments object.
+    #[inline(always)]
+    pub(crate) fn root(&self) -> NodeId {
+        self.root
     }
 
     /// Indexes the root object's properties by the contract's field names.
@@ -890,6 +905,60 @@ pub(crate) fn string_holds(node: &Node, s: &str) -> bool {
     }
     node.format
         .is_none_or(|format| formats::is_valid(format, s) != Some(false))
+}
+
+/// Whether a string meets every check of the node: the gate and the common
+/// case (lengths alone) decided inline, the rest by [`string_holds`].
+#[inline(always)]
+pub(crate) fn string_ok(node: &Node, s: &str) -> bool {
+    !node.has_scalar_checks
+        || (node.lengths_only && lengths_within(node, s))
+        || string_holds_cold(node, s)
+}
+
+#[inline(never)]
+fn string_holds_cold(node: &Node, s: &str) -> bool {
+    string_holds(node, s)
+}
+
+/// Whether a number meets every check of the node: the gate and the common
+/// case (integer bounds alone) decided inline, the rest by
+/// [`number_holds`] and, for an `enum`, by the full check.
+#[inline(always)]
+pub(crate) fn number_ok(node: &Node, v: Num) -> bool {
+    if !node.has_scalar_checks {
+        return true;
+    }
+    if let Some((lo, hi)) = node.integer_range
+        && v.int().is_some_and(|n| lo <= n && n <= hi)
+    {
+        return true;
+    }
+    number_holds_full(node, v)
+}
+
+#[inline(never)]
+fn number_holds_full(node: &Node, v: Num) -> bool {
+    if number_holds(node, v) {
+        return true;
+    }
+    let Some(allowed) = &node.enumeration else {
+        return false;
+    };
+    let value = match v {
+        Num::U(u) => Value::from(u),
+        Num::I(i) => Value::from(i),
+        Num::F(f) => Value::from(f),
+    };
+    allowed.iter().any(|a| json_equal(a, &value)) && check_number(node, v).is_ok()
+}
+
+/// Whether a boolean is among the node's `enum` values, if it has any.
+#[inline(always)]
+pub(crate) fn bool_ok(node: &Node, b: bool) -> bool {
+    node.enumeration
+        .as_ref()
+        .is_none_or(|allowed| allowed.iter().any(|a| a.as_bool() == Some(b)))
 }
 
 /// Whether a number meets every check of the node, as [`check_number`]
