@@ -606,3 +606,79 @@ fn the_fast_reader_answers_the_valid_calls_of_a_tool_with_every_enum_shape() {
     assert!(accepted > 50, "{accepted} valid documents");
     assert!(fast * 10 >= accepted * 9, "{fast} of {accepted} read fast");
 }
+
+/// One leg of a route.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct Leg {
+    /// How fast to ship this leg.
+    pub speed: Speed,
+    /// How fast the fallback is; null for none.
+    pub fallback: Option<Speed>,
+}
+
+/// Plan the legs of a delivery route; returns the route's number.
+#[derive(Debug, Tool)]
+#[tool(effect = "write", idempotent)]
+pub struct PlanRoute {
+    /// How fast to ship overall.
+    pub speed: Speed,
+    /// The legs, in order.
+    pub legs: Vec<Leg>,
+}
+
+/// A unit-only enum's schema says string: serde_json's other form,
+/// `{"variant": null}`, is refused at every depth, as every other kind is,
+/// with what was sent; a string keeps serde's own message.
+#[test]
+fn a_unit_only_enum_is_read_from_a_string_only() {
+    let cases = [
+        (
+            r#"{"speed":{"slow":null},"legs":[]}"#,
+            "$.speed",
+            "expected one of the allowed values (a string), got an object",
+        ),
+        (
+            r#"{"speed":"fast","legs":[{"speed":"slow","fallback":null},{"speed":{"fast":null},"fallback":null}]}"#,
+            "$.legs[1].speed",
+            "expected one of the allowed values (a string), got an object",
+        ),
+        (
+            r#"{"speed":"fast","legs":[{"speed":"slow","fallback":{"slow":null}}]}"#,
+            "$.legs[0].fallback",
+            "expected one of the allowed values (a string), got an object",
+        ),
+        (
+            r#"{"speed":"fast","legs":[{"speed":[],"fallback":null}]}"#,
+            "$.legs[0].speed",
+            "expected one of the allowed values (a string), got an array",
+        ),
+        (
+            r#"{"speed":"fast","legs":[{"speed":2,"fallback":null}]}"#,
+            "$.legs[0].speed",
+            "expected one of the allowed values (a string), got a number",
+        ),
+        (
+            r#"{"speed":"fast","legs":[{"speed":null,"fallback":null}]}"#,
+            "$.legs[0].speed",
+            "expected one of the allowed values (a string), got null",
+        ),
+        (
+            r#"{"speed":"fast","legs":[{"speed":"quick","fallback":null}]}"#,
+            "$.legs[0].speed",
+            "\"quick\" is not an allowed value; expected one of \"slow\", \"fast\"",
+        ),
+    ];
+    for (text, path, message) in cases {
+        assert!(!both::<PlanRoute>(text), "{text}");
+        let error = PlanRoute::from_arguments(text, &Session::new()).unwrap_err();
+        assert_eq!(
+            (error.code(), error.path(), error.message()),
+            ("INVALID_ARGUMENTS", path, message),
+            "{text}"
+        );
+    }
+    let text = r#"{"speed":"slow","legs":[{"speed":"fast","fallback":"slow"}]}"#;
+    assert!(both::<PlanRoute>(text));
+    let route = PlanRoute::from_arguments(text, &Session::new()).unwrap();
+    assert!(matches!(route.legs[0].fallback, Some(Speed::Slow)));
+}
