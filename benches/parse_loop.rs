@@ -4,7 +4,10 @@
 //!
 //! Usage: `parse_loop VARIANT CALLS`, where VARIANT is one of
 //! `from_arguments`, `from_arguments_checked`, `from_arguments_nested`,
-//! `serde_from_str`, `serde_from_str_nested`.
+//! `serde_from_str`, `serde_from_str_nested`, `serde_value_then_from_value`,
+//! and `from_arguments_exact` / `from_arguments_nested_exact` (the exact
+//! path alone: serde_json with the schema walk beside it, as every call was
+//! read before the fast reader).
 
 mod common;
 
@@ -15,6 +18,7 @@ use common::{
     ARGUMENTS, PlaceOrder, PlaceOrderChecked, PlaceOrderNested, PlaceOrderNestedTwin,
     PlaceOrderTwin,
 };
+use tool_contract::__private::with_exact_reader_only;
 use tool_contract::{Session, Tool};
 
 fn main() -> ExitCode {
@@ -44,6 +48,19 @@ fn main() -> ExitCode {
         "serde_from_str_nested" => {
             |_| serde_json::from_str::<PlaceOrderNestedTwin>(black_box(ARGUMENTS)).is_ok()
         }
+        "serde_value_then_from_value" => |_| {
+            serde_json::from_str::<serde_json::Value>(black_box(ARGUMENTS))
+                .and_then(serde_json::from_value::<PlaceOrderTwin>)
+                .is_ok()
+        },
+        "from_arguments_exact" => |s| {
+            with_exact_reader_only(|| PlaceOrder::from_arguments(black_box(ARGUMENTS), s).is_ok())
+        },
+        "from_arguments_nested_exact" => |s| {
+            with_exact_reader_only(|| {
+                PlaceOrderNested::from_arguments(black_box(ARGUMENTS), s).is_ok()
+            })
+        },
         other => {
             eprintln!("unknown variant {other:?}");
             return ExitCode::FAILURE;

@@ -16,7 +16,7 @@ count() {
   rm -f "$out"
 }
 printf '%-24s %s\n' variant instructions/call
-for variant in ${VARIANTS:-from_arguments serde_from_str from_arguments_checked from_arguments_nested serde_from_str_nested}; do
+for variant in ${VARIANTS:-from_arguments from_arguments_exact serde_from_str from_arguments_checked from_arguments_nested from_arguments_nested_exact serde_from_str_nested serde_value_then_from_value}; do
   base=$(count "$variant" 0)
   loop=$(count "$variant" "$calls")
   printf '%-24s %s\n' "$variant" $(( (loop - base) / calls ))
