@@ -330,15 +330,10 @@ impl<'s, 'de> Reader<'s, 'de> {
                 self.enter()?;
                 self.at += 1;
                 let close = if open == b'[' { b']' } else { b'}' };
-                self.ws();
-                if self.peek() == Some(close) {
-                    self.at += 1;
-                    self.depth -= 1;
-                    return Ok(());
-                }
-                loop {
+                let mut first = true;
+                while self.more(first, close)? {
+                    first = false;
                     if open == b'{' {
-                        self.ws();
                         if self.peek() != Some(b'"') {
                             return Err(Miss);
                         }
@@ -346,18 +341,33 @@ impl<'s, 'de> Reader<'s, 'de> {
                         self.expect(b':')?;
                     }
                     self.skip()?;
-                    self.ws();
-                    match self.peek() {
-                        Some(b',') => self.at += 1,
-                        Some(b) if b == close => {
-                            self.at += 1;
-                            self.depth -= 1;
-                            return Ok(());
-                        }
-                        _ => return Err(Miss),
-                    }
                 }
+                self.at += 1;
+                self.depth -= 1;
+                Ok(())
             }
+            _ => Err(Miss),
+        }
+    }
+
+    /// Before an entry of an array or object: `false` at the closing byte
+    /// (left for the caller to consume), `true` when an entry follows (past
+    /// its comma). A comma before the first entry or before the closing
+    /// byte misses, as serde_json refuses both.
+    #[inline(always)]
+    fn more(&mut self, first: bool, close: u8) -> R<bool> {
+        self.ws();
+        match self.peek() {
+            Some(b) if b == close => Ok(false),
+            Some(b',') if !first => {
+                self.at += 1;
+                self.ws();
+                if self.peek() == Some(close) {
+                    return Err(Miss);
+                }
+                Ok(true)
+            }
+            Some(_) if first => Ok(true),
             _ => Err(Miss),
         }
     }
@@ -781,15 +791,8 @@ impl<'de> MapAccess<'de> for Map<'_, '_, 'de> {
 
     #[inline]
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> R<Option<K::Value>> {
-        self.r.ws();
-        match self.r.peek() {
-            Some(b'}') => return self.finish(),
-            Some(b',') if !self.first => {
-                self.r.at += 1;
-                self.r.ws();
-            }
-            Some(b'"') if self.first => {}
-            _ => return Err(Miss),
+        if !self.r.more(self.first, b'}')? {
+            return self.finish();
         }
         self.first = false;
         if self.r.peek() != Some(b'"') {
@@ -975,18 +978,8 @@ impl<'de> SeqAccess<'de> for Seq<'_, '_, 'de> {
 
     #[inline]
     fn next_element_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> R<Option<S::Value>> {
-        self.r.ws();
-        match self.r.peek() {
-            Some(b']') => return self.end(),
-            Some(b',') if !self.first => {
-                self.r.at += 1;
-                self.r.ws();
-                if self.r.peek() == Some(b']') {
-                    return Err(Miss);
-                }
-            }
-            Some(_) if self.first => {}
-            _ => return Err(Miss),
+        if !self.r.more(self.first, b']')? {
+            return self.end();
         }
         self.first = false;
         let node = self.node;
