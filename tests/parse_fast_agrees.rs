@@ -682,3 +682,48 @@ fn a_unit_only_enum_is_read_from_a_string_only() {
     let route = PlanRoute::from_arguments(text, &Session::new()).unwrap();
     assert!(matches!(route.legs[0].fallback, Some(Speed::Slow)));
 }
+
+/// A note with a field the application fills in itself.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct Remark {
+    /// The text of the note.
+    pub text: String,
+    /// How many times the note was read; set by the shop, never read from
+    /// the arguments.
+    #[serde(skip_deserializing)]
+    #[schemars(range(max = 3))]
+    pub reads: u8,
+}
+
+/// Leave a remark on an order; returns the remark's number.
+#[derive(Debug, Tool)]
+#[tool(effect = "write", idempotent)]
+pub struct LeaveRemark {
+    /// What the customer wants the shop to know about the order.
+    pub remark: Remark,
+}
+
+/// A field serde never reads (`skip_deserializing`) is left out of the
+/// input schema, so its key is refused as any unknown key is, on both
+/// paths; the value is not read by either.
+#[test]
+fn a_field_serde_never_reads_is_an_unknown_key() {
+    let remark = &LeaveRemark::input_schema()["$defs"]["Remark"];
+    assert_eq!(remark["properties"].as_object().unwrap().len(), 1);
+    assert_eq!(remark["additionalProperties"], json!(false));
+    for text in [
+        r#"{"remark":{"text":"hi","reads":2}}"#,
+        r#"{"remark":{"text":"hi","reads":"many"}}"#,
+    ] {
+        assert!(!both::<LeaveRemark>(text));
+        assert_eq!(
+            outcome::<LeaveRemark>(text),
+            Err((
+                "INVALID_ARGUMENTS".to_owned(),
+                "$.remark.reads".to_owned(),
+                "unknown field \"reads\"; expected one of \"text\"".to_owned()
+            ))
+        );
+    }
+    assert!(both::<LeaveRemark>(r#"{"remark":{"text":"hi"}}"#));
+}
