@@ -31,10 +31,10 @@ use serde::de::{
     self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor,
 };
 
-use super::guided::whole_floats_as_integers;
+use super::guided::{RAW_VALUE_TOKEN, whole_floats_as_integers};
 use super::schema::{
-    ANY_NODE, Additional, CompiledSchema, INT, NEVER_NODE, NUM, Node, Num, bool_ok, number_ok,
-    string_ok,
+    ANY_NODE, ARR, Additional, BOOL, CompiledSchema, INT, NEVER_NODE, NULL, NUM, Node, Num, OBJ,
+    STR, bool_ok, number_ok, string_ok,
 };
 use crate::contract::money_de::money_token;
 
@@ -62,9 +62,6 @@ type R<T> = Result<T, Miss>;
 /// Deeper than this, the exact path reads the call (serde_json's own
 /// limit is 128).
 const MAX_DEPTH: u32 = 100;
-
-/// The name serde_json gives `RawValue`'s newtype struct.
-const RAW_VALUE_TOKEN: &str = "$serde_json::private::RawValue";
 
 /// The text, where the reader is, and the schema it walks.
 pub(crate) struct Reader<'s, 'de> {
@@ -238,7 +235,7 @@ impl<'s, 'de> Reader<'s, 'de> {
 
     /// Reads a number as serde_json does; the reader is at its first byte.
     #[inline]
-    fn number(&mut self) -> R<Number> {
+    fn number(&mut self, single: bool) -> R<Number> {
         let bytes = self.text.as_bytes();
         let start = self.at;
         let mut at = start;
@@ -268,7 +265,7 @@ impl<'s, 'de> Reader<'s, 'de> {
             at += 1;
         }
         if let Some(b'.' | b'e' | b'E') = bytes.get(at) {
-            return self.float(start, at);
+            return self.float(start, at, single);
         }
         self.at = at;
         if !negative {
@@ -287,7 +284,7 @@ impl<'s, 'de> Reader<'s, 'de> {
     /// serde_json reads it (by serde_json, so the two paths agree on every
     /// bit).
     #[cold]
-    fn float(&mut self, start: usize, mut at: usize) -> R<Number> {
+    fn float(&mut self, start: usize, mut at: usize, single: bool) -> R<Number> {
         let bytes = self.text.as_bytes();
         let digits = |at: &mut usize| {
             let from = *at;
@@ -312,9 +309,14 @@ impl<'s, 'de> Reader<'s, 'de> {
             }
         }
         let text = self.text.get(start..at).ok_or(Miss)?;
-        let v: f64 = serde_json::from_str(text).map_err(|_| Miss)?;
+        let mut reader = serde_json::Deserializer::from_str(text);
+        let v = if single {
+            de::Deserializer::deserialize_f32(&mut reader, Float)
+        } else {
+            de::Deserializer::deserialize_f64(&mut reader, Float)
+        };
         self.at = at;
-        Ok(Number::F(v))
+        Ok(Number::F(v.map_err(|_| Miss)?))
     }
 
     /// Skips one value of any kind, as `IgnoredAny` reads it.
@@ -322,7 +324,7 @@ impl<'s, 'de> Reader<'s, 'de> {
         self.ws();
         match self.peek().ok_or(Miss)? {
             b'"' => self.string().map(drop),
-            b'-' | b'0'..=b'9' => self.number().map(drop),
+            b'-' | b'0'..=b'9' => self.number(false).map(drop),
             b'n' => self.literal("null"),
             b't' => self.literal("true"),
             b'f' => self.literal("false"),
@@ -385,6 +387,9 @@ impl<'s, 'de> Reader<'s, 'de> {
     /// the arguments object itself, whose keys the generated parser judges.
     #[inline]
     fn map<V: Visitor<'de>>(&mut self, node: &'s Node, root: bool, visitor: V) -> R<V::Value> {
+        if node.types & OBJ == 0 {
+            return Err(Miss);
+        }
         self.enter()?;
         self.at += 1;
         let value = visitor.visit_map(Map {
@@ -405,6 +410,9 @@ impl<'s, 'de> Reader<'s, 'de> {
     /// Reads an array with `visitor`; the reader is at its `[`.
     #[inline]
     fn seq<V: Visitor<'de>>(&mut self, node: &'s Node, visitor: V) -> R<V::Value> {
+        if node.types & ARR == 0 {
+            return Err(Miss);
+        }
         self.enter()?;
         self.at += 1;
         let value = visitor.visit_seq(Seq {
@@ -416,6 +424,22 @@ impl<'s, 'de> Reader<'s, 'de> {
         self.expect(b']')?;
         self.depth -= 1;
         Ok(value)
+    }
+}
+
+/// The float serde_json hands a visitor for a number with a fraction or an
+/// exponent, for an `f64` or (`deserialize_f32`) an `f32`.
+struct Float;
+
+impl Visitor<'_> for Float {
+    type Value = f64;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a float")
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<f64, E> {
+        Ok(v)
     }
 }
 
@@ -490,6 +514,9 @@ impl<'s, 'de> Value<'_, 's, 'de> {
     #[inline(always)]
     fn string<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
         let node = self.node;
+        if node.types & STR == 0 {
+            return Err(Miss);
+        }
         let out = match self.r.string()? {
             Str::Borrowed(s) => {
                 if !string_ok(node, s) {
@@ -507,15 +534,21 @@ impl<'s, 'de> Value<'_, 's, 'de> {
         Ok(out)
     }
 
+    /// A number; `single`: read for an `f32`, which serde_json reads in
+    /// single precision when its `float_roundtrip` feature is on.
     #[inline(always)]
-    fn number<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
+    fn number<V: Visitor<'de>>(self, visitor: V, single: bool) -> R<V::Value> {
         let node = self.node;
-        match self.r.number()? {
-            Number::U(u) if number_ok(node, Num::U(u)) => visitor.visit_u64(u),
-            Number::I(i) if number_ok(node, Num::I(i)) => visitor.visit_i64(i),
+        match self.r.number(single)? {
+            Number::U(u) if node.types & INT != 0 && number_ok(node, Num::U(u)) => {
+                visitor.visit_u64(u)
+            }
+            Number::I(i) if node.types & INT != 0 && number_ok(node, Num::I(i)) => {
+                visitor.visit_i64(i)
+            }
             // The walk hands a whole float to an integer node as the
             // integer it is: the exact path reads it.
-            Number::F(f) if !integer_only(node) && number_ok(node, Num::F(f)) => {
+            Number::F(f) if node.types & NUM != 0 && number_ok(node, Num::F(f)) => {
                 visitor.visit_f64(f)
             }
             _ => Err(Miss),
@@ -526,7 +559,7 @@ impl<'s, 'de> Value<'_, 's, 'de> {
     fn boolean<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
         let b = self.r.peek() == Some(b't');
         self.r.literal(if b { "true" } else { "false" })?;
-        if !bool_ok(self.node, b) {
+        if self.node.types & BOOL == 0 || !bool_ok(self.node, b) {
             return Err(Miss);
         }
         visitor.visit_bool(b)
@@ -537,10 +570,6 @@ impl<'s, 'de> Value<'_, 's, 'de> {
         self.r.ws();
         self.r.peek().ok_or(Miss)
     }
-}
-
-fn integer_only(node: &Node) -> bool {
-    node.types & INT != 0 && node.types & NUM == 0
 }
 
 /// The walk reads a node it cannot check while streaming whole: so does
@@ -554,12 +583,12 @@ macro_rules! whole {
 }
 
 macro_rules! numbers {
-    ($($method:ident),*) => {$(
+    ($($method:ident => $single:expr),*) => {$(
         #[inline]
         fn $method<V: Visitor<'de>>(mut self, visitor: V) -> R<V::Value> {
             whole!(self, |v| v.$method(visitor));
             match self.next()? {
-                b'-' | b'0'..=b'9' => self.number(visitor),
+                b'-' | b'0'..=b'9' => self.number(visitor, $single),
                 _ => Err(Miss),
             }
         }
@@ -595,10 +624,13 @@ impl<'de> Deserializer<'de> for Value<'_, '_, 'de> {
         whole!(self, |v| v.deserialize_any(visitor));
         match self.next()? {
             b'"' => self.string(visitor),
-            b'-' | b'0'..=b'9' => self.number(visitor),
+            b'-' | b'0'..=b'9' => self.number(visitor, false),
             b't' | b'f' => self.boolean(visitor),
             b'n' => {
                 self.r.literal("null")?;
+                if self.node.types & NULL == 0 {
+                    return Err(Miss);
+                }
                 visitor.visit_unit()
             }
             b'[' => self.r.seq(self.node, visitor),
@@ -608,16 +640,16 @@ impl<'de> Deserializer<'de> for Value<'_, '_, 'de> {
     }
 
     numbers!(
-        deserialize_i8,
-        deserialize_i16,
-        deserialize_i32,
-        deserialize_i64,
-        deserialize_u8,
-        deserialize_u16,
-        deserialize_u32,
-        deserialize_u64,
-        deserialize_f32,
-        deserialize_f64
+        deserialize_i8 => false,
+        deserialize_i16 => false,
+        deserialize_i32 => false,
+        deserialize_i64 => false,
+        deserialize_u8 => false,
+        deserialize_u16 => false,
+        deserialize_u32 => false,
+        deserialize_u64 => false,
+        deserialize_f32 => true,
+        deserialize_f64 => false
     );
 
     strings!(
@@ -656,7 +688,7 @@ impl<'de> Deserializer<'de> for Value<'_, '_, 'de> {
     #[inline]
     fn deserialize_unit<V: Visitor<'de>>(mut self, visitor: V) -> R<V::Value> {
         whole!(self, |v| v.deserialize_unit(visitor));
-        if self.next()? != b'n' {
+        if self.next()? != b'n' || self.node.types & NULL == 0 {
             return Err(Miss);
         }
         self.r.literal("null")?;
@@ -816,6 +848,9 @@ impl<'de> MapAccess<'de> for Map<'_, '_, 'de> {
                 self.last = i + 1;
                 id
             }
+            // serde_json's `Value` reads an object with this one key as the
+            // JSON text of its string; the exact path refuses it.
+            None if key.get() == RAW_VALUE_TOKEN => return Err(Miss),
             None => match node.additional {
                 Additional::Any => ANY_NODE,
                 Additional::Schema(id) => id,

@@ -39,12 +39,15 @@ use serde_json::value::RawValue;
 use super::error::ArgumentError;
 use super::path::push_key;
 use super::schema::{
-    ANY_NODE, Additional, CompiledSchema, INT, NEVER_NODE, NUM, Node, NodeId, Num, check_count,
-    check_number, check_string, enum_message, json_equal, lengths_within, number_holds,
-    string_holds,
+    ANY_NODE, ARR, Additional, BOOL, CompiledSchema, INT, NEVER_NODE, NULL, NUM, Node, NodeId, Num,
+    OBJ, STR, check_count, check_number, check_string, enum_message, got as schema_got, json_equal,
+    lengths_within, number_holds, string_holds, type_words,
 };
 use crate::contract::money_de::money_token;
 use crate::words::humanize::{self, Humanized, echo};
+
+/// The key serde_json's `RawValue` travels under (feature `raw_value`).
+pub(crate) const RAW_VALUE_TOKEN: &str = "$serde_json::private::RawValue";
 
 /// The deepest path an error names; deeper levels are shown as `…`.
 const MAX_PATH_DEPTH: usize = 64;
@@ -546,12 +549,43 @@ impl<'a> G<'a> {
         check_string(node, s).map_err(|m| self.fail(m))
     }
 
+    /// Checks that the node allows a value of JSON kind `kind` (`STR`,
+    /// `INT`, ...): serde's type decides most kinds, but a type may take more
+    /// than its schema says (`#[schemars(with = "String")]` on a `Value`,
+    /// a field read from a `#[serde(flatten)]` buffer).
+    #[inline(always)]
+    fn kind<E: de::Error>(&self, kind: u8, got: impl FnOnce() -> Value) -> Result<(), E> {
+        if self.node().types & kind != 0 {
+            return Ok(());
+        }
+        Err(self.wrong_kind(&got()))
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn wrong_kind<E: de::Error>(&self, got: &Value) -> E {
+        let expected = type_words(self.node().types);
+        self.fail(format!("expected {expected}, got {}", schema_got(got)))
+    }
+
     /// Whether the node says integer (not number): a whole float is then
     /// handed to serde as the integer it is.
     #[inline(always)]
     fn integer_only(&self) -> bool {
         let types = self.node().types;
         types & INT != 0 && types & NUM == 0
+    }
+}
+
+/// A 128-bit integer as a number to check: exact within 64 bits, else the
+/// float nearest to it (bounds beyond 64 bits are compared as floats).
+fn wide_signed(v: i128) -> Num {
+    if let Ok(u) = u64::try_from(v) {
+        Num::U(u)
+    } else if let Ok(i) = i64::try_from(v) {
+        Num::I(i)
+    } else {
+        Num::F(v as f64)
     }
 }
 
@@ -564,6 +598,7 @@ macro_rules! checked_integers {
             fn $visit<E: de::Error>(self, v: $ty) -> Result<Self::Value, E> {
                 let g = self.1;
                 let out = self.0.$visit(v)?;
+                g.kind(INT, || Value::from(v))?;
                 g.number(Num::$num(v.into()))?;
                 Ok(out)
             }
@@ -582,6 +617,7 @@ impl<'a, 'de, V: Visitor<'de>> Visitor<'de> for Visit<'a, V> {
     fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
         let g = self.1;
         let out = self.0.visit_bool(v)?;
+        g.kind(BOOL, || Value::Bool(v))?;
         if let Some(allowed) = &g.node().enumeration
             && !allowed.iter().any(|a| a.as_bool() == Some(v))
         {
@@ -601,11 +637,19 @@ impl<'a, 'de, V: Visitor<'de>> Visitor<'de> for Visit<'a, V> {
     }
     #[inline(always)]
     fn visit_i128<E: de::Error>(self, v: i128) -> Result<Self::Value, E> {
-        self.0.visit_i128(v)
+        let g = self.1;
+        let out = self.0.visit_i128(v)?;
+        g.kind(INT, || Value::from(v as f64))?;
+        g.number(wide_signed(v))?;
+        Ok(out)
     }
     #[inline(always)]
     fn visit_u128<E: de::Error>(self, v: u128) -> Result<Self::Value, E> {
-        self.0.visit_u128(v)
+        let g = self.1;
+        let out = self.0.visit_u128(v)?;
+        g.kind(INT, || Value::from(v as f64))?;
+        g.number(u64::try_from(v).map_or(Num::F(v as f64), Num::U))?;
+        Ok(out)
     }
     #[inline(always)]
     fn visit_f32<E: de::Error>(self, v: f32) -> Result<Self::Value, E> {
@@ -626,6 +670,13 @@ impl<'a, 'de, V: Visitor<'de>> Visitor<'de> for Visit<'a, V> {
         } else {
             self.0.visit_f64(v)?
         };
+        // A whole float is an integer to JSON Schema, any float a number.
+        let kind = if v.is_finite() && v.fract() == 0.0 {
+            INT | NUM
+        } else {
+            NUM
+        };
+        g.kind(kind, || Value::from(v))?;
         g.number(Num::F(v))?;
         Ok(out)
     }
@@ -633,6 +684,7 @@ impl<'a, 'de, V: Visitor<'de>> Visitor<'de> for Visit<'a, V> {
     fn visit_char<E: de::Error>(self, v: char) -> Result<Self::Value, E> {
         let g = self.1;
         let out = self.0.visit_char(v)?;
+        g.kind(STR, || Value::from(v.to_string()))?;
         g.string(v.encode_utf8(&mut [0; 4]))?;
         Ok(out)
     }
@@ -640,6 +692,7 @@ impl<'a, 'de, V: Visitor<'de>> Visitor<'de> for Visit<'a, V> {
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
         let g = self.1;
         let out = self.0.visit_str(v)?;
+        g.kind(STR, || Value::from(v))?;
         g.string(v)?;
         Ok(out)
     }
@@ -647,12 +700,13 @@ impl<'a, 'de, V: Visitor<'de>> Visitor<'de> for Visit<'a, V> {
     fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
         let g = self.1;
         let out = self.0.visit_borrowed_str(v)?;
+        g.kind(STR, || Value::from(v))?;
         g.string(v)?;
         Ok(out)
     }
     #[inline(always)]
     fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
-        if self.1.node().has_scalar_checks {
+        if self.1.node().has_scalar_checks || self.1.node().types & STR == 0 {
             return self.visit_str(&v);
         }
         self.0.visit_string(v)
@@ -679,7 +733,10 @@ impl<'a, 'de, V: Visitor<'de>> Visitor<'de> for Visit<'a, V> {
     }
     #[inline(always)]
     fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-        self.0.visit_unit()
+        let g = self.1;
+        let out = self.0.visit_unit()?;
+        g.kind(NULL, || Value::Null)?;
+        Ok(out)
     }
     #[inline(always)]
     fn visit_newtype_struct<D: Deserializer<'de>>(
@@ -690,6 +747,7 @@ impl<'a, 'de, V: Visitor<'de>> Visitor<'de> for Visit<'a, V> {
     }
     #[inline(always)]
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+        self.1.kind(OBJ, || Value::Object(serde_json::Map::new()))?;
         self.0.visit_map(Map {
             map,
             g: self.1,
@@ -709,6 +767,7 @@ impl<'a, 'de, V: Visitor<'de>> Visitor<'de> for Visit<'a, V> {
         if self.2 {
             return Err(de::Error::invalid_type(Unexpected::Seq, &self));
         }
+        self.1.kind(ARR, || Value::Array(Vec::new()))?;
         self.0.visit_seq(Seq {
             seq,
             g: self.1,
@@ -857,9 +916,6 @@ impl<'a, 'de, A: MapAccess<'de>> MapAccess<'de> for Map<'a, A> {
     fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value, A::Error> {
         let node = self.g.node();
         let i = self.key;
-        if i < 64 && node.passthrough_properties & (1 << i) != 0 {
-            return self.map.next_value_seed(seed);
-        }
         if let Some((name, id)) = node.properties.get(i) {
             let path = self.g.path.child(Seg::Key(name));
             let g = G::new(self.g.cx, *id, &path);
@@ -905,6 +961,19 @@ impl<'de, A: MapAccess<'de>> Map<'_, A> {
             return Ok(());
         }
         let node = self.g.node();
+        if self.look.extra == RAW_VALUE_TOKEN {
+            // serde_json's `Value` reads an object with this one key as the
+            // JSON text of its string: the value would change after it was
+            // checked.
+            let path = self.g.path.child(Seg::Key(&self.look.extra));
+            let g = G {
+                path: &path,
+                ..self.g
+            };
+            return Err(g.fail(format!(
+                "the key \"{RAW_VALUE_TOKEN}\" is reserved by serde_json; use another name"
+            )));
+        }
         self.extra_node = match node.additional {
             Additional::Any => ANY_NODE,
             Additional::Schema(id) => id,
@@ -1259,18 +1328,9 @@ impl<'a, 'de, A: SeqAccess<'de>> SeqAccess<'de> for Seq<'a, A> {
             }
             return self.end();
         }
-        let passthrough = if self.count < node.prefix_items.len() {
-            self.g.cx.schema.node(child).passthrough
-        } else {
-            node.items_passthrough
-        };
-        let element = if passthrough {
-            self.seq.next_element_seed(seed)?
-        } else {
-            let path = self.g.path.child(Seg::Index(self.count));
-            let g = G::new(self.g.cx, child, &path);
-            self.seq.next_element_seed(Seed(seed, g))?
-        };
+        let path = self.g.path.child(Seg::Index(self.count));
+        let g = G::new(self.g.cx, child, &path);
+        let element = self.seq.next_element_seed(Seed(seed, g))?;
         match element {
             Some(value) => {
                 self.count += 1;

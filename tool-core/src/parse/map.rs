@@ -27,8 +27,6 @@ use crate::words::humanize::{self, Humanized};
 pub struct ParseState {
     contract: &'static ToolContract,
     fields: &'static [FieldContract],
-    /// Which of the first 64 fields have a passthrough node, one bit each.
-    passthrough: u64,
     schema: Result<&'static CompiledSchema, &'static SchemaError>,
     current: Cell<Option<usize>>,
     error: Cell<Option<ArgumentError>>,
@@ -44,7 +42,6 @@ impl ParseState {
         ParseState {
             contract,
             fields: contract.fields(),
-            passthrough: schema.map_or(0, CompiledSchema::field_passthrough),
             schema,
             current: Cell::new(None),
             error: Cell::new(None),
@@ -192,26 +189,11 @@ pub fn next_value<'de, A: MapAccess<'de>, T: de::Deserialize<'de>>(
         return Ok(());
     }
     state.current.set(Some(index));
-    if index < 64 && state.passthrough & (1 << index) != 0 {
-        // A string or boolean with nothing to check, or a list of them
-        // without item counts: serde's own reading is the whole contract.
-        *slot = Some(map.next_value()?);
-        state.current.set(None);
-        return Ok(());
-    }
     let Ok(schema) = state.schema else {
         // parse_map refuses a contract whose schema does not compile.
         return Err(de::Error::custom("tool contract error"));
     };
-    let id = schema.field(index);
-    let node = schema.node(id);
-    if node.passthrough {
-        // A string or boolean with nothing to check, or a list of them
-        // without item counts: serde's own reading is the whole contract.
-        *slot = Some(map.next_value()?);
-        state.current.set(None);
-        return Ok(());
-    }
+    let node = schema.node(schema.field(index));
     let cx = Cx {
         schema,
         error: &state.error,
@@ -288,11 +270,16 @@ pub fn parse_map<'de, V: Visitor<'de> + Copy>(
             ),
         ));
     }
-    let input = match input.bytes().find(|b| !b.is_ascii_whitespace()) {
+    // JSON's whitespace (not Rust's, which counts a form feed).
+    let input = match input
+        .bytes()
+        .find(|b| !matches!(b, b' ' | b'\n' | b'\t' | b'\r'))
+    {
         // An empty argument string means "no arguments", as providers send
         // for tools without parameters.
         None => "{}",
-        Some(b'{') => input,
+        // A form feed is not JSON: serde_json names it with its place.
+        Some(b'{' | b'\x0c') => input,
         Some(first) => return Err(ArgumentError::invalid("$", root_message(first))),
     };
     let reader = READER.with(Cell::get);

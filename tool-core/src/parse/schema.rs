@@ -333,19 +333,12 @@ pub(crate) struct Node {
     pub has_scalar_checks: bool,
     /// The required properties among the first 64, one bit each.
     pub required_mask: u64,
-    /// Whether serde alone enforces everything this node says of a value
-    /// read while streaming: a string or boolean (or null) with no check to
-    /// run, or a list (or null) of such values with no item count or
-    /// `prefixItems`. The walker hands such a value straight to serde.
-    pub passthrough: bool,
-    /// Which of the first 64 properties have a passthrough node, one bit
-    /// each, so the walker need not look their nodes up.
-    pub passthrough_properties: u64,
-    /// Whether the node of `items` is passthrough, so the walker need not
-    /// look it up for each item.
-    pub items_passthrough: bool,
     /// The node's only scalar checks are `minLength`/`maxLength`.
     pub lengths_only: bool,
+    /// The node is a 32-bit float (`format: float`, schemars' `f32`): a
+    /// number is judged as the type holds it (rounded to single
+    /// precision, bounds too), and one beyond its range is refused.
+    pub single: bool,
     /// When the node's only number checks are integer bounds (no `enum`,
     /// no `multipleOf`, no bound written as a fraction): the integers they
     /// allow, both ends included, so an integer is judged in two
@@ -359,7 +352,23 @@ pub(crate) struct Node {
     pub money: Option<bool>,
 }
 
+/// Whether `v` is beyond what the node's 32-bit float can hold.
+fn beyond_single(node: &Node, v: Num) -> bool {
+    node.single && v.float().is_finite() && (v.float() as f32).is_infinite()
+}
+
 impl Node {
+    /// A number as the node's type holds it: rounded to single precision
+    /// for a 32-bit float, else as it is.
+    #[inline]
+    fn held(&self, v: Num) -> Num {
+        if self.single {
+            Num::F(f64::from(v.float() as f32))
+        } else {
+            v
+        }
+    }
+
     /// Whether the node refuses every object: its types leave objects out,
     /// or its `enum` lists none (a streamable node's `enum` holds scalars).
     #[inline(always)]
@@ -398,10 +407,8 @@ impl Default for Node {
             streamable: true,
             has_scalar_checks: false,
             required_mask: 0,
-            passthrough: false,
-            passthrough_properties: 0,
-            items_passthrough: false,
             lengths_only: false,
+            single: false,
             integer_range: None,
             id: 0,
             money: None,
@@ -487,8 +494,6 @@ pub(crate) struct CompiledSchema {
     root: NodeId,
     /// The node of each of the contract's fields, by field index.
     fields: Vec<NodeId>,
-    /// Which of the first 64 fields have a passthrough node, one bit each.
-    field_passthrough: u64,
 }
 
 impl CompiledSchema {
@@ -533,7 +538,8 @@ impl CompiledSchema {
                 || node.maximum.is_some()
                 || node.exclusive_minimum.is_some()
                 || node.exclusive_maximum.is_some()
-                || node.multiple_of.is_some();
+                || node.multiple_of.is_some()
+                || node.single;
             node.lengths_only = node.has_scalar_checks
                 && node.enumeration.is_none()
                 && node.pattern.is_none()
@@ -542,55 +548,14 @@ impl CompiledSchema {
                 && node.maximum.is_none()
                 && node.exclusive_minimum.is_none()
                 && node.exclusive_maximum.is_none()
-                && node.multiple_of.is_none();
+                && node.multiple_of.is_none()
+                && !node.single;
             node.integer_range = integer_bounds(node);
-            node.passthrough = node.streamable
-                && !node.has_scalar_checks
-                && node.types & (STR | BOOL) != 0
-                && node.types & !(STR | BOOL | NULL) == 0;
-        }
-        // A list of passthrough values with nothing of its own to check (no
-        // item counts, no `prefixItems`) is passthrough too: serde's reading
-        // of the list and of each item is then the whole contract. Nested
-        // lists are found by going over the nodes until nothing changes.
-        loop {
-            let mut changed = false;
-            for i in 0..nodes.len() {
-                let n = &nodes[i];
-                if !n.passthrough
-                    && n.streamable
-                    && !n.has_scalar_checks
-                    && n.types & ARR != 0
-                    && n.types & !(ARR | NULL) == 0
-                    && n.prefix_items.is_empty()
-                    && n.min_items.is_none()
-                    && n.max_items.is_none()
-                    && nodes[n.items].passthrough
-                {
-                    nodes[i].passthrough = true;
-                    changed = true;
-                }
-            }
-            if !changed {
-                break;
-            }
-        }
-        let passthrough: Vec<bool> = nodes.iter().map(|n| n.passthrough).collect();
-        for node in &mut nodes {
-            node.passthrough_properties = node
-                .properties
-                .iter()
-                .take(64)
-                .enumerate()
-                .filter(|(_, (_, id))| passthrough[*id])
-                .fold(0, |mask, (i, _)| mask | 1 << i);
-            node.items_passthrough = passthrough[node.items];
         }
         Ok(CompiledSchema {
             nodes,
             root,
             fields: Vec::new(),
-            field_passthrough: 0,
         })
     }
 
@@ -616,21 +581,7 @@ impl CompiledSchema {
                     .map_or(ANY_NODE, |(_, id)| *id)
             })
             .collect();
-        self.field_passthrough = self
-            .fields
-            .iter()
-            .take(64)
-            .enumerate()
-            .filter(|(_, id)| self.nodes[**id].passthrough)
-            .fold(0, |mask, (i, _)| mask | 1 << i);
         self
-    }
-
-    /// Which of the contract's first 64 fields have a passthrough node, one
-    /// bit each.
-    #[inline(always)]
-    pub(crate) fn field_passthrough(&self) -> u64 {
-        self.field_passthrough
     }
 
     /// The node of the contract's field `index`.
@@ -969,8 +920,11 @@ pub(crate) fn number_holds(node: &Node, v: Num) -> bool {
         // Rare on numbers: the full check decides.
         return false;
     }
+    if beyond_single(node, v) {
+        return false;
+    }
     let within = |bound: Option<Num>, ok: fn(Ordering) -> bool| {
-        bound.is_none_or(|b| v.compare(b).is_some_and(ok))
+        bound.is_none_or(|b| node.held(v).compare(node.held(b)).is_some_and(ok))
     };
     (node.types & NUM != 0 || node.types & INT == 0 || v.is_integer())
         && within(node.minimum, Ordering::is_ge)
@@ -1033,8 +987,14 @@ pub(crate) fn lengths_within(node: &Node, s: &str) -> bool {
 /// The number checks of a node, exact for integers.
 pub(crate) fn check_number(node: &Node, v: Num) -> Result<(), String> {
     let fails = |bound: Option<Num>, ok: fn(Ordering) -> bool| {
-        bound.filter(|b| !v.compare(*b).is_some_and(ok))
+        bound.filter(|b| !node.held(v).compare(node.held(*b)).is_some_and(ok))
     };
+    if beyond_single(node, v) {
+        return Err(format!(
+            "expected a number a 32-bit float can hold (between -{max} and {max}), got {v}",
+            max = f32::MAX
+        ));
+    }
     if node.types & NUM == 0 && node.types & INT != 0 && !v.is_integer() {
         return Err(format!("expected an integer, got {v}"));
     }
@@ -1418,6 +1378,8 @@ impl Compiler<'_> {
                 node.maximum = None;
             }
         }
+        // A 32-bit float: numbers are judged as the type holds them.
+        node.single = format == Some("float") && node.types & STR == 0;
         if let Some(format) = format {
             if formats::SUPPORTED.contains(&format) {
                 node.format = Some(
