@@ -892,3 +892,43 @@ fn the_attacks_get_exact_answers() {
         )
     );
 }
+
+/// A note kept as the JSON text the model wrote.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct RawNote {
+    /// Any JSON, kept as written.
+    #[schemars(with = "serde_json::Value")]
+    pub any: Box<serde_json::value::RawValue>,
+    /// JSON that must be a string, kept as written.
+    #[schemars(with = "String")]
+    pub text: Box<serde_json::value::RawValue>,
+}
+
+/// Keep a note on a parcel.
+#[derive(Debug, Tool)]
+#[tool(effect = "write", idempotent)]
+pub struct KeepNote {
+    /// The note, e.g. {"any": [1, 2], "text": "hi"}.
+    pub note: RawNote,
+}
+
+/// `RawValue` fields (serde_json hands them to the visitor under its
+/// reserved key, which is no key of the arguments): kept as written when
+/// their schema says nothing, checked against it when it does (the text is
+/// then written again by serde_json).
+#[test]
+fn raw_values_are_read_and_held_to_their_schema() {
+    let text = r#"{"note": {"any": [1,  2, {"a": null}], "text": "hi"}}"#;
+    assert!(!both::<KeepNote>(text));
+    let note = KeepNote::from_arguments(text, &Session::new()).unwrap();
+    assert_eq!(note.note.any.get(), r#"[1,  2, {"a": null}]"#);
+    assert_eq!(note.note.text.get(), r#""hi""#);
+    assert_eq!(
+        outcome::<KeepNote>(r#"{"note": {"any": 1, "text": 5}}"#),
+        Err((
+            "INVALID_ARGUMENTS".to_owned(),
+            "$.note.text".to_owned(),
+            "expected a string, got the number 5".to_owned()
+        ))
+    );
+}

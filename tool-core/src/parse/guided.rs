@@ -370,6 +370,16 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Guided<'_, D> {
         name: &'static str,
         visitor: V,
     ) -> Result<V::Value, D::Error> {
+        if name == RAW_VALUE_TOKEN {
+            // serde_json's `RawValue` keeps the text as written: read whole
+            // when its node says nothing (the key serde_json hands it under
+            // is no key of the arguments), else read into a value, checked
+            // and written again.
+            if self.1.node().allows_anything() {
+                return self.0.deserialize_newtype_struct(name, visitor);
+            }
+            return self.buffered(|v| v.deserialize_newtype_struct(name, visitor));
+        }
         if !self.1.node().streamable {
             return self.buffered(|v| v.deserialize_newtype_struct(name, visitor));
         }

@@ -1490,6 +1490,12 @@ impl Compiler<'_> {
 }
 
 impl Node {
+    /// Whether the node allows any value at all (`true`, `{}`, or only
+    /// annotations such as a description).
+    pub(crate) fn allows_anything(&self) -> bool {
+        self.types == ANY && !self.single && !self.has_any_keyword()
+    }
+
     /// Whether any assertion besides `type` is set.
     fn has_any_keyword(&self) -> bool {
         self.enumeration.is_some()
