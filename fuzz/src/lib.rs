@@ -5,7 +5,14 @@ use arbitrary::{Result, Unstructured};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Number, Value};
+use tool_contract::__private::{last_call_read_fast, with_exact_reader_only};
 use tool_contract::{ArgumentError, Money, Session, Tool};
+
+/// The tools and the document generator of the differential test
+/// (tests/prop_schema_agree.rs): `SearchAndPay` has every serde enum
+/// representation, sets, floats and formats at depth.
+#[path = "../../tests/schema_agree/mod.rs"]
+pub mod schema_agree;
 
 /// The tenant, injected from the session.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -222,4 +229,45 @@ impl ValueBuilder<'_> {
             _ => Number::from(*u.choose(&[i64::MIN, i64::MAX, -1, 0, 1, 255, 256])?),
         })
     }
+}
+
+/// What a call gave: the value's `Debug` text (floats keep their sign and
+/// every digit), or the error's code, path and message.
+pub type Outcome = std::result::Result<String, (String, String, String)>;
+
+fn outcome<T: Tool + std::fmt::Debug>(text: &str, session: &Session) -> Outcome {
+    T::from_arguments(text, session)
+        .map(|value| format!("{value:?}"))
+        .map_err(|error| {
+            (
+                error.code().to_owned(),
+                error.path().to_owned(),
+                error.message().to_owned(),
+            )
+        })
+}
+
+/// The fast reader's answer for `text` and the exact path's alone
+/// (`with_exact_reader_only`) must be the same: the same value, or an
+/// error with the same code, path and message. Returns whether the fast
+/// reader answered the call itself.
+pub fn fast_agrees<T: Tool + std::fmt::Debug>(text: &str, session: &Session) -> bool {
+    let fast = outcome::<T>(text, session);
+    let read_fast = last_call_read_fast();
+    let exact = with_exact_reader_only(|| outcome::<T>(text, session));
+    assert!(!last_call_read_fast(), "the exact path read {text:?}");
+    if fast != exact {
+        panic!(
+            "the readers disagree on {text:?} for {}:\n  fast (answered itself: {read_fast}): {fast:?}\n  exact: {exact:?}",
+            std::any::type_name::<T>()
+        );
+    }
+    read_fast
+}
+
+/// [`fast_agrees`] for the rich tool [`BookShipment`] (with the session of
+/// the other targets) and for `SearchAndPay` of `tests/schema_agree`.
+pub fn check_fast_agrees(text: &str) {
+    fast_agrees::<BookShipment>(text, &session());
+    fast_agrees::<schema_agree::SearchAndPay>(text, &Session::new());
 }

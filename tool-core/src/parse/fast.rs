@@ -31,7 +31,7 @@ use serde::de::{
     self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor,
 };
 
-use super::guided::{RAW_VALUE_TOKEN, whole_floats_as_integers};
+use super::guided::{RAW_VALUE_TOKEN, integers_where_the_schema_says};
 use super::schema::{
     ANY_NODE, ARR, Additional, BOOL, CompiledSchema, INT, NEVER_NODE, NULL, NUM, Node, Num, OBJ,
     STR, bool_ok, number_ok, string_ok,
@@ -492,7 +492,8 @@ impl<'s, 'de> Value<'_, 's, 'de> {
     /// A node the walk reads whole (`anyOf`, `oneOf`, `allOf`,
     /// `uniqueItems`, an `enum` of objects): read as the walk reads it,
     /// into a `serde_json::Value` checked against the node, its whole
-    /// floats made integers, and the type read from it.
+    /// floats made integers where the schema asks for integers, and the
+    /// type read from it.
     #[cold]
     fn buffered<T>(
         self,
@@ -507,7 +508,7 @@ impl<'s, 'de> Value<'_, 's, 'de> {
         schema
             .validate(self.node.id, &value, &mut String::new())
             .map_err(|_| Miss)?;
-        whole_floats_as_integers(&mut value, 0);
+        integers_where_the_schema_says(schema, self.node.id, &mut value, 0);
         read(value).map_err(|_| Miss)
     }
 

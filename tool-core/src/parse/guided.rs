@@ -200,7 +200,7 @@ impl<'a, 'de, D: Deserializer<'de>> Guided<'a, D> {
             return Err(g.cx.fail(error));
         }
         let mut value = value;
-        whole_floats_as_integers(&mut value, 0);
+        integers_where_the_schema_says(g.cx.schema, g.node.id, &mut value, 0);
         read(value).map_err(|e| {
             let message = match humanize::data_error(&e.to_string()) {
                 Humanized::Message(m) | Humanized::MissingField { message: m, .. } => m,
@@ -228,9 +228,35 @@ impl<'de, D: Deserializer<'de>> Guided<'_, D> {
         let g = self.1;
         let raw = Box::<RawValue>::deserialize(self.0)?;
         let text = raw.get().trim();
-        let visit = Visit(visitor, g, false);
+        let read = Self::integer_128_text(text, Visit(visitor, g, false), expected);
+        // The value was read whole, so serde's errors carry no place in the
+        // text: they are named here, at the value's path (an error of the
+        // walk's own already is).
+        read.map_err(|e: D::Error| match g.cx.error.take() {
+            Some(own) => {
+                g.cx.error.set(Some(own));
+                e
+            }
+            None => {
+                let message = match humanize::data_error(&e.to_string()) {
+                    Humanized::Message(m) | Humanized::MissingField { message: m, .. } => m,
+                };
+                g.fail(message)
+            }
+        })
+    }
+
+    fn integer_128_text<V: Visitor<'de>, E: de::Error>(
+        text: &str,
+        visit: V,
+        expected: &'static str,
+    ) -> Result<V::Value, E> {
         let digits = text.strip_prefix('-').unwrap_or(text);
         if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+            if text.starts_with('-') && expected == "u128" && digits.bytes().any(|b| b != b'0') {
+                let got = format!("integer `{text}`");
+                return Err(de::Error::invalid_value(Unexpected::Other(&got), &expected));
+            }
             let read = if text.starts_with('-') {
                 text.parse::<i128>().map(|v| visit.visit_i128(v))
             } else {
@@ -261,13 +287,30 @@ impl<'de, D: Deserializer<'de>> Guided<'_, D> {
 }
 
 /// JSON Schema counts `2.0` and `-0` as integers; serde reads a float into
-/// an integer type only when it is written as one. A buffered value has been
-/// checked against its schema, so its whole floats become the integers they
-/// are (below 2^53, where a float holds an integer exactly); a float field
-/// takes an integer as well.
-pub(crate) fn whole_floats_as_integers(value: &mut Value, depth: usize) {
+/// an integer type only when it is written as one. In a buffered value
+/// (checked against node `id`), a whole float where the schema asks for an
+/// integer becomes the integer it is (below 2^53, where a float holds every
+/// integer exactly); where it asks for a number, or says nothing, the float
+/// stays as written (`2.0` for an `f64` or a `Value`, `-0.0` with its
+/// sign). A combinator's branches are followed where the value meets them.
+pub(crate) fn integers_where_the_schema_says(
+    schema: &CompiledSchema,
+    id: NodeId,
+    value: &mut Value,
+    depth: usize,
+) {
+    // serde_json's recursion limit bounds the depth of a parsed value.
+    if depth > 256 {
+        return;
+    }
+    let node = schema.node(id);
+    for &branch in node.any_of.iter().chain(&node.one_of).chain(&node.all_of) {
+        if schema.validate(branch, value, &mut String::new()).is_ok() {
+            integers_where_the_schema_says(schema, branch, value, depth + 1);
+        }
+    }
     match value {
-        Value::Number(n) if n.is_f64() => {
+        Value::Number(n) if n.is_f64() && node.types & INT != 0 && node.types & NUM == 0 => {
             if let Some(f) = n.as_f64()
                 && f.fract() == 0.0
                 && f.abs() < 9_007_199_254_740_992.0
@@ -279,15 +322,22 @@ pub(crate) fn whole_floats_as_integers(value: &mut Value, depth: usize) {
                 };
             }
         }
-        // serde_json's recursion limit bounds the depth of a parsed value.
-        Value::Array(items) if depth < 256 => {
-            for item in items {
-                whole_floats_as_integers(item, depth + 1);
+        Value::Array(items) => {
+            for (i, item) in items.iter_mut().enumerate() {
+                let child = node.prefix_items.get(i).copied().unwrap_or(node.items);
+                integers_where_the_schema_says(schema, child, item, depth + 1);
             }
         }
-        Value::Object(map) if depth < 256 => {
-            for item in map.values_mut() {
-                whole_floats_as_integers(item, depth + 1);
+        Value::Object(map) => {
+            for (key, item) in map.iter_mut() {
+                let child = node.properties.iter().find(|(name, _)| name == key).map_or(
+                    match node.additional {
+                        Additional::Schema(id) => id,
+                        Additional::Any | Additional::Deny => ANY_NODE,
+                    },
+                    |(_, id)| *id,
+                );
+                integers_where_the_schema_says(schema, child, item, depth + 1);
             }
         }
         _ => {}
@@ -965,12 +1015,19 @@ impl<'de, A: MapAccess<'de>> Map<'_, A> {
     #[inline(never)]
     fn extra_key(&mut self, hit: usize) -> Result<(), A::Error> {
         self.key = KEY_EXTRA;
+        let node = self.g.node();
         if hit == HIT_UNREAD {
+            // The key was read as something other than a string (a map
+            // keyed by an enum or a newtype): its name is not known here.
+            // A map's schema holds every value to one schema whatever the
+            // key; an object that names its properties is read by its keys.
             self.look.extra.clear();
-            self.extra_node = ANY_NODE;
+            self.extra_node = match node.additional {
+                Additional::Schema(id) if node.properties.is_empty() => id,
+                _ => ANY_NODE,
+            };
             return Ok(());
         }
-        let node = self.g.node();
         if self.look.extra == RAW_VALUE_TOKEN {
             // serde_json's `Value` reads an object with this one key as the
             // JSON text of its string: the value would change after it was
@@ -1126,7 +1183,15 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for KeyDe<'_, D> {
         name: &'static str,
         visitor: V,
     ) -> Result<V::Value, D::Error> {
-        self.de.deserialize_newtype_struct(name, visitor)
+        // A key such as `struct Name(String)`: its string is seen inside.
+        self.de.deserialize_newtype_struct(
+            name,
+            KeyVisit {
+                v: visitor,
+                node: self.node,
+                look: self.look,
+            },
+        )
     }
     fn deserialize_tuple<V: Visitor<'de>>(
         self,
@@ -1157,7 +1222,16 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for KeyDe<'_, D> {
         variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, D::Error> {
-        self.de.deserialize_enum(name, variants, visitor)
+        // A key that is a unit variant: its string is seen as the variant.
+        self.de.deserialize_enum(
+            name,
+            variants,
+            KeyVisit {
+                v: visitor,
+                node: self.node,
+                look: self.look,
+            },
+        )
     }
     fn is_human_readable(&self) -> bool {
         self.de.is_human_readable()
@@ -1284,7 +1358,11 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for KeyVisit<'_, V> {
         self.v.visit_unit()
     }
     fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        self.v.visit_newtype_struct(d)
+        self.v.visit_newtype_struct(KeyDe {
+            de: d,
+            node: self.node,
+            look: self.look,
+        })
     }
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
         self.v.visit_seq(seq)
@@ -1293,7 +1371,34 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for KeyVisit<'_, V> {
         self.v.visit_map(map)
     }
     fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<Self::Value, A::Error> {
-        self.v.visit_enum(data)
+        self.v.visit_enum(KeyEnum {
+            data,
+            node: self.node,
+            look: self.look,
+        })
+    }
+}
+
+/// A key read as an enum's variant: the variant's name is the key.
+struct KeyEnum<'h, A> {
+    data: A,
+    node: &'h Node,
+    look: &'h mut Look,
+}
+
+impl<'de, A: EnumAccess<'de>> EnumAccess<'de> for KeyEnum<'_, A> {
+    type Error = A::Error;
+    type Variant = A::Variant;
+
+    fn variant_seed<S: DeserializeSeed<'de>>(
+        self,
+        seed: S,
+    ) -> Result<(S::Value, A::Variant), A::Error> {
+        self.data.variant_seed(KeySeed {
+            seed,
+            node: self.node,
+            look: self.look,
+        })
     }
 }
 

@@ -31,9 +31,10 @@ fn rewrite(message: &str) -> String {
         .or_else(|| message.strip_prefix("invalid value: "));
     if let Some((got, expected)) = type_or_value.and_then(split_expected) {
         return format!(
-            "expected {}, got {}",
+            "expected {}, got {}{}",
             expected_text(expected),
-            got_text(got)
+            got_text(got),
+            digits_hint(got, expected)
         );
     }
     if let Some((got, expected)) = message
@@ -121,6 +122,34 @@ fn got_text(got: &str) -> String {
         "sequence" => "an array".to_owned(),
         "map" => "an object".to_owned(),
         other => truncate(other),
+    }
+}
+
+/// A whole number written as a float is read as an integer below 2^53
+/// only, where a float holds every integer exactly: one from 2^53 up that
+/// the integer type could hold is asked for in digits.
+fn digits_hint(got: &str, expected: &str) -> &'static str {
+    let Some(number) = got
+        .strip_prefix("floating point ")
+        .and_then(|n| unquote_backticks(n).parse::<f64>().ok())
+    else {
+        return "";
+    };
+    let (min, max) = match expected {
+        "u64" | "usize" => (0.0, u64::MAX as f64),
+        "i64" | "isize" => (i64::MIN as f64, i64::MAX as f64),
+        "u128" => (0.0, u128::MAX as f64),
+        "i128" => (i128::MIN as f64, i128::MAX as f64),
+        _ => return "",
+    };
+    if number.fract() == 0.0
+        && number.abs() >= 9_007_199_254_740_992.0
+        && min < number
+        && number < max
+    {
+        " (from 2^53 up, write a whole number in digits, without a fraction or an exponent)"
+    } else {
+        ""
     }
 }
 
@@ -391,6 +420,10 @@ mod tests {
         assert_eq!(
             msg("invalid type: floating point `1.5`, expected i64"),
             "expected an integer from -9223372036854775808 to 9223372036854775807, got the number 1.5"
+        );
+        assert_eq!(
+            msg("invalid type: floating point `1e18`, expected u64"),
+            "expected an integer from 0 to 18446744073709551615, got the number 1e18 (from 2^53 up, write a whole number in digits, without a fraction or an exponent)"
         );
         assert_eq!(
             msg("invalid type: map, expected a sequence"),
