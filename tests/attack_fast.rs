@@ -10,49 +10,16 @@
 //! Rust type; serde_json's `RawValue` key refused; a form feed is not "no
 //! arguments"). The sections below describe each attack as it was found.
 
+mod readers;
+
 use std::collections::{BTreeMap, HashMap};
 
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
-use tool_contract::__private::{last_call_read_fast, with_exact_reader_only};
 use tool_contract::{Session, Tool};
 
-/// What a call gave: the value's `Debug` text, or the error's code, path
-/// and message.
-fn outcome<T: Tool + std::fmt::Debug>(text: &str) -> Result<String, (String, String, String)> {
-    T::from_arguments(text, &Session::new())
-        .map(|v| format!("{v:?}"))
-        .map_err(|e| {
-            (
-                e.code().to_owned(),
-                e.path().to_owned(),
-                e.message().to_owned(),
-            )
-        })
-}
-
-/// Both readers' answers for `text` must be the same; returns whether the
-/// fast reader answered.
-fn both<T: Tool + std::fmt::Debug>(text: &str) -> bool {
-    let fast = outcome::<T>(text);
-    let read_fast = last_call_read_fast();
-    let exact = with_exact_reader_only(|| outcome::<T>(text));
-    assert!(!last_call_read_fast(), "the exact path read {text}");
-    assert_eq!(
-        fast, exact,
-        "the readers disagree on {text} (left: fast reader answered={read_fast}, right: exact path)"
-    );
-    read_fast
-}
-
-fn schema_accepts<T: Tool>(document: &Value) -> bool {
-    jsonschema::draft202012::options()
-        .should_validate_formats(true)
-        .build(T::input_schema())
-        .unwrap()
-        .is_valid(document)
-}
+use readers::{both, outcome, schema_accepts};
 
 fn refused<T: Tool + std::fmt::Debug>(text: &str, path: &str) {
     match T::from_arguments(text, &Session::new()) {

@@ -15,6 +15,8 @@
 
 #![allow(dead_code)]
 
+mod readers;
+
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -24,27 +26,7 @@ use serde_json::{Map, Value};
 use tool_contract::__private::{last_call_read_fast, with_exact_reader_only};
 use tool_contract::{Currency, Money, Session, SignedMoney, Tool, ToolArgs};
 
-type Outcome = Result<String, (String, String, String)>;
-
-fn outcome<T: Tool + std::fmt::Debug>(text: &str) -> Outcome {
-    T::from_arguments(text, &Session::new())
-        .map(|v| format!("{v:?}"))
-        .map_err(|e| {
-            (
-                e.code().to_owned(),
-                e.path().to_owned(),
-                e.message().to_owned(),
-            )
-        })
-}
-
-fn schema_accepts<T: Tool>(document: &Value) -> bool {
-    jsonschema::draft202012::options()
-        .should_validate_formats(true)
-        .build(T::input_schema())
-        .unwrap()
-        .is_valid(document)
-}
+use readers::{Outcome, agreed, outcome, schema_accepts};
 
 /// What is wrong with the parser's answer on `text`, if anything: the two
 /// readers disagree, or the parser's verdict is not the schema's, or a
@@ -83,10 +65,7 @@ fn sweep<T: Tool + std::fmt::Debug>(texts: &[&str]) {
 /// Both readers must give this exact outcome, and the schema must agree
 /// with it.
 fn expect<T: Tool + std::fmt::Debug>(text: &str, want: Outcome) {
-    let fast = outcome::<T>(text);
-    let exact = with_exact_reader_only(|| outcome::<T>(text));
-    assert_eq!(fast, exact, "the readers disagree on {text}");
-    assert_eq!(fast, want, "{text}");
+    assert_eq!(agreed::<T>(text), want, "{text}");
 }
 
 fn refusal(path: &str, message: &str) -> Outcome {
@@ -1275,14 +1254,6 @@ pub struct Fader {
 pub struct SlideFader {
     /// The fader positions, e.g. {"low": 0.5}.
     pub fader: Fader,
-}
-
-/// The outcome of `text` on both readers, asserting they agree.
-fn agreed<T: Tool + std::fmt::Debug>(text: &str) -> Outcome {
-    let fast = outcome::<T>(text);
-    let exact = with_exact_reader_only(|| outcome::<T>(text));
-    assert_eq!(fast, exact, "the readers disagree on {text}");
-    fast
 }
 
 /// FINDING 3 (values under a map key that is not read as a string are not

@@ -10,6 +10,7 @@
 //! differential test (tests/prop_schema_agree.rs) too. And the fast reader
 //! does answer the common calls: they do not fall back.
 
+mod readers;
 mod schema_agree;
 
 use proptest::prelude::*;
@@ -17,9 +18,9 @@ use proptest::test_runner::Config;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
-use tool_contract::__private::{last_call_read_fast, with_exact_reader_only};
 use tool_contract::{Money, Session, SignedMoney, Tool};
 
+use readers::{both, outcome};
 use schema_agree::{Rng, SearchAndPay, generate};
 
 /// How fast to ship.
@@ -133,32 +134,6 @@ fn base() -> Value {
         "boxes": [[2, "big"], [1, "small"]],
         "extra": {"data": {"a": [1, 2.5, "x", null, {"b": false}]}}
     })
-}
-
-/// What a call gave: the value's `Debug` text, or the error's code, path
-/// and message.
-fn outcome<T: Tool + std::fmt::Debug>(text: &str) -> Result<String, (String, String, String)> {
-    T::from_arguments(text, &Session::new())
-        .map(|v| format!("{v:?}"))
-        .map_err(|e| {
-            (
-                e.code().to_owned(),
-                e.path().to_owned(),
-                e.message().to_owned(),
-            )
-        })
-}
-
-/// Both readers' answers for `text`, and whether the fast one read the
-/// arguments object (what the generated code judges after it, a missing
-/// required field, is the same code on both paths).
-fn both<T: Tool + std::fmt::Debug>(text: &str) -> bool {
-    let fast = outcome::<T>(text);
-    let read_fast = last_call_read_fast();
-    let exact = with_exact_reader_only(|| outcome::<T>(text));
-    assert!(!last_call_read_fast(), "the exact path read {text}");
-    assert_eq!(fast, exact, "the readers disagree on {text}");
-    read_fast
 }
 
 #[test]
