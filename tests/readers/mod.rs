@@ -26,11 +26,11 @@ pub fn outcome<T: Tool + std::fmt::Debug>(text: &str) -> Outcome {
         })
 }
 
-/// Asserts that both readers give the same answer for `text`; returns
-/// whether the fast reader read the arguments object (what the generated
-/// code judges after it, a missing required field, is the same code on
-/// both paths).
-pub fn both<T: Tool + std::fmt::Debug>(text: &str) -> bool {
+/// Asserts that both readers give the same answer for `text`; returns it
+/// and whether the fast reader read the arguments object (what the
+/// generated code judges after it, a missing required field, is the same
+/// code on both paths).
+fn answer<T: Tool + std::fmt::Debug>(text: &str) -> (Outcome, bool) {
     let fast = outcome::<T>(text);
     let read_fast = last_call_read_fast();
     let exact = with_exact_reader_only(|| outcome::<T>(text));
@@ -39,13 +39,18 @@ pub fn both<T: Tool + std::fmt::Debug>(text: &str) -> bool {
         fast, exact,
         "the readers disagree on {text} (left: the fast reader answered: {read_fast}; right: the exact path)"
     );
-    read_fast
+    (fast, read_fast)
+}
+
+/// Whether the fast reader read `text` (both readers' answers asserted to
+/// be the same).
+pub fn both<T: Tool + std::fmt::Debug>(text: &str) -> bool {
+    answer::<T>(text).1
 }
 
 /// The answer both readers give for `text` (asserted to be the same).
 pub fn agreed<T: Tool + std::fmt::Debug>(text: &str) -> Outcome {
-    both::<T>(text);
-    outcome::<T>(text)
+    answer::<T>(text).0
 }
 
 /// Whether the `jsonschema` crate accepts `document` against the tool's

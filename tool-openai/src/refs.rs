@@ -408,7 +408,8 @@ fn pointer_tokens(
         )
     };
     let decoded = if decode {
-        percent_decode(fragment).ok_or_else(|| invalid("bad percent-encoding"))?
+        tool_core::words::describe::percent_decoded(fragment)
+            .ok_or_else(|| invalid("bad percent-encoding"))?
     } else {
         fragment.to_owned()
     };
@@ -435,26 +436,6 @@ fn pointer_tokens(
             Ok(out)
         })
         .collect()
-}
-
-fn percent_decode(text: &str) -> Option<String> {
-    if !text.contains('%') {
-        return Some(text.to_owned());
-    }
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = text.get(i + 1..i + 3)?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
 }
 
 /// `#/$defs/NAME` for an output definition name: `~` and `/` escaped as

@@ -31,7 +31,7 @@ use serde::de::{
     self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor,
 };
 
-use super::guided::{RAW_VALUE_TOKEN, integers_where_the_schema_says};
+use super::guided::RAW_VALUE_TOKEN;
 use super::schema::{
     ANY_NODE, ARR, Additional, BOOL, CompiledSchema, INT, NEVER_NODE, NULL, NUM, Node, Num, OBJ,
     STR, bool_ok, number_ok, string_ok,
@@ -506,9 +506,8 @@ impl<'s, 'de> Value<'_, 's, 'de> {
             node: any,
         })?;
         schema
-            .validate(self.node.id, &value, &mut String::new())
+            .check_whole(self.node.id, &mut value, &mut String::new())
             .map_err(|_| Miss)?;
-        integers_where_the_schema_says(schema, self.node.id, &mut value, 0);
         read(value).map_err(|_| Miss)
     }
 

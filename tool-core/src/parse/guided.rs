@@ -41,7 +41,7 @@ use super::path::push_key;
 use super::schema::{
     ANY_NODE, ARR, Additional, BOOL, CompiledSchema, INT, NEVER_NODE, NULL, NUM, Node, NodeId, Num,
     OBJ, STR, check_count, check_number, check_string, enum_message, got as schema_got, json_equal,
-    lengths_within, number_holds, string_holds, type_words,
+    number_ok, string_ok, type_words,
 };
 use crate::contract::money_de::money_token;
 use crate::words::humanize::{self, Humanized, echo};
@@ -194,13 +194,11 @@ impl<'a, 'de, D: Deserializer<'de>> Guided<'a, D> {
         read: impl FnOnce(Value) -> Result<T, serde_json::Error>,
     ) -> Result<T, D::Error> {
         let g = self.1;
-        let value = Value::deserialize(self.0)?;
+        let mut value = Value::deserialize(self.0)?;
         let mut path = g.path.render();
-        if let Err(error) = g.cx.schema.validate(g.node.id, &value, &mut path) {
+        if let Err(error) = g.cx.schema.check_whole(g.node.id, &mut value, &mut path) {
             return Err(g.cx.fail(error));
         }
-        let mut value = value;
-        integers_where_the_schema_says(g.cx.schema, g.node.id, &mut value, 0);
         read(value).map_err(|e| {
             let message = match humanize::data_error(&e.to_string()) {
                 Humanized::Message(m) | Humanized::MissingField { message: m, .. } => m,
@@ -283,64 +281,6 @@ impl<'de, D: Deserializer<'de>> Guided<'_, D> {
             let value: Value = serde_json::from_str(text).map_err(de::Error::custom)?;
             value.deserialize_any(visit).map_err(de::Error::custom)
         }
-    }
-}
-
-/// JSON Schema counts `2.0` and `-0` as integers; serde reads a float into
-/// an integer type only when it is written as one. In a buffered value
-/// (checked against node `id`), a whole float where the schema asks for an
-/// integer becomes the integer it is (below 2^53, where a float holds every
-/// integer exactly); where it asks for a number, or says nothing, the float
-/// stays as written (`2.0` for an `f64` or a `Value`, `-0.0` with its
-/// sign). A combinator's branches are followed where the value meets them.
-pub(crate) fn integers_where_the_schema_says(
-    schema: &CompiledSchema,
-    id: NodeId,
-    value: &mut Value,
-    depth: usize,
-) {
-    // serde_json's recursion limit bounds the depth of a parsed value.
-    if depth > 256 {
-        return;
-    }
-    let node = schema.node(id);
-    for &branch in node.any_of.iter().chain(&node.one_of).chain(&node.all_of) {
-        if schema.validate(branch, value, &mut String::new()).is_ok() {
-            integers_where_the_schema_says(schema, branch, value, depth + 1);
-        }
-    }
-    match value {
-        Value::Number(n) if n.is_f64() && node.types & INT != 0 && node.types & NUM == 0 => {
-            if let Some(f) = n.as_f64()
-                && f.fract() == 0.0
-                && f.abs() < 9_007_199_254_740_992.0
-            {
-                *value = if f >= 0.0 {
-                    Value::from(f as u64)
-                } else {
-                    Value::from(f as i64)
-                };
-            }
-        }
-        Value::Array(items) => {
-            for (i, item) in items.iter_mut().enumerate() {
-                let child = node.prefix_items.get(i).copied().unwrap_or(node.items);
-                integers_where_the_schema_says(schema, child, item, depth + 1);
-            }
-        }
-        Value::Object(map) => {
-            for (key, item) in map.iter_mut() {
-                let child = node.properties.iter().find(|(name, _)| name == key).map_or(
-                    match node.additional {
-                        Additional::Schema(id) => id,
-                        Additional::Any | Additional::Deny => ANY_NODE,
-                    },
-                    |(_, id)| *id,
-                );
-                integers_where_the_schema_says(schema, child, item, depth + 1);
-            }
-        }
-        _ => {}
     }
 }
 
@@ -527,28 +467,7 @@ impl<'a> G<'a> {
     /// The gate, inlined at every visit: most nodes have nothing to check.
     #[inline(always)]
     fn number<E: de::Error>(&self, v: Num) -> Result<(), E> {
-        let node = self.node();
-        if !node.has_scalar_checks {
-            return Ok(());
-        }
-        // Integer bounds alone, the common case, decided here.
-        if let Some((lo, hi)) = node.integer_range {
-            let n = match v {
-                Num::U(u) => Some(i128::from(u)),
-                Num::I(i) => Some(i128::from(i)),
-                Num::F(_) => None,
-            };
-            if n.is_some_and(|n| lo <= n && n <= hi) {
-                return Ok(());
-            }
-        }
-        self.number_checks(v)
-    }
-
-    /// The checks of a number: a yes or no first, then the message.
-    #[inline(never)]
-    fn number_checks<E: de::Error>(&self, v: Num) -> Result<(), E> {
-        if number_holds(self.node(), v) {
+        if number_ok(self.node(), v) {
             return Ok(());
         }
         self.number_failure(v)
@@ -575,22 +494,7 @@ impl<'a> G<'a> {
     /// The gate, inlined at every visit: most nodes have nothing to check.
     #[inline(always)]
     fn string<E: de::Error>(&self, s: &str) -> Result<(), E> {
-        let node = self.node();
-        if !node.has_scalar_checks {
-            return Ok(());
-        }
-        // Lengths alone, the common case, judged here.
-        if node.lengths_only && lengths_within(node, s) {
-            return Ok(());
-        }
-        self.string_checks(s)
-    }
-
-    /// The checks of a string: a yes or no first (no message is built and
-    /// nothing is returned by a value that holds), then the message.
-    #[inline(never)]
-    fn string_checks<E: de::Error>(&self, s: &str) -> Result<(), E> {
-        if string_holds(self.node(), s) {
+        if string_ok(self.node(), s) {
             return Ok(());
         }
         self.string_failure(s)
@@ -848,9 +752,7 @@ struct UnitEnum<'a, V>(V, G<'a>);
 impl<V> UnitEnum<'_, V> {
     #[cold]
     fn refuse<E: de::Error>(self, got: &str) -> E {
-        self.1.fail(format!(
-            "expected one of the allowed values (a string), got {got}"
-        ))
+        self.1.fail(humanize::enum_not_a_string(got))
     }
 }
 

@@ -193,18 +193,13 @@ pub fn next_value<'de, A: MapAccess<'de>, T: de::Deserialize<'de>>(
         // parse_map refuses a contract whose schema does not compile.
         return Err(de::Error::custom("tool contract error"));
     };
-    let node = schema.node(schema.field(index));
     let cx = Cx {
         schema,
         error: &state.error,
     };
     let root = Path::ROOT;
     let path = root.child(Seg::Key(state.field(index).name()));
-    let g = G {
-        cx: &cx,
-        node,
-        path: &path,
-    };
+    let g = G::new(&cx, schema.field(index), &path);
     *slot = Some(map.next_value_seed(GuidedSeed(g, PhantomData))?);
     state.current.set(None);
     Ok(())
@@ -345,10 +340,7 @@ fn from_serde(input: &str, state: &ParseState, error: &serde_json::Error) -> Arg
                     .and_then(|offset| offset.checked_sub(1))
                     .and_then(|i| json_kind_at(input, i))
             {
-                return ArgumentError::invalid(
-                    path,
-                    format!("expected one of the allowed values (a string), got {kind}"),
-                );
+                return ArgumentError::invalid(path, humanize::enum_not_a_string(kind));
             }
             ArgumentError::invalid(
                 path,

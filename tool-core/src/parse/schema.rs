@@ -590,6 +590,20 @@ impl CompiledSchema {
         self.fields.get(index).copied().unwrap_or(ANY_NODE)
     }
 
+    /// Checks a value read whole against node `id` (see [`Self::validate`])
+    /// and makes its whole floats integers where the schema asks for
+    /// integers, ready for serde to read the type from it.
+    pub(crate) fn check_whole(
+        &self,
+        id: NodeId,
+        value: &mut Value,
+        path: &mut String,
+    ) -> Result<(), ArgumentError> {
+        self.validate(id, value, path)?;
+        integers_where_the_schema_says(self, id, value, 0);
+        Ok(())
+    }
+
     /// Checks a whole buffered value against node `id`; `path` is the
     /// value's JSON path and is restored before returning.
     pub(crate) fn validate(
@@ -1129,6 +1143,64 @@ pub(crate) fn got(value: &Value) -> String {
         Value::String(s) => format!("the string {}", echo(s)),
         Value::Array(_) => "an array".to_owned(),
         Value::Object(_) => "an object".to_owned(),
+    }
+}
+
+/// JSON Schema counts `2.0` and `-0` as integers; serde reads a float into
+/// an integer type only when it is written as one. In a buffered value
+/// (checked against node `id`), a whole float where the schema asks for an
+/// integer becomes the integer it is (below 2^53, where a float holds every
+/// integer exactly); where it asks for a number, or says nothing, the float
+/// stays as written (`2.0` for an `f64` or a `Value`, `-0.0` with its
+/// sign). A combinator's branches are followed where the value meets them.
+fn integers_where_the_schema_says(
+    schema: &CompiledSchema,
+    id: NodeId,
+    value: &mut Value,
+    depth: usize,
+) {
+    // serde_json's recursion limit bounds the depth of a parsed value.
+    if depth > 256 {
+        return;
+    }
+    let node = schema.node(id);
+    for &branch in node.any_of.iter().chain(&node.one_of).chain(&node.all_of) {
+        if schema.validate(branch, value, &mut String::new()).is_ok() {
+            integers_where_the_schema_says(schema, branch, value, depth + 1);
+        }
+    }
+    match value {
+        Value::Number(n) if n.is_f64() && node.types & INT != 0 && node.types & NUM == 0 => {
+            if let Some(f) = n.as_f64()
+                && f.fract() == 0.0
+                && f.abs() < 9_007_199_254_740_992.0
+            {
+                *value = if f >= 0.0 {
+                    Value::from(f as u64)
+                } else {
+                    Value::from(f as i64)
+                };
+            }
+        }
+        Value::Array(items) => {
+            for (i, item) in items.iter_mut().enumerate() {
+                let child = node.prefix_items.get(i).copied().unwrap_or(node.items);
+                integers_where_the_schema_says(schema, child, item, depth + 1);
+            }
+        }
+        Value::Object(map) => {
+            for (key, item) in map.iter_mut() {
+                let child = node.properties.iter().find(|(name, _)| name == key).map_or(
+                    match node.additional {
+                        Additional::Schema(id) => id,
+                        Additional::Any | Additional::Deny => ANY_NODE,
+                    },
+                    |(_, id)| *id,
+                );
+                integers_where_the_schema_says(schema, child, item, depth + 1);
+            }
+        }
+        _ => {}
     }
 }
 

@@ -23,9 +23,10 @@ pub fn resolve_ref<'a>(reference: &str, root: &'a Value) -> Option<&'a Value> {
     root.pointer(&percent_decoded(fragment)?)
 }
 
-/// `text` with each `%XX` replaced by its byte; `None` for a malformed
-/// escape or bytes that are not UTF-8.
-fn percent_decoded(text: &str) -> Option<String> {
+/// `text` with each `%XX` replaced by its byte (a `$ref`'s fragment is a
+/// URI fragment); `None` for a malformed escape or bytes that are not UTF-8.
+/// The adapters' reference checks decode with it too.
+pub fn percent_decoded(text: &str) -> Option<String> {
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;

@@ -58,6 +58,12 @@ fn rewrite(message: &str) -> String {
     truncate(message)
 }
 
+/// The refusal of a value that is not a string where an enum's string is
+/// expected (`got`: "a number", "an object", ...).
+pub(crate) fn enum_not_a_string(got: &str) -> String {
+    format!("expected one of the allowed values (a string), got {got}")
+}
+
 /// Rewrites a JSON syntax error; `line` and `column` locate it.
 pub(crate) fn syntax_error(message: &str, line: usize, column: usize) -> String {
     let what = match message {
