@@ -7,7 +7,7 @@ struct, lists, `Money`, `Option`s, some constraints) and builds them:
 
 - `tools_derive_tool`: every tool has `#[derive(Tool)]`;
 - `tools_derive_serde`: the same structs with only
-  `#[derive(Deserialize, JsonSchema)]` (what the issue compares against);
+  `#[derive(Deserialize, JsonSchema)]` (the baseline of the target);
 - `tools_serde_used`: the serde structs plus what an application writes to
   use them, one `serde_json::from_str::<T>` and one `schema_for!(T)` per
   tool, so that serde's generic code is compiled as it is in a real
@@ -19,8 +19,11 @@ and build with the same flags (debug, `CARGO_INCREMENTAL=0`). Dependencies
 are built once first; then each crate alone is cleaned and rebuilt
 `--runs` times, and the median wall time is reported.
 
-Usage: scripts/compile_time.py [--tools 200] [--runs 3] [--dir DIR] [--release]
-The default DIR is target/compile-time in the workspace.
+Usage: scripts/compile_time.py [--tools 200] [--runs 3] [--dir DIR] [--release] [--check]
+The default DIR is target/compile-time in the workspace. `--check` only
+writes the crates and runs `cargo check` on each (no timing): a quick proof
+that the generated tools still pass the derive's rules (`--tools 20` covers
+every verb).
 """
 
 import argparse
@@ -36,6 +39,20 @@ from pathlib import Path
 WORKSPACE = Path(__file__).resolve().parent.parent
 
 VERBS = ["get", "list", "create", "update", "cancel", "find", "send", "reserve", "book", "archive"]
+
+# The effect the derive's naming rule (tool-macros/src/verbs.rs) asks of
+# each verb: reading verbs are `read`, destroying ones (`cancel`) are
+# `destructive` and need approval, the rest write. Every changing tool
+# states that a repeat is safe, as the effect rules ask.
+EFFECTS = {
+    "get": "read", "list": "read", "find": "read",
+    "cancel": "destructive",
+}
+ATTRIBUTES = {
+    "read": None,
+    "write": '#[tool(effect = "write", idempotent)]',
+    "destructive": '#[tool(effect = "destructive", approval = "required", idempotent)]',
+}
 OBJECTS = [
     "order", "invoice", "shipment", "customer_note", "refund_draft", "ticket",
     "subscription", "coupon", "warehouse_slot", "delivery_window",
@@ -128,7 +145,7 @@ def tools(count, seed=20261129):
         obj = OBJECTS[(i // len(VERBS)) % len(OBJECTS)]
         name = f"{camel(verb)}{camel(obj)}{i}"
         fields = rng.sample(FIELDS, rng.randint(4, 8))
-        effect = "read" if verb in ("get", "list", "find") else "write"
+        effect = EFFECTS.get(verb, "write")
         out.append((name, verb, obj, effect, fields))
     return out
 
@@ -145,8 +162,8 @@ def render(kind, count):
         lines.append(f"/// Use it when the customer mentions the {words}; it returns what the app shows.")
         if kind == "tool":
             lines.append("#[derive(Debug, Tool)]")
-            if effect == "write":
-                lines.append('#[tool(effect = "write", idempotent)]')
+            if ATTRIBUTES[effect]:
+                lines.append(ATTRIBUTES[effect])
         else:
             lines.append("#[derive(Debug, Deserialize, JsonSchema)]")
         lines.append(f"pub struct {name} {{")
@@ -212,6 +229,7 @@ def main():
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--dir", type=Path, default=WORKSPACE / "target" / "compile-time")
     parser.add_argument("--release", action="store_true")
+    parser.add_argument("--check", action="store_true", help="cargo check the crates, no timing")
     args = parser.parse_args()
 
     root = args.dir.resolve()
@@ -224,6 +242,12 @@ def main():
         (crate / "Cargo.toml").write_text(manifest(name))
         (crate / "src" / "lib.rs").write_text(render(kind, args.tools))
         shutil.copy(WORKSPACE / "Cargo.lock", crate / "Cargo.lock")
+
+    if args.check:
+        for name, _ in CRATES:
+            run(["cargo", "check", "--quiet", *profile], root / name, env)
+            print(f"  {name:<20} checks ({args.tools} tools)")
+        return
 
     # Dependencies (and a first build of each crate) outside the timing.
     for name, _ in CRATES:
