@@ -1,6 +1,6 @@
 //! Each construct Anthropic's strict tool use refuses or does not take,
 //! next to the provider's rule or error text it prevents (structured-outputs
-//! guide, "JSON Schema limitations"; PROVIDERS-DIALECTS.md §1.2): refused
+//! guide, "JSON Schema limitations"; docs/providers-dialects.md §1.2): refused
 //! with our path, rule and message, or moved into the description in the
 //! words tool-openai uses.
 

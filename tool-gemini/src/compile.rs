@@ -6,7 +6,7 @@
 //! stated in the description (and still enforced by the tool's parser);
 //! what cannot be stated is refused with the JSON pointer, the
 //! [`GeminiRule`] and what to write instead. The rules and the provider
-//! errors they prevent: PROVIDERS-DIALECTS.md section 2.
+//! errors they prevent: docs/providers-dialects.md section 2.
 
 use serde_json::{Map, Value};
 use tool_core::words::followed_by;

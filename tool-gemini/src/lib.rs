@@ -26,7 +26,7 @@
 //! The rules and the provider errors they prevent: the google-genai
 //! `FunctionDeclaration` and `Schema` types, the googleapis
 //! `generativelanguage/v1beta` protos, and the refusals users met
-//! (PROVIDERS-DIALECTS.md section 2).
+//! (docs/providers-dialects.md section 2).
 #![deny(missing_docs)]
 
 mod calls;

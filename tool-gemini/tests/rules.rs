@@ -1,7 +1,7 @@
 //! One test per construct Gemini refuses: what we write instead (moved into
 //! the description, still enforced by the parser) or the build-time error
 //! we give, each next to the provider error it prevents
-//! (PROVIDERS-DIALECTS.md section 2.2, 2.3).
+//! (docs/providers-dialects.md section 2.2, 2.3).
 
 mod common;
 

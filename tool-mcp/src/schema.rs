@@ -7,7 +7,7 @@
 //! written as bounds, and each optional property written with its plain
 //! type: absent from `required`, with no `["T", "null"]`, no `null` branch
 //! and no `nullable`. Hosts and gateways refuse type arrays and cannot
-//! resolve `$ref`s (PROVIDERS-DIALECTS.md 3.6); the parser takes absence as
+//! resolve `$ref`s (docs/providers-dialects.md 3.6); the parser takes absence as
 //! `None`, so nothing is lost: whatever the MCP schema accepts, the
 //! contract's parser accepts.
 

@@ -2,7 +2,7 @@
 //! limit passes, a set just outside is refused, naming the limit, the total
 //! and the tools that spend it.
 //!
-//! The limits (PROVIDERS.md, "OpenAI strict mode", from the Structured
+//! The limits (docs/providers.md, "OpenAI strict mode", from the Structured
 //! Outputs guide "Supported schemas"): 5000 object properties, 10 levels of
 //! nesting (root 0; each property, `items`, `anyOf` branch and `$defs` entry
 //! adds one), 1000 enum values, 120,000 characters of property names,

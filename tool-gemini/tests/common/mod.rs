@@ -121,7 +121,7 @@ pub struct SearchOrders {
 pub struct ListStores {}
 
 /// Asserts what every compiled schema must satisfy, node by node: only the
-/// keywords the dialect takes (PROVIDERS-DIALECTS.md 2.2 for `parameters`,
+/// keywords the dialect takes (docs/providers-dialects.md 2.2 for `parameters`,
 /// 2.3's list for `parametersJsonSchema`), every node typed (or a union or
 /// a reference), `type` a single name, `enum` only on strings, `format`
 /// only `date-time`, `$ref` alone, `items` exactly on arrays, `required`
