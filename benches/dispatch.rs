@@ -18,7 +18,7 @@
 //!   the whole string); `pattern_1mib/unchecked`: the same document read
 //!   by a twin without the pattern. The difference is the pattern check.
 //!
-//! Run with `cargo bench --bench dispatch`; see BENCHMARKS.md.
+//! Run with `cargo bench --bench dispatch`; see benches/README.md.
 
 use std::hint::black_box;
 use std::time::Instant;

@@ -24,7 +24,7 @@
 //!   directly, the cheapest way serde reads an object already parsed.
 //!
 //! Run with `cargo bench --bench parse`; `scripts/bench_ratios.py` prints
-//! the ratios. See BENCHMARKS.md.
+//! the ratios. See benches/README.md.
 
 mod common;
 

@@ -20,7 +20,7 @@
 //!   D_{i+1}, description}]`) D deep, one union of N distinct branches,
 //!   and N definitions each named by a `$ref` in one union.
 //!
-//! Run with `cargo bench --bench schema`; see BENCHMARKS.md.
+//! Run with `cargo bench --bench schema`; see benches/README.md.
 
 mod common;
 

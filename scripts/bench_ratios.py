@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Prints the ratios BENCHMARKS.md reports, from criterion's last run.
+"""Prints the ratios benches/README.md reports, from criterion's last run.
 
 Run the benches first (`cargo bench -p tool-contract-benches --bench parse --bench schema --bench
 dispatch`), then `scripts/bench_ratios.py`. It reads the median of each
 benchmark from target/criterion/<group>/<bench>/new/estimates.json (or from
-$CARGO_TARGET_DIR) and says whether each target of issue 6 is met. Only
+$CARGO_TARGET_DIR) and says whether each time target is met. Only
 benchmarks that were run are shown.
 """
 

@@ -746,7 +746,7 @@ fn fanned_out_references_are_analysed_once() {
     );
 }
 
-/// The shapes that took minutes. No timing is asserted (see BENCHMARKS.md
+/// The shapes that took minutes. No timing is asserted (see benches/README.md
 /// for the time per input byte).
 #[test]
 fn wide_unions_and_many_definitions_take_linear_time() {
