@@ -1,4 +1,4 @@
-//! Issue-14 attacks (round 14b) on the two agent loops: responses a buggy
+//! Attacks on the two agent loops: responses a buggy
 //! or hostile server may send that make a loop run a call twice, run a
 //! call the model had not finished deciding, or send a request the API
 //! refuses. Each test asserts the behaviour the loop promises (they failed

@@ -1,4 +1,4 @@
-//! Issue-14 attacks (round 14b) on object arguments and the case folding
+//! Attacks on object arguments and the case folding
 //! of enum values for Anthropic strict calls: the fold must change the
 //! casing of enum values and nothing else, so that a mis-cased call parses
 //! exactly as the same call written with the right casing.

@@ -1,4 +1,4 @@
-//! Issue-14 attacks (round 14c) on the agent loops' handling of responses
+//! Attacks on the agent loops' handling of responses
 //! that did not complete: their calls are not run, each is answered
 //! `CALL_NOT_RUN` in the next request, and the turn ends as `Incomplete`
 //! with the status.

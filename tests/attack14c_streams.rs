@@ -1,4 +1,4 @@
-//! Issue-14 attacks (round 14c) on the stream assemblers' new paths:
+//! Attacks on the stream assemblers' paths for calls outside the deltas:
 //! calls a proxy puts in the Anthropic `message_start`, and the
 //! `function_call` items of the Responses `response.completed` event. A
 //! call id is given at most once: two calls with one id cannot be told

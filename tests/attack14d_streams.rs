@@ -1,4 +1,4 @@
-//! Issue-14 attacks (round 14d) on the Anthropic stream assembler's
+//! Attacks on the Anthropic stream assembler's
 //! `message_start` rules: it is the first event (after any `ping`) and
 //! comes once; its `stop_reason` never outranks a `message_delta`.
 

@@ -1,4 +1,4 @@
-//! Attacks on the recipient policy (issue 16): destinations the hook in
+//! Attacks on the recipient policy: destinations the hook in
 //! tool-runtime/src/recipients.rs does not see. Each tool below compiles
 //! (the open-world rules are satisfied: approval required, every text that
 //! holds an address carries `format = "email"`/`"uri"`), the session holds

@@ -1,4 +1,4 @@
-//! Attacks on issue 16's compile-time rules. Every tool below COMPILES;
+//! Attacks on the derive's compile-time rules. Every tool below COMPILES;
 //! each test then asserts what the rule promised (an effect the name
 //! demands, a refusal at `try_register`) and fails where the rule let the
 //! declaration through.

@@ -1,4 +1,4 @@
-//! Attacks on the promise of issue 10: the tool's input schema and
+//! Attacks on the promise that the tool's input schema and
 //! `from_arguments` agree at every depth.
 
 use std::collections::BTreeSet;

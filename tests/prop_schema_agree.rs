@@ -1,4 +1,4 @@
-//! The differential property test of issue 10: the parser and the schema
+//! The differential property test: the parser and the schema
 //! agree at every depth.
 //!
 //! For a rich set of tools (nested structs, every serde enum representation,

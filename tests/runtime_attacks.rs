@@ -1,4 +1,4 @@
-//! Attacks on the runtime's promises (issue 11) that broke them, kept as
+//! Attacks on the runtime's promises that broke them, kept as
 //! regression tests with the exact outcome each must have.
 
 use std::sync::Arc;

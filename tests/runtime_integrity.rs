@@ -1,5 +1,5 @@
 //! The runtime's promises against a hostile model and a careless handler
-//! (issue 11): one test per way they broke, each with the exact code,
+//! alike: one test per way they broke, each with the exact code,
 //! delivery, model text and audit record.
 
 use std::sync::Arc;

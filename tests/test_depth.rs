@@ -1,4 +1,4 @@
-//! The contract holds at every depth (issue 10, the parser's half): what the
+//! The contract holds at every depth (the parser's half): what the
 //! tool's input schema says about a nested plain `Deserialize + JsonSchema`
 //! type is what `from_arguments` enforces, with the exact code, path and
 //! message; and the edges (defaults with constraints, exact integer bounds,

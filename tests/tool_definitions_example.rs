@@ -1,4 +1,4 @@
-//! `cargo run --example tool_definitions -- <dialect>` (issue 14, item 7):
+//! `cargo run --example tool_definitions -- <dialect>`:
 //! every dialect the example offers writes the example tool set, kept as a
 //! golden file (`tests/examples_golden/`, written again with
 //! `TOOL_CONTRACT_BLESS=1`), and the dialects that other golden tests

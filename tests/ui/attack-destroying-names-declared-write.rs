@@ -1,4 +1,4 @@
-//! Names that destroy, wherever the verb stands (issue 16 review, N4), declared `write`: each is refused.
+//! Names that destroy, wherever the verb stands, declared `write`: each is refused.
 
 use tool_contract::Tool;
 

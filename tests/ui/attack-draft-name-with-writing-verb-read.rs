@@ -1,4 +1,4 @@
-//! A draft noun at the end does not hide the writing verb before it (issue 16 review, N1): each is `read` by default and is refused.
+//! A draft noun at the end does not hide the writing verb before it: each is `read` by default and is refused.
 
 use tool_contract::Tool;
 

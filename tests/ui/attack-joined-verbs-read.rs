@@ -1,4 +1,4 @@
-//! A writing or destroying verb after a reading one (issue 16 review, N2): the strongest effect is promised, and `read` is refused.
+//! A writing or destroying verb after a reading one: the strongest effect is promised, and `read` is refused.
 
 use tool_contract::Tool;
 

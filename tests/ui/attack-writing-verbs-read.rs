@@ -1,4 +1,4 @@
-//! Common writing verbs (issue 16 review, N3): each tool is `read` by default and is refused.
+//! Common writing verbs: each tool is `read` by default and is refused.
 
 use tool_contract::Tool;
 

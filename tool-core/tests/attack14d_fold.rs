@@ -1,4 +1,4 @@
-//! Issue-14 attacks (round 14d) on the rewritten enum-case fold
+//! Attacks on the enum-case fold
 //! (`tool-core/src/parse/fold.rs`): a string is folded only when no schema
 //! at its place takes it as written and exactly one allowed value matches
 //! it ignoring case; every other byte stays as written; `None` when the
