@@ -494,7 +494,7 @@ async fn a_cut_off_response_without_calls_ends_the_turn_as_incomplete() {
     assert_eq!(turn.answer(), None);
 }
 
-/// Issue-14 attack: a response the API cancelled (or failed, or has not
+/// A response the API cancelled (or failed, or has not
 /// finished) is not the model's answer, and its calls do not run.
 #[tokio::test]
 async fn a_cancelled_response_ends_the_turn_as_incomplete_and_runs_no_call() {

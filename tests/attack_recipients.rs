@@ -328,7 +328,7 @@ pub struct SendWeeklyReport {
     pub copies: Vec<CopyContact>,
 }
 
-/// Issue 16: the open-world rules apply at every depth, and a destination
+/// The open-world rules apply at every depth, and a destination
 /// field of an open-world write must carry a format; a nested `email`
 /// without one compiles and registers.
 #[test]

@@ -467,7 +467,7 @@ fn a_null_is_kept_where_any_branch_of_a_union_reads_it_apart_from_absence() {
     );
 }
 
-/// Issue-14 attack: two calls of one turn with one call id. Their results
+/// Two calls of one turn with one call id. Their results
 /// could not be told apart by the provider, so neither runs; a third call
 /// of the turn runs as usual.
 #[tokio::test]
