@@ -6,7 +6,7 @@ use tool_runtime::audit_sink::{AuditEntry, AuditSink, AuditSinkError, AuditStart
 use tool_runtime::idempotency::BoxFuture;
 
 use crate::error::StoreError;
-use crate::pool::settle;
+use crate::pool::{Use, bounded, checkout, settle};
 use crate::values::{readable, readable_json};
 
 /// An [`AuditSink`] that appends to `tool_contract_audit`: a `started`
@@ -34,8 +34,8 @@ impl PostgresAuditSink {
 
     async fn started_now(&self, start: &AuditStart) -> Result<AuditEntry, StoreError> {
         let record = readable_json(serde_json::to_value(start)?);
-        let client = self.pool.get().await?;
-        let result: Result<_, StoreError> = async {
+        let client = checkout(&self.pool, Use::Start).await?;
+        let result: Result<_, StoreError> = bounded(&self.pool, async {
             let statement = client
                 .prepare_cached(
                     "INSERT INTO tool_contract_audit (phase, call_id, tool, outcome, record)
@@ -57,7 +57,7 @@ impl PostgresAuditSink {
             u64::try_from(id)
                 .map(AuditEntry::new)
                 .map_err(|_| StoreError::new("the audit entry's id is negative"))
-        }
+        })
         .await;
         settle(client, result)
     }
@@ -72,8 +72,8 @@ impl PostgresAuditSink {
             .transpose()
             .map_err(|_| StoreError::new("the audit entry's id is out of range"))?;
         let json = readable_json(serde_json::to_value(record)?);
-        let client = self.pool.get().await?;
-        let result: Result<_, StoreError> = async {
+        let client = checkout(&self.pool, Use::Finish).await?;
+        let result: Result<_, StoreError> = bounded(&self.pool, async {
             let statement = client
                 .prepare_cached(
                     "INSERT INTO tool_contract_audit (phase, started_id, call_id, tool, outcome, record)
@@ -93,7 +93,7 @@ impl PostgresAuditSink {
                 )
                 .await?;
             Ok(())
-        }
+        })
         .await;
         settle(client, result)
     }

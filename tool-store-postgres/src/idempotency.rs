@@ -10,7 +10,7 @@ use tool_runtime::idempotency::{
 };
 
 use crate::error::StoreError;
-use crate::pool::settle;
+use crate::pool::{Use, bounded, checkout, settle};
 use crate::values::{millis, readable, readable_json};
 
 /// An [`IdempotencyStore`] in PostgreSQL, shared by every instance that
@@ -85,8 +85,8 @@ impl PostgresIdempotencyStore {
     /// past its lease, and deleting the claim would let the key run again
     /// beside it.
     pub async fn purge(&self) -> Result<u64, StoreError> {
-        let client = self.pool.get().await?;
-        let result: Result<_, StoreError> = async {
+        let client = checkout(&self.pool, Use::Start).await?;
+        let result: Result<_, StoreError> = bounded(&self.pool, async {
             let statement = client
                 .prepare_cached(
                     "DELETE FROM tool_contract_idempotency
@@ -99,7 +99,7 @@ impl PostgresIdempotencyStore {
             Ok(client
                 .execute(&statement, &[&millis(self.retention)])
                 .await?)
-        }
+        })
         .await;
         settle(client, result)
     }
@@ -110,8 +110,8 @@ impl PostgresIdempotencyStore {
         let major = i64::try_from(scope.contract_major)
             .map_err(|_| StoreError::new("the contract's major version is too large"))?;
         let key = readable(&scope.key);
-        let client = self.pool.get().await?;
-        let result: Result<_, StoreError> = async {
+        let client = checkout(&self.pool, Use::Start).await?;
+        let result: Result<_, StoreError> = bounded(&self.pool, async {
             let insert = client
                 .prepare_cached(
                     "INSERT INTO tool_contract_idempotency
@@ -169,7 +169,7 @@ impl PostgresIdempotencyStore {
             Err(StoreError::new(
                 "the key was released under three claims in a row",
             ))
-        }
+        })
         .await;
         settle(client, result)
     }
@@ -181,8 +181,8 @@ impl PostgresIdempotencyStore {
     ) -> Result<(), StoreError> {
         let id = scope_sha256(scope)?;
         let record = serde_json::to_string(record)?;
-        let client = self.pool.get().await?;
-        let result: Result<_, StoreError> = async {
+        let client = checkout(&self.pool, Use::Finish).await?;
+        let result: Result<_, StoreError> = bounded(&self.pool, async {
             let statement = client
                 .prepare_cached(
                     "UPDATE tool_contract_idempotency
@@ -196,15 +196,15 @@ impl PostgresIdempotencyStore {
                     "the claim was gone when its result came (purged or recorded twice)",
                 )),
             }
-        }
+        })
         .await;
         settle(client, result)
     }
 
     async fn release_now(&self, scope: &IdempotencyScope) -> Result<(), StoreError> {
         let id = scope_sha256(scope)?;
-        let client = self.pool.get().await?;
-        let result: Result<_, StoreError> = async {
+        let client = checkout(&self.pool, Use::Finish).await?;
+        let result: Result<_, StoreError> = bounded(&self.pool, async {
             let statement = client
                 .prepare_cached(
                     "DELETE FROM tool_contract_idempotency
@@ -213,7 +213,7 @@ impl PostgresIdempotencyStore {
                 .await?;
             client.execute(&statement, &[&id]).await?;
             Ok(())
-        }
+        })
         .await;
         settle(client, result)
     }

@@ -51,9 +51,9 @@ mod values;
 
 pub use approvals::PostgresApprovalStore;
 pub use audit::PostgresAuditSink;
-pub use error::StoreError;
+pub use error::{StoreError, StoreErrorKind};
 pub use idempotency::PostgresIdempotencyStore;
-pub use migrate::{MIGRATIONS, Migration, MigrationReport, migrate};
+pub use migrate::{MIGRATIONS, Migration, MigrationReport, check, migrate};
 pub use pool::{PoolOptions, connect};
 
 /// The connection pool the stores share (`deadpool-postgres`).
