@@ -11,7 +11,7 @@ use tool_runtime::audit::Subject;
 use tool_runtime::idempotency::BoxFuture;
 
 use crate::error::{StoreError, StoreErrorKind};
-use crate::pool::{Use, bounded, checkout, settle};
+use crate::pool::{Use, bounded, checkout, committed, settle};
 use crate::values::{millis, readable, readable_json};
 
 /// The longest approval id, in bytes.
@@ -163,13 +163,15 @@ impl PostgresApprovalStore {
         let version = call.contract_version.to_string();
         let binding = binding_sha256(call.tool, &version, call.subjects, call.arguments_sha256)?;
         let client = checkout(&self.pool, Use::Start).await?;
-        let result: Result<_, StoreError> = bounded(&self.pool, async {
-            // The oldest usable grant, locked; a grant another instance holds
-            // is skipped, and the outer condition is checked again on the row
-            // as it is when the lock is taken.
-            let take = client
-                .prepare_cached(
-                    "UPDATE tool_contract_approvals SET used_at = now()
+        let result: Result<_, StoreError> = bounded(
+            &self.pool,
+            committed(&client, async {
+                // The oldest usable grant, locked; a grant another instance holds
+                // is skipped, and the outer condition is checked again on the row
+                // as it is when the lock is taken.
+                let take = client
+                    .prepare_cached(
+                        "UPDATE tool_contract_approvals SET used_at = now()
                      WHERE approval_id = (
                          SELECT approval_id FROM tool_contract_approvals
                          WHERE binding_sha256 = $1 AND used_at IS NULL AND expires_at > now()
@@ -178,32 +180,33 @@ impl PostgresApprovalStore {
                          FOR UPDATE SKIP LOCKED)
                        AND used_at IS NULL
                      RETURNING approval_id",
-                )
-                .await?;
-            if let Some(row) = client.query_opt(&take, &[&binding]).await? {
-                let approval_id: String = row.get(0);
-                let grant = ApprovalGrant {
-                    approval_id,
-                    tool: call.tool.to_owned(),
-                    contract_version: call.contract_version,
-                    subjects: call.subjects.to_vec(),
-                    arguments_sha256: call.arguments_sha256.to_owned(),
-                };
-                return Ok(ApprovalCheck::Granted(grant));
-            }
-            let used = client
-                .prepare_cached(
-                    "SELECT EXISTS (SELECT 1 FROM tool_contract_approvals
+                    )
+                    .await?;
+                if let Some(row) = client.query_opt(&take, &[&binding]).await? {
+                    let approval_id: String = row.get(0);
+                    let grant = ApprovalGrant {
+                        approval_id,
+                        tool: call.tool.to_owned(),
+                        contract_version: call.contract_version,
+                        subjects: call.subjects.to_vec(),
+                        arguments_sha256: call.arguments_sha256.to_owned(),
+                    };
+                    return Ok(ApprovalCheck::Granted(grant));
+                }
+                let used = client
+                    .prepare_cached(
+                        "SELECT EXISTS (SELECT 1 FROM tool_contract_approvals
                                     WHERE binding_sha256 = $1 AND used_at IS NOT NULL)",
-                )
-                .await?;
-            let used: bool = client.query_one(&used, &[&binding]).await?.get(0);
-            Ok(if used {
-                ApprovalCheck::AlreadyUsed
-            } else {
-                ApprovalCheck::Missing
-            })
-        })
+                    )
+                    .await?;
+                let used: bool = client.query_one(&used, &[&binding]).await?.get(0);
+                Ok(if used {
+                    ApprovalCheck::AlreadyUsed
+                } else {
+                    ApprovalCheck::Missing
+                })
+            }),
+        )
         .await;
         settle(client, result)
     }

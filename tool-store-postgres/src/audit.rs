@@ -6,7 +6,7 @@ use tool_runtime::audit_sink::{AuditEntry, AuditSink, AuditSinkError, AuditStart
 use tool_runtime::idempotency::BoxFuture;
 
 use crate::error::StoreError;
-use crate::pool::{Use, bounded, checkout, settle};
+use crate::pool::{Use, bounded, checkout, committed, settle};
 use crate::values::{readable, readable_json};
 
 /// An [`AuditSink`] that appends to `tool_contract_audit`: a `started`
@@ -35,29 +35,32 @@ impl PostgresAuditSink {
     async fn started_now(&self, start: &AuditStart) -> Result<AuditEntry, StoreError> {
         let record = readable_json(serde_json::to_value(start)?);
         let client = checkout(&self.pool, Use::Start).await?;
-        let result: Result<_, StoreError> = bounded(&self.pool, async {
-            let statement = client
-                .prepare_cached(
-                    "INSERT INTO tool_contract_audit (phase, call_id, tool, outcome, record)
+        let result: Result<_, StoreError> = bounded(
+            &self.pool,
+            committed(&client, async {
+                let statement = client
+                    .prepare_cached(
+                        "INSERT INTO tool_contract_audit (phase, call_id, tool, outcome, record)
                      VALUES ('started', $1, $2, 'unknown', $3)
                      RETURNING id",
-                )
-                .await?;
-            let row = client
-                .query_one(
-                    &statement,
-                    &[
-                        &readable(&start.call_id).as_ref(),
-                        &readable(&start.tool).as_ref(),
-                        &record,
-                    ],
-                )
-                .await?;
-            let id: i64 = row.get(0);
-            u64::try_from(id)
-                .map(AuditEntry::new)
-                .map_err(|_| StoreError::new("the audit entry's id is negative"))
-        })
+                    )
+                    .await?;
+                let row = client
+                    .query_one(
+                        &statement,
+                        &[
+                            &readable(&start.call_id).as_ref(),
+                            &readable(&start.tool).as_ref(),
+                            &record,
+                        ],
+                    )
+                    .await?;
+                let id: i64 = row.get(0);
+                u64::try_from(id)
+                    .map(AuditEntry::new)
+                    .map_err(|_| StoreError::new("the audit entry's id is negative"))
+            }),
+        )
         .await;
         settle(client, result)
     }

@@ -10,7 +10,7 @@ use tool_runtime::idempotency::{
 };
 
 use crate::error::StoreError;
-use crate::pool::{Use, bounded, checkout, settle};
+use crate::pool::{Use, bounded, checkout, committed, settle};
 use crate::values::{millis, readable, readable_json};
 
 /// An [`IdempotencyStore`] in PostgreSQL, shared by every instance that
@@ -111,7 +111,7 @@ impl PostgresIdempotencyStore {
             .map_err(|_| StoreError::new("the contract's major version is too large"))?;
         let key = readable(&scope.key);
         let client = checkout(&self.pool, Use::Start).await?;
-        let result: Result<_, StoreError> = bounded(&self.pool, async {
+        let result: Result<_, StoreError> = bounded(&self.pool, committed(&client, async {
             let insert = client
                 .prepare_cached(
                     "INSERT INTO tool_contract_idempotency
@@ -169,7 +169,7 @@ impl PostgresIdempotencyStore {
             Err(StoreError::new(
                 "the key was released under three claims in a row",
             ))
-        })
+        }))
         .await;
         settle(client, result)
     }

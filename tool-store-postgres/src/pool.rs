@@ -180,7 +180,7 @@ pub(crate) enum Use {
 /// wait timeout (at least [`FINISH_WAIT`] for [`Use::Finish`]) and its
 /// connect timeout, also when the server accepts the connection and never
 /// answers.
-pub(crate) async fn checkout(pool: &Pool, use_: Use) -> Result<Object, StoreError> {
+pub(crate) async fn checkout(pool: &Pool, use_: Use) -> Result<Checkout, StoreError> {
     let limits = Limits::of(pool);
     let wait = match use_ {
         Use::Start => limits.wait,
@@ -193,7 +193,7 @@ pub(crate) async fn checkout(pool: &Pool, use_: Use) -> Result<Object, StoreErro
     };
     // The pool applies both timeouts itself; this bound is the backstop.
     match tokio::time::timeout(wait + limits.connect + MARGIN, pool.timeout_get(&timeouts)).await {
-        Ok(client) => Ok(client?),
+        Ok(client) => Ok(Checkout(Some(client?))),
         Err(_) => Err(StoreError::of(
             StoreErrorKind::Unavailable,
             format!(
@@ -235,13 +235,65 @@ pub(crate) async fn bounded_for<T>(
     }
 }
 
+/// A connection checked out for one store call. [`settle`] hands it back
+/// to the pool after a call that succeeded; dropped any other way (the
+/// call failed, or its future was dropped while a statement or a
+/// transaction was open), the connection is closed, never reused.
+pub(crate) struct Checkout(Option<Object>);
+
+impl std::ops::Deref for Checkout {
+    type Target = Object;
+
+    fn deref(&self) -> &Object {
+        self.0
+            .as_ref()
+            .expect("a checkout holds its connection until dropped")
+    }
+}
+
+impl std::ops::DerefMut for Checkout {
+    fn deref_mut(&mut self) -> &mut Object {
+        self.0
+            .as_mut()
+            .expect("a checkout holds its connection until dropped")
+    }
+}
+
+impl Drop for Checkout {
+    fn drop(&mut self) {
+        if let Some(client) = self.0.take() {
+            drop(Object::take(client));
+        }
+    }
+}
+
 /// Hands `client` back to the pool after a store call, unless the call
 /// failed: then the connection is closed rather than reused, since a
 /// connection the server terminated may not look closed yet, and the next
 /// call would fail on it too.
-pub(crate) fn settle<T>(client: Object, result: Result<T, StoreError>) -> Result<T, StoreError> {
-    if result.is_err() {
-        drop(Object::take(client));
+pub(crate) fn settle<T>(
+    mut client: Checkout,
+    result: Result<T, StoreError>,
+) -> Result<T, StoreError> {
+    if result.is_ok() {
+        // Back to the pool.
+        drop(client.0.take());
     }
     result
+}
+
+/// Runs `statements` on `client` in a transaction that commits only once
+/// they all answered: a store call that starts a call (a claim, an audit
+/// `started` entry, an approval's use) and that the client gave up on (a
+/// frozen server, its bound passed) is never committed later, when the
+/// server wakes up and reads what was sent, so "nothing was changed" stays
+/// true. (The connection is closed on any failure, which rolls back.)
+pub(crate) async fn committed<T>(
+    client: &Checkout,
+    statements: impl Future<Output = Result<T, StoreError>>,
+) -> Result<T, StoreError> {
+    client.batch_execute("BEGIN").await?;
+    let value = statements.await?;
+    client.batch_execute("COMMIT").await?;
+    Ok(value)
 }
