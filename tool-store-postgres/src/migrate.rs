@@ -62,7 +62,8 @@ fn latest() -> i32 {
 /// the schema); without them it fails with
 /// [`StoreErrorKind::Configuration`].
 pub async fn migrate(pool: &Pool) -> Result<MigrationReport, StoreError> {
-    if let Some(current) = applied_version(pool).await?
+    let found = found(pool).await?;
+    if let Some(current) = found.version
         && current >= latest()
     {
         return Ok(MigrationReport {
@@ -70,21 +71,33 @@ pub async fn migrate(pool: &Pool) -> Result<MigrationReport, StoreError> {
             current,
         });
     }
+    if !found.may_create && found.unreadable {
+        return Err(StoreError::of(
+            StoreErrorKind::Configuration,
+            format!(
+                "the role `{}` may not read tool_contract_migrations, so the schema's version is unknown; grant it SELECT on tool_contract_migrations, or run `migrate()` as the role that owns the schema",
+                found.role
+            ),
+        ));
+    }
+    if !found.may_create {
+        return Err(StoreError::of(
+            StoreErrorKind::Configuration,
+            format!(
+                "the schema is at version {} of {} and the role `{}` may not create tables in the schema `{}`; run `migrate()` as the role that owns the schema",
+                found.version.unwrap_or(0),
+                latest(),
+                found.role,
+                found.schema
+            ),
+        ));
+    }
     let mut client = checkout(pool, Use::Start).await?;
     // Each statement has the server's `statement_timeout`; the whole
     // transaction, the client's bound of one per statement it sends.
     let statements = 4 + 2 * MIGRATIONS.len();
     let result = bounded_for(pool, statements, apply(&mut client)).await;
-    settle(client, result).map_err(|error| match error.kind() {
-        StoreErrorKind::Configuration => StoreError::of(
-            StoreErrorKind::Configuration,
-            format!(
-                "{}; applying migrations needs `CREATE` on the schema: run `migrate()` as the role that owns it",
-                error.message()
-            ),
-        ),
-        _ => error,
-    })
+    settle(client, result)
 }
 
 /// Applies the migrations the schema lacks, in one transaction under the
@@ -140,28 +153,52 @@ async fn apply(client: &mut deadpool_postgres::Object) -> Result<MigrationReport
     })
 }
 
-/// The schema version recorded in `tool_contract_migrations`, or `None`
-/// when the table is missing or this role may not read it.
-async fn applied_version(pool: &Pool) -> Result<Option<i32>, StoreError> {
+/// What `migrate` reads before it takes its lock.
+struct Found {
+    /// The schema version recorded in `tool_contract_migrations`, or
+    /// `None` when the table is missing or this role may not read it.
+    version: Option<i32>,
+    /// The role, and whether it may create tables in the current schema.
+    role: String,
+    schema: String,
+    may_create: bool,
+    /// `tool_contract_migrations` exists, and this role may not read it.
+    unreadable: bool,
+}
+
+async fn found(pool: &Pool) -> Result<Found, StoreError> {
     let client = checkout(pool, Use::Start).await?;
     let result = bounded(pool, async {
         let row = client
             .query_one(
                 "SELECT to_regclass('tool_contract_migrations') IS NOT NULL
-                        AND has_table_privilege('tool_contract_migrations', 'SELECT')",
+                        AND has_table_privilege('tool_contract_migrations', 'SELECT'),
+                        current_user::text,
+                        COALESCE(current_schema()::text, ''),
+                        current_schema() IS NOT NULL
+                        AND has_schema_privilege(current_schema(), 'CREATE'),
+                        to_regclass('tool_contract_migrations') IS NOT NULL",
                 &[],
             )
             .await?;
-        if !row.get::<_, bool>(0) {
-            return Ok(None);
-        }
-        let row = client
-            .query_one(
-                "SELECT COALESCE(max(version), 0) FROM tool_contract_migrations",
-                &[],
-            )
-            .await?;
-        Ok(Some(row.get(0)))
+        let version = if row.get::<_, bool>(0) {
+            let row = client
+                .query_one(
+                    "SELECT COALESCE(max(version), 0) FROM tool_contract_migrations",
+                    &[],
+                )
+                .await?;
+            Some(row.get(0))
+        } else {
+            None
+        };
+        Ok(Found {
+            version,
+            role: row.get(1),
+            schema: row.get(2),
+            may_create: row.get(3),
+            unreadable: row.get::<_, bool>(4) && !row.get::<_, bool>(0),
+        })
     })
     .await;
     settle(client, result)
