@@ -17,6 +17,23 @@ use crate::values::{readable, readable_json};
 /// outcome (`unknown` for a call that started and never ended, e.g. when
 /// its process died).
 ///
+/// The table's columns: `id` (`bigserial`); `phase` (`started` or
+/// `ended`); `started_id` (on an `ended` entry, the `id` of its call's
+/// `started` entry, `NULL` for a call that was not announced); `call_id`
+/// and `tool` (U+0000 as U+FFFD); `outcome` (`unknown` on a `started` entry,
+/// else the [`ExecutionOutcome`](tool_runtime::model_result::ExecutionOutcome)'s
+/// name: `not_started`, `completed`, `failed`, `unknown`); `written_at`
+/// (the database's clock); `record` (`jsonb`: the [`AuditStart`] or the
+/// [`AuditRecord`]). The view's columns: `id`, `call_id`, `tool`,
+/// `written_at` (of the call's first entry), `outcome` (the end's, or
+/// `unknown`), `ended` (whether an end was written), `record` (the end's,
+/// else the start's).
+///
+/// The entry of a call's end (also of a refused call) waits for a
+/// connection at least 30 s ([`PoolOptions::finish_limit`](crate::PoolOptions::finish_limit)),
+/// so a busy pool does not drop it; one that fails all the same is named in
+/// the returned record's `internal_detail` (`audit sink failed: …`).
+///
 /// The table is append-only: a trigger refuses `UPDATE` and `DELETE`, and
 /// the application's role needs only `INSERT` and `SELECT` on it (see the
 /// README for the grants).

@@ -32,6 +32,11 @@ use crate::values::{millis, readable, readable_json};
 ///   its result only once its lease ended more than the retention plus a
 ///   day ago, since its holder may still run); call it periodically. After
 ///   that a key may run again.
+/// - **Faults**: a claim commits only once the database answered it, so a
+///   claim the client gave up on (a frozen server) never holds the key
+///   later; a record or release waits for a connection at least 30 s
+///   ([`PoolOptions::finish_limit`](crate::PoolOptions::finish_limit)), so a
+///   busy pool does not lose the record of a call that ran.
 /// - **Principal**: the subjects are compared as a set (their order does
 ///   not matter), and keyed calls need a non-empty
 ///   [`Subjects`](tool_runtime::audit::Subjects) in the session

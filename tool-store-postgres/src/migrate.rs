@@ -171,12 +171,12 @@ async fn found(pool: &Pool) -> Result<Found, StoreError> {
     let result = bounded(pool, async {
         let row = client
             .query_one(
-                "SELECT to_regclass('tool_contract_migrations') IS NOT NULL
-                        AND has_table_privilege('tool_contract_migrations', 'SELECT'),
+                "SELECT CASE WHEN to_regclass('tool_contract_migrations') IS NULL THEN false
+                             ELSE has_table_privilege('tool_contract_migrations', 'SELECT') END,
                         current_user::text,
                         COALESCE(current_schema()::text, ''),
-                        current_schema() IS NOT NULL
-                        AND has_schema_privilege(current_schema(), 'CREATE'),
+                        CASE WHEN current_schema() IS NULL THEN false
+                             ELSE has_schema_privilege(current_schema(), 'CREATE') END,
                         to_regclass('tool_contract_migrations') IS NOT NULL",
                 &[],
             )
