@@ -56,7 +56,7 @@ impl PoolOptions {
     /// The longest a store call that finishes a call that ran (its
     /// idempotency record or release, its audit end) takes: as
     /// [`call_limit`](Self::call_limit), but it waits for a free
-    /// connection at least 30 s (46 s by default), so that a busy pool does
+    /// connection at least 30 s (41 s by default), so that a busy pool does
     /// not lose the record of a call that took effect.
     pub fn finish_limit(&self) -> Duration {
         limits(&self.timeouts()).finish()
@@ -296,4 +296,25 @@ pub(crate) async fn committed<T>(
     let value = statements.await?;
     client.batch_execute("COMMIT").await?;
     Ok(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_limits_add_up_the_waits_of_the_options() {
+        let options = PoolOptions::default();
+        assert_eq!(options.call_limit(), Duration::from_secs(16));
+        assert_eq!(options.finish_limit(), Duration::from_secs(41));
+        let long = PoolOptions {
+            wait_timeout: Duration::from_secs(40),
+            ..PoolOptions::default()
+        };
+        assert_eq!(long.call_limit(), Duration::from_secs(51));
+        assert_eq!(long.finish_limit(), Duration::from_secs(51));
+        // A pool built by hand without timeouts: the defaults' bounds.
+        let none = limits(&Timeouts::default());
+        assert_eq!(none.call(), Duration::from_secs(16));
+    }
 }
