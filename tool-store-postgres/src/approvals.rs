@@ -10,9 +10,9 @@ use tool_runtime::approval::{
 use tool_runtime::audit::Subject;
 use tool_runtime::idempotency::BoxFuture;
 
-use crate::error::StoreError;
-use crate::pool::settle;
-use crate::values::{millis, readable_json};
+use crate::error::{StoreError, StoreErrorKind};
+use crate::pool::{Use, bounded, checkout, committed, settle};
+use crate::values::{millis, readable, readable_json};
 
 /// The longest approval id, in bytes.
 const MAX_APPROVAL_ID_BYTES: usize = 512;
@@ -28,6 +28,17 @@ const MAX_APPROVAL_ID_BYTES: usize = 512;
 /// ([`requires_principal`](ApprovalStore::requires_principal)). It is used
 /// by exactly one call, across instances (`UPDATE … WHERE used_at IS NULL
 /// … RETURNING`), and not after its expiry (the database server's clock).
+///
+/// **Where grants come from**: with this store on the toolbox
+/// ([`Toolbox::with_approval_store`](tool_runtime::Toolbox::with_approval_store)),
+/// the grants an approved call can use are the ones recorded with
+/// [`grant`](Self::grant), and only those: an
+/// [`Approvals`](tool_runtime::approval::Approvals) put into the session is
+/// not a source of grants. The approval UI answers an
+/// [`ApprovalRequest`](tool_runtime::approval::ApprovalRequest) with
+/// `store.grant(&request.approve(id), valid_for)` on any instance; the
+/// model's retry of the call then uses that grant on whichever instance
+/// runs it.
 #[derive(Clone, Debug)]
 pub struct PostgresApprovalStore {
     pool: Pool,
@@ -44,17 +55,29 @@ impl PostgresApprovalStore {
     /// the same grant was recorded already (it is left as it was, so a
     /// repeated request from the approval UI grants nothing twice). Approval
     /// ids are unique in the database: an id taken by a grant for another
-    /// call, and one longer than 512 bytes, are refused.
+    /// call, one longer than 512 bytes and one holding U+0000 (which
+    /// PostgreSQL text cannot hold) are refused with
+    /// [`StoreErrorKind::Refused`](crate::StoreErrorKind::Refused) before
+    /// anything is written.
     pub async fn grant(
         &self,
         grant: &ApprovalGrant,
         valid_for: Duration,
     ) -> Result<bool, StoreError> {
         if grant.approval_id.len() > MAX_APPROVAL_ID_BYTES {
-            return Err(StoreError::new(format!(
-                "the approval id is {} bytes long; at most {MAX_APPROVAL_ID_BYTES} are kept",
-                grant.approval_id.len()
-            )));
+            return Err(StoreError::of(
+                StoreErrorKind::Refused,
+                format!(
+                    "the approval id is {} bytes long; at most {MAX_APPROVAL_ID_BYTES} are kept",
+                    grant.approval_id.len()
+                ),
+            ));
+        }
+        if grant.approval_id.contains('\0') {
+            return Err(StoreError::of(
+                StoreErrorKind::Refused,
+                "the approval id holds U+0000, which PostgreSQL text cannot keep; use ids without control characters (e.g. UUIDs)",
+            ));
         }
         let version = grant.contract_version.to_string();
         let binding = binding_sha256(
@@ -64,8 +87,8 @@ impl PostgresApprovalStore {
             &grant.arguments_sha256,
         )?;
         let subjects = readable_json(serde_json::to_value(&grant.subjects)?);
-        let client = self.pool.get().await?;
-        let result: Result<_, StoreError> = async {
+        let client = checkout(&self.pool, Use::Start).await?;
+        let result: Result<_, StoreError> = bounded(&self.pool, async {
             let statement = client
                 .prepare_cached(
                     "INSERT INTO tool_contract_approvals
@@ -81,10 +104,10 @@ impl PostgresApprovalStore {
                     &[
                         &grant.approval_id,
                         &binding,
-                        &grant.tool,
+                        &readable(&grant.tool).as_ref(),
                         &version,
                         &subjects,
-                        &grant.arguments_sha256,
+                        &readable(&grant.arguments_sha256).as_ref(),
                         &millis(valid_for),
                     ],
                 )
@@ -105,20 +128,23 @@ impl PostgresApprovalStore {
             if existing == binding {
                 Ok(false)
             } else {
-                Err(StoreError::new(format!(
-                    "the approval id {:?} is already taken by a grant for another call; approval ids must be unique in the database (e.g. UUIDs)",
-                    grant.approval_id
-                )))
+                Err(StoreError::of(
+                    StoreErrorKind::Refused,
+                    format!(
+                        "the approval id {:?} is already taken by a grant for another call; approval ids must be unique in the database (e.g. UUIDs)",
+                        grant.approval_id
+                    ),
+                ))
             }
-        }
+        })
         .await;
         settle(client, result)
     }
 
     /// How many grants are neither used nor expired.
     pub async fn unused(&self) -> Result<u64, StoreError> {
-        let client = self.pool.get().await?;
-        let result: Result<_, StoreError> = async {
+        let client = checkout(&self.pool, Use::Start).await?;
+        let result: Result<_, StoreError> = bounded(&self.pool, async {
             let row = client
                 .query_one(
                     "SELECT count(*) FROM tool_contract_approvals
@@ -128,7 +154,7 @@ impl PostgresApprovalStore {
                 .await?;
             let count: i64 = row.get(0);
             Ok(u64::try_from(count).unwrap_or(0))
-        }
+        })
         .await;
         settle(client, result)
     }
@@ -136,14 +162,16 @@ impl PostgresApprovalStore {
     async fn consume_now(&self, call: ApprovalLookup<'_>) -> Result<ApprovalCheck, StoreError> {
         let version = call.contract_version.to_string();
         let binding = binding_sha256(call.tool, &version, call.subjects, call.arguments_sha256)?;
-        let client = self.pool.get().await?;
-        let result: Result<_, StoreError> = async {
-            // The oldest usable grant, locked; a grant another instance holds
-            // is skipped, and the outer condition is checked again on the row
-            // as it is when the lock is taken.
-            let take = client
-                .prepare_cached(
-                    "UPDATE tool_contract_approvals SET used_at = now()
+        let client = checkout(&self.pool, Use::Start).await?;
+        let result: Result<_, StoreError> = bounded(
+            &self.pool,
+            committed(&client, async {
+                // The oldest usable grant, locked; a grant another instance holds
+                // is skipped, and the outer condition is checked again on the row
+                // as it is when the lock is taken.
+                let take = client
+                    .prepare_cached(
+                        "UPDATE tool_contract_approvals SET used_at = now()
                      WHERE approval_id = (
                          SELECT approval_id FROM tool_contract_approvals
                          WHERE binding_sha256 = $1 AND used_at IS NULL AND expires_at > now()
@@ -152,32 +180,33 @@ impl PostgresApprovalStore {
                          FOR UPDATE SKIP LOCKED)
                        AND used_at IS NULL
                      RETURNING approval_id",
-                )
-                .await?;
-            if let Some(row) = client.query_opt(&take, &[&binding]).await? {
-                let approval_id: String = row.get(0);
-                let grant = ApprovalGrant {
-                    approval_id,
-                    tool: call.tool.to_owned(),
-                    contract_version: call.contract_version,
-                    subjects: call.subjects.to_vec(),
-                    arguments_sha256: call.arguments_sha256.to_owned(),
-                };
-                return Ok(ApprovalCheck::Granted(grant));
-            }
-            let used = client
-                .prepare_cached(
-                    "SELECT EXISTS (SELECT 1 FROM tool_contract_approvals
+                    )
+                    .await?;
+                if let Some(row) = client.query_opt(&take, &[&binding]).await? {
+                    let approval_id: String = row.get(0);
+                    let grant = ApprovalGrant {
+                        approval_id,
+                        tool: call.tool.to_owned(),
+                        contract_version: call.contract_version,
+                        subjects: call.subjects.to_vec(),
+                        arguments_sha256: call.arguments_sha256.to_owned(),
+                    };
+                    return Ok(ApprovalCheck::Granted(grant));
+                }
+                let used = client
+                    .prepare_cached(
+                        "SELECT EXISTS (SELECT 1 FROM tool_contract_approvals
                                     WHERE binding_sha256 = $1 AND used_at IS NOT NULL)",
-                )
-                .await?;
-            let used: bool = client.query_one(&used, &[&binding]).await?.get(0);
-            Ok(if used {
-                ApprovalCheck::AlreadyUsed
-            } else {
-                ApprovalCheck::Missing
-            })
-        }
+                    )
+                    .await?;
+                let used: bool = client.query_one(&used, &[&binding]).await?.get(0);
+                Ok(if used {
+                    ApprovalCheck::AlreadyUsed
+                } else {
+                    ApprovalCheck::Missing
+                })
+            }),
+        )
         .await;
         settle(client, result)
     }

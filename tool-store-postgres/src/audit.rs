@@ -6,7 +6,7 @@ use tool_runtime::audit_sink::{AuditEntry, AuditSink, AuditSinkError, AuditStart
 use tool_runtime::idempotency::BoxFuture;
 
 use crate::error::StoreError;
-use crate::pool::settle;
+use crate::pool::{Use, bounded, checkout, committed, settle};
 use crate::values::{readable, readable_json};
 
 /// An [`AuditSink`] that appends to `tool_contract_audit`: a `started`
@@ -16,6 +16,23 @@ use crate::values::{readable, readable_json};
 /// view `tool_contract_audit_calls` shows one row per call with its
 /// outcome (`unknown` for a call that started and never ended, e.g. when
 /// its process died).
+///
+/// The table's columns: `id` (`bigserial`); `phase` (`started` or
+/// `ended`); `started_id` (on an `ended` entry, the `id` of its call's
+/// `started` entry, `NULL` for a call that was not announced); `call_id`
+/// and `tool` (U+0000 as U+FFFD); `outcome` (`unknown` on a `started` entry,
+/// else the [`ExecutionOutcome`](tool_runtime::model_result::ExecutionOutcome)'s
+/// name: `not_started`, `completed`, `failed`, `unknown`); `written_at`
+/// (the database's clock); `record` (`jsonb`: the [`AuditStart`] or the
+/// [`AuditRecord`]). The view's columns: `id`, `call_id`, `tool`,
+/// `written_at` (of the call's first entry), `outcome` (the end's, or
+/// `unknown`), `ended` (whether an end was written), `record` (the end's,
+/// else the start's).
+///
+/// The entry of a call's end (also of a refused call) waits for a
+/// connection at least 30 s ([`PoolOptions::finish_limit`](crate::PoolOptions::finish_limit)),
+/// so a busy pool does not drop it; one that fails all the same is named in
+/// the returned record's `internal_detail` (`audit sink failed: …`).
 ///
 /// The table is append-only: a trigger refuses `UPDATE` and `DELETE`, and
 /// the application's role needs only `INSERT` and `SELECT` on it (see the
@@ -34,30 +51,33 @@ impl PostgresAuditSink {
 
     async fn started_now(&self, start: &AuditStart) -> Result<AuditEntry, StoreError> {
         let record = readable_json(serde_json::to_value(start)?);
-        let client = self.pool.get().await?;
-        let result: Result<_, StoreError> = async {
-            let statement = client
-                .prepare_cached(
-                    "INSERT INTO tool_contract_audit (phase, call_id, tool, outcome, record)
+        let client = checkout(&self.pool, Use::Start).await?;
+        let result: Result<_, StoreError> = bounded(
+            &self.pool,
+            committed(&client, async {
+                let statement = client
+                    .prepare_cached(
+                        "INSERT INTO tool_contract_audit (phase, call_id, tool, outcome, record)
                      VALUES ('started', $1, $2, 'unknown', $3)
                      RETURNING id",
-                )
-                .await?;
-            let row = client
-                .query_one(
-                    &statement,
-                    &[
-                        &readable(&start.call_id).as_ref(),
-                        &readable(&start.tool).as_ref(),
-                        &record,
-                    ],
-                )
-                .await?;
-            let id: i64 = row.get(0);
-            u64::try_from(id)
-                .map(AuditEntry::new)
-                .map_err(|_| StoreError::new("the audit entry's id is negative"))
-        }
+                    )
+                    .await?;
+                let row = client
+                    .query_one(
+                        &statement,
+                        &[
+                            &readable(&start.call_id).as_ref(),
+                            &readable(&start.tool).as_ref(),
+                            &record,
+                        ],
+                    )
+                    .await?;
+                let id: i64 = row.get(0);
+                u64::try_from(id)
+                    .map(AuditEntry::new)
+                    .map_err(|_| StoreError::new("the audit entry's id is negative"))
+            }),
+        )
         .await;
         settle(client, result)
     }
@@ -72,8 +92,8 @@ impl PostgresAuditSink {
             .transpose()
             .map_err(|_| StoreError::new("the audit entry's id is out of range"))?;
         let json = readable_json(serde_json::to_value(record)?);
-        let client = self.pool.get().await?;
-        let result: Result<_, StoreError> = async {
+        let client = checkout(&self.pool, Use::Finish).await?;
+        let result: Result<_, StoreError> = bounded(&self.pool, async {
             let statement = client
                 .prepare_cached(
                     "INSERT INTO tool_contract_audit (phase, started_id, call_id, tool, outcome, record)
@@ -93,7 +113,7 @@ impl PostgresAuditSink {
                 )
                 .await?;
             Ok(())
-        }
+        })
         .await;
         settle(client, result)
     }

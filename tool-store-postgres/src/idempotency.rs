@@ -10,7 +10,7 @@ use tool_runtime::idempotency::{
 };
 
 use crate::error::StoreError;
-use crate::pool::settle;
+use crate::pool::{Use, bounded, checkout, committed, settle};
 use crate::values::{millis, readable, readable_json};
 
 /// An [`IdempotencyStore`] in PostgreSQL, shared by every instance that
@@ -32,6 +32,11 @@ use crate::values::{millis, readable, readable_json};
 ///   its result only once its lease ended more than the retention plus a
 ///   day ago, since its holder may still run); call it periodically. After
 ///   that a key may run again.
+/// - **Faults**: a claim commits only once the database answered it, so a
+///   claim the client gave up on (a frozen server) never holds the key
+///   later; a record or release waits for a connection at least 30 s
+///   ([`PoolOptions::finish_limit`](crate::PoolOptions::finish_limit)), so a
+///   busy pool does not lose the record of a call that ran.
 /// - **Principal**: the subjects are compared as a set (their order does
 ///   not matter), and keyed calls need a non-empty
 ///   [`Subjects`](tool_runtime::audit::Subjects) in the session
@@ -85,8 +90,8 @@ impl PostgresIdempotencyStore {
     /// past its lease, and deleting the claim would let the key run again
     /// beside it.
     pub async fn purge(&self) -> Result<u64, StoreError> {
-        let client = self.pool.get().await?;
-        let result: Result<_, StoreError> = async {
+        let client = checkout(&self.pool, Use::Start).await?;
+        let result: Result<_, StoreError> = bounded(&self.pool, async {
             let statement = client
                 .prepare_cached(
                     "DELETE FROM tool_contract_idempotency
@@ -99,7 +104,7 @@ impl PostgresIdempotencyStore {
             Ok(client
                 .execute(&statement, &[&millis(self.retention)])
                 .await?)
-        }
+        })
         .await;
         settle(client, result)
     }
@@ -110,8 +115,8 @@ impl PostgresIdempotencyStore {
         let major = i64::try_from(scope.contract_major)
             .map_err(|_| StoreError::new("the contract's major version is too large"))?;
         let key = readable(&scope.key);
-        let client = self.pool.get().await?;
-        let result: Result<_, StoreError> = async {
+        let client = checkout(&self.pool, Use::Start).await?;
+        let result: Result<_, StoreError> = bounded(&self.pool, committed(&client, async {
             let insert = client
                 .prepare_cached(
                     "INSERT INTO tool_contract_idempotency
@@ -169,7 +174,7 @@ impl PostgresIdempotencyStore {
             Err(StoreError::new(
                 "the key was released under three claims in a row",
             ))
-        }
+        }))
         .await;
         settle(client, result)
     }
@@ -181,8 +186,8 @@ impl PostgresIdempotencyStore {
     ) -> Result<(), StoreError> {
         let id = scope_sha256(scope)?;
         let record = serde_json::to_string(record)?;
-        let client = self.pool.get().await?;
-        let result: Result<_, StoreError> = async {
+        let client = checkout(&self.pool, Use::Finish).await?;
+        let result: Result<_, StoreError> = bounded(&self.pool, async {
             let statement = client
                 .prepare_cached(
                     "UPDATE tool_contract_idempotency
@@ -196,15 +201,15 @@ impl PostgresIdempotencyStore {
                     "the claim was gone when its result came (purged or recorded twice)",
                 )),
             }
-        }
+        })
         .await;
         settle(client, result)
     }
 
     async fn release_now(&self, scope: &IdempotencyScope) -> Result<(), StoreError> {
         let id = scope_sha256(scope)?;
-        let client = self.pool.get().await?;
-        let result: Result<_, StoreError> = async {
+        let client = checkout(&self.pool, Use::Finish).await?;
+        let result: Result<_, StoreError> = bounded(&self.pool, async {
             let statement = client
                 .prepare_cached(
                     "DELETE FROM tool_contract_idempotency
@@ -213,7 +218,7 @@ impl PostgresIdempotencyStore {
                 .await?;
             client.execute(&statement, &[&id]).await?;
             Ok(())
-        }
+        })
         .await;
         settle(client, result)
     }

@@ -16,22 +16,28 @@
 //!   write and destructive calls before they run, with their outcome
 //!   appended when they end (the table is append-only).
 //!
-//! [`migrate`] creates and upgrades the tables; [`connect`] builds a pool.
-//! Every timestamp the stores compare (leases, expiries) is the database
-//! server's `now()`, so the clocks of the application's machines do not
-//! matter.
+//! [`migrate`] creates and upgrades the tables; [`check`] tells at start-up
+//! whether the database is ready (schema version, the role's grants) and
+//! names what is missing; [`connect`] builds a pool. Every store call is
+//! bounded on the client ([`PoolOptions::call_limit`],
+//! [`PoolOptions::finish_limit`]), also against a server that stops
+//! answering; a [`StoreError`]'s [`kind`](StoreError::kind) says whether a
+//! retry can help. Every timestamp the stores compare (leases, expiries) is
+//! the database server's `now()`, so the clocks of the application's
+//! machines do not matter.
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), tool_store_postgres::StoreError> {
 //! use std::sync::Arc;
 //! use tool_runtime::Toolbox;
 //! use tool_store_postgres::{
-//!     PoolOptions, PostgresApprovalStore, PostgresAuditSink, PostgresIdempotencyStore, connect,
-//!     migrate,
+//!     PoolOptions, PostgresApprovalStore, PostgresAuditSink, PostgresIdempotencyStore, check,
+//!     connect, migrate,
 //! };
 //!
 //! let pool = connect("postgres://app@db/app", &PoolOptions::default())?;
 //! migrate(&pool).await?;
+//! check(&pool).await?;
 //! let toolbox = Toolbox::new()
 //!     .with_idempotency_store(Arc::new(PostgresIdempotencyStore::new(pool.clone())))
 //!     .with_approval_store(Arc::new(PostgresApprovalStore::new(pool.clone())))
@@ -51,9 +57,9 @@ mod values;
 
 pub use approvals::PostgresApprovalStore;
 pub use audit::PostgresAuditSink;
-pub use error::StoreError;
+pub use error::{StoreError, StoreErrorKind};
 pub use idempotency::PostgresIdempotencyStore;
-pub use migrate::{MIGRATIONS, Migration, MigrationReport, migrate};
+pub use migrate::{MIGRATIONS, Migration, MigrationReport, check, migrate};
 pub use pool::{PoolOptions, connect};
 
 /// The connection pool the stores share (`deadpool-postgres`).

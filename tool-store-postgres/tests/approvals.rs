@@ -1,5 +1,7 @@
 //! Approval grants in the database: granted out of band through one
-//! instance, used by a call on another, each by exactly one call.
+//! instance, used by a call on another, each by exactly one call; ids the
+//! database cannot keep refused with their reason before anything is
+//! written.
 
 mod support;
 
@@ -8,7 +10,7 @@ use std::time::Duration;
 
 use support::{Probe, TestDb, close, count, quick, session, subjects, toolbox};
 use tool_contract::audit::{Subject, Subjects};
-use tool_contract::store_postgres::PostgresApprovalStore;
+use tool_contract::store_postgres::{PostgresApprovalStore, StoreErrorKind};
 use tool_contract::{
     ToolError, ToolOutput, approval::ApprovalCheck, approval::ApprovalGrant,
     approval::ApprovalLookup, approval::ApprovalStore, runtime::ExecutionOutcome,
@@ -231,4 +233,46 @@ async fn a_grant_binds_its_arguments_principal_and_expiry() {
         )
     );
     assert_eq!(probe.runs(), 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_approval_id_the_database_cannot_keep_is_refused_with_its_reason() {
+    let Some(db) = TestDb::create("appr_nul_id").await else {
+        return;
+    };
+    let store = PostgresApprovalStore::new(db.migrated_pool(&quick()).await);
+    let error = store
+        .grant(&grant("appr\0-1", "ACC-1"), Duration::from_secs(600))
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), StoreErrorKind::Refused);
+    assert_eq!(
+        error.message(),
+        "the approval id holds U+0000, which PostgreSQL text cannot keep; use ids without control characters (e.g. UUIDs)"
+    );
+    let error = store
+        .grant(&grant(&"a".repeat(513), "ACC-1"), Duration::from_secs(600))
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), StoreErrorKind::Refused);
+    assert_eq!(
+        error.message(),
+        "the approval id is 513 bytes long; at most 512 are kept"
+    );
+    assert_eq!(store.unused().await, Ok(0));
+    // U+0000 elsewhere in a grant (a tool name the application built) is
+    // kept readable, as U+FFFD.
+    let mut odd = grant("appr-2", "ACC-1");
+    odd.tool = "close\0account".into();
+    assert_eq!(store.grant(&odd, Duration::from_secs(600)).await, Ok(true));
+    let client = db.client().await;
+    let tool: String = client
+        .query_one(
+            "SELECT tool FROM tool_contract_approvals WHERE approval_id = 'appr-2'",
+            &[],
+        )
+        .await
+        .unwrap()
+        .get(0);
+    assert_eq!(tool, "close\u{FFFD}account");
 }

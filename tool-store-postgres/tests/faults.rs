@@ -1,19 +1,24 @@
 //! Real faults: a closed port, a connection terminated between claim and
 //! completion (`pg_terminate_backend`), a statement that hits
-//! `statement_timeout`; nothing is run without its claim, nothing runs
-//! twice, and a claim that never completes ends as OUTCOME_UNKNOWN.
+//! `statement_timeout`, a server that stops answering (every process of a
+//! cluster of the test's own stopped with `SIGSTOP`); nothing is run without
+//! its claim, nothing runs twice, every store call ends within the bound
+//! `PoolOptions` gives, and a claim that never completes ends as
+//! OUTCOME_UNKNOWN.
 
 mod support;
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
+use support::cluster::Cluster;
 use support::{
     IN_PROGRESS, Probe, TestDb, UNAVAILABLE, UNKNOWN, bare_toolbox, close, count, list, quick,
     session, toolbox, voucher,
 };
 use tool_contract::store_postgres::{
-    PoolOptions, PostgresApprovalStore, PostgresAuditSink, PostgresIdempotencyStore, connect,
+    PoolOptions, PostgresApprovalStore, PostgresAuditSink, PostgresIdempotencyStore, check,
+    connect, migrate,
 };
 use tool_contract::{approval::ApprovalGrant, runtime::ExecutionOutcome};
 
@@ -229,4 +234,192 @@ async fn a_statement_timeout_at_completion_leaves_the_claim_to_its_lease() {
         Some("idempotency store failed: 57014: canceling statement due to statement timeout")
     );
     assert_in_progress_then_unknown(&db, &probe).await;
+}
+
+/// What a store call on a frozen server fails with: its statements got no
+/// answer on a pooled connection, no connection could be opened, or every
+/// connection was taken by such calls.
+fn frozen_failure(detail: &str) -> bool {
+    [
+        "the database did not answer within 3000 ms; the connection is closed",
+        "no database connection: Timeout occurred while creating a new object",
+        "no database connection: Timeout occurred while waiting for a slot to become available",
+    ]
+    .contains(&detail)
+}
+
+/// `detail` is the store failures `prefixes` name, in order, each one a
+/// [`frozen_failure`].
+fn frozen_failures(detail: Option<&str>, prefixes: &[&str]) -> bool {
+    let Some(detail) = detail else {
+        return false;
+    };
+    let mut rest = detail;
+    for (n, prefix) in prefixes.iter().enumerate() {
+        let Some(after) = rest.strip_prefix(prefix) else {
+            return false;
+        };
+        let (failure, next) = match prefixes.get(n + 1) {
+            Some(next) => match after.split_once(&format!("; {next}")) {
+                Some((failure, _)) => (failure, &after[failure.len() + 2..]),
+                None => return false,
+            },
+            None => (after, ""),
+        };
+        if !frozen_failure(failure) {
+            return false;
+        }
+        rest = next;
+    }
+    true
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_frozen_database_fails_every_store_call_within_the_pool_bounds_and_recovers() {
+    let Some(cluster) = Cluster::start("frozen") else {
+        return;
+    };
+    let options = PoolOptions {
+        max_size: 4,
+        connect_timeout: Duration::from_secs(1),
+        wait_timeout: Duration::from_secs(1),
+        statement_timeout: Duration::from_secs(2),
+    };
+    assert_eq!(options.call_limit(), Duration::from_secs(5));
+    assert_eq!(options.finish_limit(), Duration::from_secs(34));
+    // Generous: the machine may be busy with other builds.
+    let slack = Duration::from_secs(10);
+    let pool = connect(&cluster.url(), &options).unwrap();
+    migrate(&pool).await.unwrap();
+    check(&pool).await.unwrap();
+    let probe = Arc::new(Probe::default());
+    let instance = Arc::new(toolbox(&pool, &probe, Duration::from_secs(600)));
+    let warm = instance.call(&voucher("CMP-0", "k-0"), &session()).await;
+    assert_eq!(warm.model_text().as_deref(), Some("Voucher V-1 for CMP-0"));
+    assert_eq!(warm.audit.internal_detail, None);
+
+    // A call whose handler runs when the server stops answering.
+    let gated = {
+        let instance = Arc::clone(&instance);
+        tokio::spawn(async move {
+            instance
+                .call(&voucher("GATED", "k-gated"), &session())
+                .await
+        })
+    };
+    probe.entered.notified().await;
+    assert!(cluster.freeze() >= 2);
+
+    // Calls that arrive meanwhile: keyed writes and reads, at once.
+    let mut arriving = Vec::new();
+    for n in 1..=12 {
+        let instance = Arc::clone(&instance);
+        arriving.push(tokio::spawn(async move {
+            let started = Instant::now();
+            let call = voucher(&format!("CMP-{n}"), &format!("k-{n}"));
+            let result = instance.call(&call, &session()).await;
+            (result, started.elapsed())
+        }));
+    }
+    let mut reads = Vec::new();
+    for n in 1..=3 {
+        let instance = Arc::clone(&instance);
+        reads.push(tokio::spawn(async move {
+            let started = Instant::now();
+            let result = instance.call(&list(&format!("CUS-{n}")), &session()).await;
+            (result, started.elapsed())
+        }));
+    }
+    let released = Instant::now();
+    probe.release.notify_one();
+
+    // A store call of the application's own.
+    let started = Instant::now();
+    let error = check(&pool).await.unwrap_err();
+    assert!(started.elapsed() <= options.call_limit() + slack);
+    assert_eq!(
+        error.kind(),
+        tool_contract::store_postgres::StoreErrorKind::Unavailable
+    );
+    assert!(frozen_failure(error.message()), "{}", error.message());
+
+    for task in arriving {
+        let (result, elapsed) = task.await.unwrap();
+        // A claim, then the refusal's audit entry.
+        assert!(
+            elapsed <= options.call_limit() + options.finish_limit() + slack,
+            "{elapsed:?}"
+        );
+        assert_eq!(result.model_text().as_deref(), Some(UNAVAILABLE));
+        assert_eq!(result.audit.outcome, ExecutionOutcome::NotStarted);
+        assert!(
+            frozen_failures(
+                result.audit.internal_detail.as_deref(),
+                &["idempotency store failed: ", "audit sink failed: "]
+            ),
+            "{:?}",
+            result.audit.internal_detail
+        );
+    }
+    for (n, task) in reads.into_iter().enumerate() {
+        let (result, elapsed) = task.await.unwrap();
+        assert!(elapsed <= options.finish_limit() + slack, "{elapsed:?}");
+        assert_eq!(
+            result.model_text(),
+            Some(format!("CUS-{} has no open complaints.", n + 1))
+        );
+        assert!(
+            frozen_failures(
+                result.audit.internal_detail.as_deref(),
+                &["audit sink failed: "]
+            ),
+            "{:?}",
+            result.audit.internal_detail
+        );
+    }
+    // The handler's result stands; its record and its end were not written.
+    let gated = gated.await.unwrap();
+    assert!(released.elapsed() <= 2 * options.finish_limit() + slack);
+    assert_eq!(gated.model_text().as_deref(), Some("Voucher V-2 for GATED"));
+    assert!(
+        frozen_failures(
+            gated.audit.internal_detail.as_deref(),
+            &["idempotency store failed: ", "audit sink failed: "]
+        ),
+        "{:?}",
+        gated.audit.internal_detail
+    );
+    // The reads ran; no keyed call ran without its claim.
+    assert_eq!(probe.runs(), 5);
+
+    cluster.thaw();
+    // Recovery: the next calls succeed, a refused key runs on its retry
+    // (its claim was never committed: nothing was changed), and the key
+    // whose record was lost does not run again.
+    let after = instance.call(&voucher("CMP-13", "k-13"), &session()).await;
+    assert_eq!(
+        after.model_text().as_deref(),
+        Some("Voucher V-6 for CMP-13")
+    );
+    assert_eq!(after.audit.internal_detail, None);
+    for n in 1..=12 {
+        let retry = instance
+            .call(&voucher(&format!("CMP-{n}"), &format!("k-{n}")), &session())
+            .await;
+        assert_eq!(
+            retry.model_text(),
+            Some(format!("Voucher V-{} for CMP-{n}", n + 6))
+        );
+        assert_eq!(retry.audit.internal_detail, None);
+    }
+    let again = instance
+        .call(&voucher("GATED", "k-gated"), &session())
+        .await;
+    assert!(
+        [Some("Voucher V-2 for GATED"), Some(IN_PROGRESS)].contains(&again.model_text().as_deref()),
+        "{:?}",
+        again.model_text()
+    );
+    assert_eq!(probe.runs(), 18);
+    check(&pool).await.unwrap();
 }

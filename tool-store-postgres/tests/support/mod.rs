@@ -1,7 +1,10 @@
 //! What the store's tests share: a throwaway database on the server that
-//! `DATABASE_URL` names, three tools with handlers that count their runs,
+//! `DATABASE_URL` names (or a cluster of the test's own, in `cluster`),
+//! three tools with handlers that count their runs,
 //! and a toolbox wired to the Postgres stores.
 #![allow(dead_code)]
+
+pub mod cluster;
 
 use std::io::Write as _;
 use std::sync::Arc;
