@@ -22,7 +22,7 @@ use tool_runtime::{AbortHandle, CallResult, Toolbox};
 
 use crate::definition::{mcp_tool, requires_object_output};
 use crate::result::{FATAL_MESSAGE, call_tool_result, structured_content};
-use crate::transport::RawArguments;
+use crate::transport::{CallAbort, RawArguments};
 
 /// Builds the session of one request from its rmcp context (its `_meta`,
 /// the client's info, the extensions a transport puts there).
@@ -231,7 +231,13 @@ impl McpServer {
         // panic in one fails this call, not the connection.
         let session = catch_unwind(AssertUnwindSafe(|| (self.session)(context)))
             .map_err(|_| ErrorData::internal_error(FATAL_MESSAGE, None))?;
-        let abort = AbortHandle::new();
+        // The transport of `serve` aborts the call through its own handle
+        // on the client's `notifications/cancelled`; other transports
+        // cancel `context.ct`.
+        let abort = context
+            .extensions
+            .get::<CallAbort>()
+            .map_or_else(AbortHandle::new, |CallAbort(abort)| abort.clone());
         let result = until_cancelled(
             self.toolbox.call_with_abort(&call, &session, &abort),
             context.ct.cancelled(),
