@@ -64,6 +64,7 @@ fn main() {
     println!("running 1 test");
     pipelined_calls_of_mixed_sizes_are_each_answered_once();
     println!("test {TEST_NAME} ... ok");
+    println!("test result: ok. 1 passed; 0 failed");
 }
 
 /// The child: one tool that answers with the tag and the note's length.
