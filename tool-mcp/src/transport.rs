@@ -201,7 +201,14 @@ async fn read_loop<R: AsyncRead + Unpin>(
                 }
             }
             Read::Answer(answer) => {
-                if out.send(Out::Line(to_line(&answer), None)).is_err() {
+                // Waits for the answer to be written: a client that sends
+                // lines and reads no answers is not read ahead of without
+                // bound.
+                let (done, written) = oneshot::channel();
+                if out.send(Out::Line(to_line(&answer), Some(done))).is_err() {
+                    return;
+                }
+                if !matches!(written.await, Ok(Ok(()))) {
                     return;
                 }
             }

@@ -2,7 +2,8 @@
 //! `tools/call`s of mixed sizes (small ones, lines just past 8 KiB, lines
 //! of about 20 kB), written without waiting for answers and cut into
 //! pieces at arbitrary points, each answered exactly once with the answer
-//! of its own arguments.
+//! of its own arguments; lines that are not JSON among them each get one
+//! parse error, written whole between the server's answers.
 //!
 //! A test binary without libtest's harness: run with `--serve-stdio`, it
 //! is the child, serving a `Toolbox` with `serve_stdio`; run without, it is
@@ -166,8 +167,14 @@ fn pipelined_calls_of_mixed_sizes_are_each_answered_once() {
         }
         bytes.extend_from_slice(line.as_bytes());
         expected.insert(id, format!("{id} {len}"));
+        // Now and then a line past 8 KiB that is not JSON: the transport's
+        // own answer goes out between the server's, each line whole.
+        if id % 97 == 0 {
+            bytes.extend_from_slice(format!("{{\"id\":\"{}\n", "x".repeat(9_000)).as_bytes());
+        }
     }
     assert_eq!(long_lines, 2_000);
+    let not_json = CALLS.div_ceil(97);
     // The client writes everything without waiting, in pieces cut at
     // arbitrary points (a line's end rarely meets a piece's), while the
     // server's answers are being written.
@@ -189,7 +196,8 @@ fn pipelined_calls_of_mixed_sizes_are_each_answered_once() {
     let mut wrong = Vec::new();
     let mut unexpected = Vec::new();
     let deadline = Instant::now() + Duration::from_secs(120);
-    while answered.len() < expected.len() {
+    let mut parse_errors = 0;
+    while answered.len() < expected.len() || parse_errors < not_json {
         let within = deadline.saturating_duration_since(Instant::now());
         let Ok(line) = lines.recv_timeout(within) else {
             let _ = child.kill();
@@ -200,6 +208,13 @@ fn pipelined_calls_of_mixed_sizes_are_each_answered_once() {
         };
         let line = line.expect("the child's stdout stays open");
         let answer: Value = serde_json::from_str(&line).expect("each line is JSON");
+        if answer
+            == json!({"jsonrpc": "2.0", "id": null,
+                "error": {"code": -32700, "message": "Parse error: the line is not JSON"}})
+        {
+            parse_errors += 1;
+            continue;
+        }
         let Some(id) = answer["id"].as_u64().filter(|id| expected.contains_key(id)) else {
             unexpected.push(answer);
             continue;
@@ -217,6 +232,7 @@ fn pipelined_calls_of_mixed_sizes_are_each_answered_once() {
     assert_eq!(unexpected, Vec::<Value>::new());
     assert_eq!(wrong, Vec::<Value>::new());
     assert_eq!(answered.len(), expected.len());
+    assert_eq!(parse_errors, not_json);
     let twice: Vec<_> = answered.iter().filter(|(_, n)| **n != 1).collect();
     assert_eq!(twice, Vec::<(&u64, &u32)>::new());
 
