@@ -28,6 +28,10 @@ pub const META_DATA_CLASS: &str = "dev.tool-contract/data_class";
 /// `_meta` key of an error result: the error as the model result writes
 /// it (`code`, `category`, `safe_message`, `recovery`, `retry_after_ms`).
 pub const META_ERROR: &str = "dev.tool-contract/error";
+/// `_meta` key of a success whose text was cut at the toolbox's
+/// `with_max_content_bytes` limit: `true` (the structured content, if any,
+/// carries the same cut text, never more).
+pub const META_TRUNCATED: &str = "dev.tool-contract/truncated";
 
 /// Whether peers on `version` require `outputSchema` and
 /// `structuredContent` to be objects: every revision before 2026-07-28

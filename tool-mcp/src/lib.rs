@@ -39,7 +39,12 @@
 //! `Serialize` impl at odds with its schema) answers `INTERNAL`, the reason
 //! in the audit record. Every error the model can act on, invalid
 //! arguments included, is `isError: true` with the runtime's model text
-//! (`Error [CODE]: message`). Only an unknown tool (`-32602`), a malformed
+//! (`Error [CODE]: message`). A success whose text was cut at the toolbox's
+//! `with_max_content_bytes` is never sent in a fuller form than its cut
+//! text (as with every provider): `_meta` says it was cut
+//! ([`META_TRUNCATED`]), a string output's `structuredContent` is the same
+//! cut string, and any other declared output answers [`RESULT_TOO_LARGE`]
+//! (`isError: true`; the tool ran, the model should ask for less). Only an unknown tool (`-32602`), a malformed
 //! request and a fatal outcome (`-32603`, the reason in the audit record)
 //! are JSON-RPC errors.
 //!
@@ -51,8 +56,13 @@
 //! refused, a lone surrogate escape an argument error), where rmcp's
 //! `serde_json` map would round, keep the last, or drop the request; a
 //! line that is not JSON is answered with a parse error (`-32700`), one
-//! that is no protocol message with an invalid request (`-32600`). A
-//! server run on another rmcp transport gets rmcp's map.
+//! that is no protocol message (a request whose id is `null`, a key given
+//! twice in the message or its `params`) with an invalid request
+//! (`-32600`), a request reusing the id of one not yet answered with
+//! `-32600` ("in use") while the first keeps its answer. Reading and
+//! writing run in tasks of their own: rmcp may drop a `receive` at any
+//! point without losing a line, and no two answers interleave. A server
+//! run on another rmcp transport gets rmcp's map and rmcp's id handling.
 #![deny(missing_docs)]
 
 mod definition;
@@ -64,11 +74,11 @@ mod server;
 mod transport;
 
 pub use definition::{
-    META_APPROVAL, META_DATA_CLASS, META_ERROR, META_PREFIX, META_VERSION, annotations,
-    display_title, mcp_tool, requires_object_output,
+    META_APPROVAL, META_DATA_CLASS, META_ERROR, META_PREFIX, META_TRUNCATED, META_VERSION,
+    annotations, display_title, mcp_tool, requires_object_output,
 };
 pub use output::{VALUE_KEY, output_schema, wraps};
-pub use result::{FATAL_MESSAGE, call_tool_result};
+pub use result::{FATAL_MESSAGE, RESULT_TOO_LARGE, call_tool_result};
 pub use schema::input_schema;
 pub use serve::{ServeError, serve, serve_stdio};
 pub use server::McpServer;

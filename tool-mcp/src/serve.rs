@@ -55,10 +55,14 @@ pub async fn serve_stdio(server: McpServer) -> Result<(), ServeError> {
 /// One JSON-RPC message a line. Unlike rmcp's own transport, a
 /// `tools/call`'s `arguments` reach the contract's parser as the client
 /// wrote them (an integer beyond 64 bits stays exact, a key given twice
-/// and a lone surrogate escape are argument errors), and every line gets
-/// an answer: one that is not JSON a parse error (`-32700`, id `null`),
-/// one that is JSON but no message of the protocol an invalid request
-/// (`-32600`); a malformed notification gets none.
+/// and a lone surrogate escape are argument errors, however the method and
+/// keys are spelled), and every line gets one answer: one that is not JSON
+/// a parse error (`-32700`, id `null`), one that is JSON but no message of
+/// the protocol (an `id` of `null`, a key given twice in the message or its
+/// `params`) an invalid request (`-32600`), a request reusing the id of
+/// one in flight `-32600` with that id; a malformed notification gets none.
+/// Requests may be pipelined: reading and writing run in tasks of their
+/// own on the current runtime, and each answer is written whole.
 pub async fn serve<R, W>(server: McpServer, reader: R, writer: W) -> Result<(), ServeError>
 where
     R: AsyncRead + Send + Unpin + 'static,

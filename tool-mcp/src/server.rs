@@ -21,8 +21,10 @@ use tool_runtime::model_result::ResultStatus;
 use tool_runtime::{AbortHandle, CallResult, Toolbox};
 
 use crate::definition::{mcp_tool, requires_object_output};
-use crate::result::{FATAL_MESSAGE, call_tool_result, structured_content};
-use crate::transport::RawArguments;
+use crate::result::{
+    FATAL_MESSAGE, call_tool_result, sent_structured_content, too_large, too_large_error,
+};
+use crate::transport::{CallAbort, RawArguments};
 
 /// Builds the session of one request from its rmcp context (its `_meta`,
 /// the client's info, the extensions a transport puts there).
@@ -231,7 +233,13 @@ impl McpServer {
         // panic in one fails this call, not the connection.
         let session = catch_unwind(AssertUnwindSafe(|| (self.session)(context)))
             .map_err(|_| ErrorData::internal_error(FATAL_MESSAGE, None))?;
-        let abort = AbortHandle::new();
+        // The transport of `serve` aborts the call through its own handle
+        // on the client's `notifications/cancelled`; other transports
+        // cancel `context.ct`.
+        let abort = context
+            .extensions
+            .get::<CallAbort>()
+            .map_or_else(AbortHandle::new, |CallAbort(abort)| abort.clone());
         let result = until_cancelled(
             self.toolbox.call_with_abort(&call, &session, &abort),
             context.ct.cancelled(),
@@ -241,6 +249,13 @@ impl McpServer {
         let contract = self.toolbox.contract(&call.name);
         let mut result = result;
         if let Some(contract) = contract {
+            if let Some(error) = too_large(contract, &result.output) {
+                let detail = format!(
+                    "the output's text was cut at the toolbox's content limit and the output is no string: sent as `{}`",
+                    error.code
+                );
+                answer_instead(&mut result, error, detail);
+            }
             self.check_output(contract, &mut result, object_output);
         }
         if let Some(on_result) = &self.on_result {
@@ -256,11 +271,13 @@ impl McpServer {
     /// would read a value the schema says cannot be. It becomes the
     /// runtime's `INTERNAL` error (`isError: true`, the model told no
     /// more), with what failed in the audit record's `internal_detail`,
-    /// which [`on_result`](Self::on_result) sees.
+    /// which [`on_result`](Self::on_result) sees. A string output cut at the
+    /// toolbox's content limit that its schema refuses is
+    /// [`RESULT_TOO_LARGE`](crate::RESULT_TOO_LARGE) instead.
     fn check_output(&self, contract: &ToolContract, result: &mut CallResult, object_output: bool) {
-        let ToolOutput::Success { details, .. } = &result.output else {
+        if !matches!(result.output, ToolOutput::Success { .. }) {
             return;
-        };
+        }
         let Some(validators) = self.output_validators.get(contract.name()) else {
             return;
         };
@@ -272,7 +289,7 @@ impl McpServer {
         let Some(validator) = validator else {
             return;
         };
-        let structured = structured_content(contract, details, object_output);
+        let structured = sent_structured_content(contract, &result.output, object_output);
         let Err(error) = validator.validate(&structured) else {
             return;
         };
@@ -281,20 +298,36 @@ impl McpServer {
             error.instance_path(),
             cut(&structured.to_string(), 512)
         );
-        let error = ToolError::internal();
-        if let Some(model_result) = &mut result.model_result {
-            model_result.status = ResultStatus::Error;
-            model_result.data = Value::Null;
-            model_result.error = Some(error.clone());
-        }
-        result.output = ToolOutput::RespondToModel {
-            error,
-            details: Value::Null,
+        // A cut string that its schema refuses (a `pattern`, an `enum`):
+        // the output was too large, not wrong.
+        let error = match &result.output {
+            ToolOutput::Success {
+                truncated: true,
+                content_text,
+                details,
+                ..
+            } => too_large_error(content_text, details),
+            _ => ToolError::internal(),
         };
-        result.audit.result = OutputKind::RespondToModel;
-        result.audit.error_code = Some(ToolError::INTERNAL.to_owned());
-        result.audit.internal_detail = Some(detail);
+        answer_instead(result, error, detail);
     }
+}
+
+/// Makes a success that is not sent as one `error` for the model, in the
+/// model result and the audit record too (`detail`: why, for the audit).
+fn answer_instead(result: &mut CallResult, error: ToolError, detail: String) {
+    if let Some(model_result) = &mut result.model_result {
+        model_result.status = ResultStatus::Error;
+        model_result.data = Value::Null;
+        model_result.error = Some(error.clone());
+    }
+    result.audit.result = OutputKind::RespondToModel;
+    result.audit.error_code = Some(error.code.to_string());
+    result.audit.internal_detail = Some(detail);
+    result.output = ToolOutput::RespondToModel {
+        error,
+        details: Value::Null,
+    };
 }
 
 /// `text` cut to at most `max` bytes, at a character boundary.

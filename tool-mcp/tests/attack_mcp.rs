@@ -1,9 +1,14 @@
-//! Attacks on the MCP server (issue 13) in raw JSON-RPC lines.
+//! Attacks on the MCP server in raw JSON-RPC lines: arguments rmcp's map
+//! would change, lines that are no message, ids that are `null` or in use,
+//! methods and keys spelled with escapes or given twice.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, Lines};
+use tokio::sync::Semaphore;
 use tool_contract::mcp::{McpServer, serve};
 use tool_contract::{CallContext, Session, Tool, ToolCall, ToolError, Toolbox};
 
@@ -373,6 +378,261 @@ async fn lines_that_are_no_message_get_jsonrpc_errors_with_the_ids_they_have() {
         .send_then_probe(
             r#"{"jsonrpc":"1.0","method":"notifications/initialized"}"#,
             4,
+        )
+        .await;
+    assert!(served);
+    assert_eq!(before, Vec::<Value>::new());
+}
+
+/// Put a label on one shelf of the store, replacing the one there.
+#[derive(Debug, Tool)]
+#[tool(output = String, effect = "write", idempotent = false)]
+pub struct PutShelfLabel {
+    /// Shelf code, e.g. "A-3".
+    pub shelf: String,
+}
+
+/// A server whose `put_shelf_label` waits for a permit of `gate` and counts
+/// its runs in `runs`.
+fn gated(gate: &Arc<Semaphore>, runs: &Arc<AtomicUsize>) -> McpServer {
+    let mut toolbox = toolbox();
+    let (gate, runs) = (gate.clone(), runs.clone());
+    toolbox.register(move |call: PutShelfLabel, _cx: CallContext| {
+        let (gate, runs) = (gate.clone(), runs.clone());
+        async move {
+            runs.fetch_add(1, Ordering::SeqCst);
+            gate.acquire().await.expect("open").forget();
+            Ok::<_, ToolError>(format!("labelled {}", call.shelf))
+        }
+    });
+    McpServer::new(toolbox, "attack", "0.0.1")
+}
+
+fn put(id: Value, shelf: &str) -> String {
+    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": {"name": "put_shelf_label", "arguments": {"shelf": shelf}}})
+    .to_string()
+}
+
+/// Waits until `runs` is `n` (the call reached the tool).
+async fn until_runs(runs: &AtomicUsize, n: usize) {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    while runs.load(Ordering::SeqCst) != n {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "runs {runs:?}, not {n}"
+        );
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+}
+
+/// MCP: a request id is a string or an integer, never `null`. A request
+/// with `"id": null` is an invalid request answered with id `null` (not a
+/// notification left unanswered), and its tool does not run.
+#[tokio::test]
+async fn a_request_with_a_null_id_is_an_invalid_request() {
+    let (gate, runs) = (Arc::new(Semaphore::new(10)), Arc::new(AtomicUsize::new(0)));
+    let mut host = Host::start_with(gated(&gate, &runs)).await;
+    let (before, served) = host.send_then_probe(&put(Value::Null, "A-1"), 2).await;
+    assert!(served);
+    assert_eq!(
+        before,
+        vec![
+            json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32600,
+            "message": "Invalid request: the id is `null`; a request's id is a string or an integer, and a notification has no `id`"}})
+        ]
+    );
+    assert_eq!(runs.load(Ordering::SeqCst), 0);
+}
+
+/// A second request with the id of one still in flight is refused with
+/// that id ("in use"); the first runs once and gets its one answer; once
+/// answered, the id may be used again.
+#[tokio::test]
+async fn a_request_reusing_an_id_in_flight_is_refused_and_the_first_answered() {
+    let (gate, runs) = (Arc::new(Semaphore::new(0)), Arc::new(AtomicUsize::new(0)));
+    let mut host = Host::start_with(gated(&gate, &runs)).await;
+    host.send_line(&put(json!(7), "A-1")).await;
+    until_runs(&runs, 1).await;
+    host.send_line(&put(json!(7), "B-2")).await;
+    assert_eq!(
+        host.next().await,
+        Some(json!({"jsonrpc": "2.0", "id": 7, "error": {"code": -32600,
+            "message": "Invalid request: the id 7 is in use by a request that has not been answered yet; give each request in flight its own id"}}))
+    );
+    // The string "7" is another id.
+    host.send_line(&put(json!("7"), "C-3")).await;
+    until_runs(&runs, 2).await;
+    gate.add_permits(2);
+    let mut answers = vec![
+        host.next().await.expect("an answer"),
+        host.next().await.expect("an answer"),
+    ];
+    answers.sort_by_key(|answer| answer["id"].to_string());
+    assert_eq!(answers[0]["id"], "7", "{answers:?}");
+    assert_eq!(answers[0]["result"]["content"][0]["text"], "labelled C-3");
+    assert_eq!(answers[1]["id"], 7, "{answers:?}");
+    assert_eq!(answers[1]["result"]["content"][0]["text"], "labelled A-1");
+    assert_eq!(runs.load(Ordering::SeqCst), 2);
+    // Answered: 7 is free again.
+    gate.add_permits(1);
+    let answer = host
+        .answer(serde_json::from_str(&put(json!(7), "D-4")).unwrap())
+        .await;
+    assert_eq!(answer["id"], 7, "{answer}");
+    assert_eq!(answer["result"]["content"][0]["text"], "labelled D-4");
+    let (before, served) = host
+        .send_then_probe(r#"{"jsonrpc":"2.0","id":9,"method":"tools/list"}"#, 10)
+        .await;
+    assert!(served);
+    assert_eq!(before.len(), 1, "{before:?}");
+    assert_eq!(before[0]["id"], 9);
+}
+
+/// A cancelled call is aborted and not answered; its id stays in use
+/// until the call has ended, then is free again.
+#[tokio::test]
+async fn a_cancelled_id_is_in_use_until_its_call_ends() {
+    let (gate, runs) = (Arc::new(Semaphore::new(0)), Arc::new(AtomicUsize::new(0)));
+    let seen = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let keep = seen.clone();
+    let server = gated(&gate, &runs)
+        .on_result(move |result| keep.lock().unwrap().push(result.audit.clone()));
+    let mut host = Host::start_with(server).await;
+    host.send_line(&put(json!(5), "A-1")).await;
+    until_runs(&runs, 1).await;
+    host.send_line(
+        r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5}}"#,
+    )
+    .await;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    while seen.lock().unwrap().is_empty() {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the call was not aborted"
+        );
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    assert_eq!(
+        seen.lock().unwrap()[0].error_code.as_deref(),
+        Some("ABORTED")
+    );
+    // Once the aborted call's (unsent) answer has passed, 5 is free; until
+    // then a reuse is refused, never answered with the aborted call's text.
+    gate.add_permits(100);
+    let answer = loop {
+        let answer = host
+            .answer(serde_json::from_str(&put(json!(5), "B-2")).unwrap())
+            .await;
+        if answer["error"]["code"] != -32600 {
+            break answer;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "5 stayed in use: {answer}"
+        );
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    };
+    assert_eq!(answer["id"], 5, "{answer}");
+    assert_eq!(answer["result"]["content"][0]["text"], "labelled B-2");
+    let (before, served) = host
+        .send_then_probe(r#"{"jsonrpc":"2.0","id":9,"method":"tools/list"}"#, 10)
+        .await;
+    assert!(served);
+    assert_eq!(before.len(), 1, "{before:?}");
+}
+
+/// The text the parser gives `{"shelf": "A-1", "shelf": "B-2"}`.
+async fn repeated_key_text() -> Value {
+    let direct = direct("get_shelf_label", r#"{"shelf": "A-1", "shelf": "B-2"}"#).await;
+    let text = direct.model_text().expect("a text");
+    assert!(text.starts_with("Error [INVALID_ARGUMENTS]"), "{text}");
+    Value::from(text)
+}
+
+/// The method and the keys the envelope reads are recognised however they
+/// are spelled: an escaped `tools/call` or `arguments` still hands the
+/// parser the arguments as written (a repeated key refused, not the last
+/// value winning).
+#[tokio::test]
+async fn an_escaped_method_or_key_still_reaches_the_parser_as_written() {
+    let expected = repeated_key_text().await;
+    let arguments = r#"{"shelf": "A-1", "shelf": "B-2"}"#;
+    let mut host = Host::start().await;
+    for (id, envelope) in [
+        r#""method":"tools\/call","params":{"name":"get_shelf_label","arguments":ARGS}"#,
+        r#""method":"tools/call","params":{"name":"get_shelf_label","arguments":ARGS}"#,
+        r#""method":"tools/call","params":{"name":"get_shelf_label","arguments":ARGS}"#,
+        r#""method":"tools/call","params":{"name":"get_shelf_label","arguments":ARGS}"#,
+    ]
+    .iter()
+    .enumerate()
+    {
+        let line = format!(
+            r#"{{"jsonrpc":"2.0","id":{id},{}}}"#,
+            envelope.replace("ARGS", arguments)
+        );
+        host.send_line(&line).await;
+        let answer = host.next().await.expect("an answer");
+        assert_eq!(answer["id"], id, "{line}: {answer}");
+        assert_eq!(answer["result"]["isError"], true, "{line}: {answer}");
+        assert_eq!(answer["result"]["content"][0]["text"], expected, "{line}");
+    }
+}
+
+/// A key given twice in a message or in its `params` makes it an invalid
+/// request: rmcp would keep one of the two, unseen by the parser.
+#[tokio::test]
+async fn a_key_given_twice_in_the_envelope_or_params_is_an_invalid_request() {
+    let mut host = Host::start().await;
+    let cases = [
+        (
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_shelf_label","arguments":{"shelf":"A"},"arguments":{"shelf":"B"}}}"#,
+            json!(1),
+            "Invalid request: the key `arguments` is given twice in `params`; give each key once",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_shelf_label","arguments":{"shelf":"A"},"arguments":{"shelf":"B"}}}"#,
+            json!(2),
+            "Invalid request: the key `arguments` is given twice in `params`; give each key once",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"get_points_quote","name":"get_shelf_label","arguments":{"shelf":"A"}}}"#,
+            json!(3),
+            "Invalid request: the key `name` is given twice in `params`; give each key once",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"get_shelf_label","arguments":{"shelf":"A"}},"params":{"name":"get_shelf_label","arguments":{"shelf":"B"}}}"#,
+            json!(4),
+            "Invalid request: the key `params` is given twice; give each key once",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":5,"method":"tools/list","method":"tools/call","params":{"name":"get_shelf_label","arguments":{"shelf":"A"}}}"#,
+            json!(5),
+            "Invalid request: the key `method` is given twice; give each key once",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":6,"id":7,"method":"tools/call","params":{"name":"get_shelf_label","arguments":{"shelf":"A"}}}"#,
+            Value::Null,
+            "Invalid request: the key `id` is given twice; give each key once",
+        ),
+    ];
+    for (probe, (line, id, message)) in (100..).zip(cases) {
+        let (before, served) = host.send_then_probe(line, probe).await;
+        assert!(served, "{line}");
+        assert_eq!(
+            before,
+            vec![
+                json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32600, "message": message}})
+            ],
+            "{line}"
+        );
+    }
+    // A notification given a key twice gets no answer.
+    let (before, served) = host
+        .send_then_probe(
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized","method":"x"}"#,
+            200,
         )
         .await;
     assert!(served);
