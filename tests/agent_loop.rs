@@ -541,6 +541,59 @@ async fn a_cancelled_response_ends_the_turn_as_incomplete_and_runs_no_call() {
     }
 }
 
+/// A completed response with a `function_call` item that is not whole
+/// (`"status": "incomplete"` or `"in_progress"`): none of its calls runs,
+/// the whole one beside it included, and the turn ends as incomplete.
+#[tokio::test]
+async fn a_completed_response_with_a_call_that_is_not_whole_runs_no_call() {
+    for status in ["incomplete", "in_progress"] {
+        let (toolbox, _stock) = shop_toolbox();
+        let tools = offered(&toolbox);
+        let mut whole = lookup_call("call_1");
+        whole["status"] = json!("completed");
+        let mut half = lookup_call("call_2");
+        half["status"] = json!(status);
+        half["arguments"] = json!(r#"{"sku":"SKU-10"#);
+        let mut replay = Replay::new(vec![Exchange::new(
+            RESPONSES_PATH,
+            request(&tools, None, json!([{"role": "user", "content": "Stock?"}])),
+            response("resp_1", json!([whole, half])),
+        )]);
+        let session = shop::session(&Approvals::new());
+        let mut agent = ResponsesAgent::new(&toolbox, &mut replay, small_settings(4)).unwrap();
+        let turn = agent.send("Stock?", &session).await.unwrap();
+        let reason = format!("function_call call_2 is {status}");
+        assert_eq!(turn.end, TurnEnd::Incomplete(reason.clone()), "{status}");
+        let text = format!(
+            "Error [CALL_NOT_RUN]: The call did not run: the response did not complete \
+             (\"{reason}\"), so its arguments may be incomplete. Make the call again if it is \
+             still needed."
+        );
+        assert_eq!(
+            turn.steps[0].round.items,
+            [
+                json!({"type": "function_call_output", "call_id": "call_1", "output": text}),
+                json!({"type": "function_call_output", "call_id": "call_2", "output": text}),
+            ],
+            "{status}"
+        );
+        let not_run: Vec<&str> = turn.steps[0]
+            .not_run
+            .iter()
+            .map(|c| c.call_id.as_str())
+            .collect();
+        assert_eq!(not_run, ["call_1", "call_2"]);
+        for (_, result) in &turn.steps[0].round.results {
+            assert_eq!(
+                result.audit.outcome,
+                tool_contract::runtime::ExecutionOutcome::NotStarted
+            );
+        }
+        drop(agent);
+        assert!(replay.is_done());
+    }
+}
+
 #[tokio::test]
 async fn resending_needs_no_response_id_and_answers_truncated_arguments_with_an_error() {
     // A compatible server that leaves out `id`, and a call cut off mid-JSON.

@@ -16,11 +16,14 @@ use crate::stream::{Event, MAX_STREAMED_CALLS, StreamError, api_error, append, w
 /// Feed each event (the JSON of one `data:` line) to [`push`](Self::push).
 /// A call opens with `response.output_item.added` (a `function_call` item
 /// with `call_id` and `name`), grows with
-/// `response.function_call_arguments.delta`, and is whole at
-/// `response.output_item.done`: `push` gives it then, ready to dispatch,
-/// with the arguments of the finished item (which are the whole text).
-/// [`finish`](Self::finish) checks that the stream reached
-/// `response.completed` and gives all calls with the model, as the
+/// `response.function_call_arguments.delta`, and is closed at
+/// `response.output_item.done`, with the arguments of the finished item
+/// (which are the whole text). No call is given out before
+/// `response.completed`: a response may still end `response.incomplete`
+/// or `response.failed` after its calls closed, and the whole-response
+/// reader answers the calls of such a response `CALL_NOT_RUN`; so `push`
+/// gives every call at `response.completed`, ready to dispatch, and
+/// [`finish`](Self::finish) gives them again with the model, as the
 /// [`ResponseCalls`] that `ToolboxExt::answer_calls` runs as one turn.
 ///
 /// A stream that ends before `response.completed`, a `response.incomplete`
@@ -39,15 +42,15 @@ use crate::stream::{Event, MAX_STREAMED_CALLS, StreamError, api_error, append, w
 ///         "type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "get_inventory",
 ///         "arguments": "", "status": "in_progress"}}),
 ///     json!({"type": "response.function_call_arguments.delta", "item_id": "fc_1", "output_index": 0, "delta": "{\"sku\": \"SKU-1\"}"}),
+///     json!({"type": "response.output_item.done", "output_index": 0, "item": {
+///         "type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "get_inventory",
+///         "arguments": "{\"sku\": \"SKU-1\"}", "status": "completed"}}),
 /// ] {
-///     assert!(stream.push(&event)?.is_none());
+///     assert!(stream.push(&event)?.is_empty());
 /// }
-/// let whole = stream.push(&json!({"type": "response.output_item.done", "output_index": 0, "item": {
-///     "type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "get_inventory",
-///     "arguments": "{\"sku\": \"SKU-1\"}", "status": "completed"}}))?;
-/// assert_eq!(whole.unwrap().call_id, "call_1");
-/// stream.push(&json!({"type": "response.completed", "response": {"id": "resp_1", "model": "gpt-4.1"}}))?;
-/// assert_eq!(stream.finish()?.calls.len(), 1);
+/// let whole = stream.push(&json!({"type": "response.completed", "response": {"id": "resp_1", "model": "gpt-4.1"}}))?;
+/// assert_eq!(whole[0].call_id, "call_1");
+/// assert_eq!(stream.finish()?.calls, whole);
 /// # Ok::<(), tool_contract::openai::StreamError>(())
 /// ```
 #[derive(Debug, Default)]
@@ -153,9 +156,10 @@ impl ResponsesStream {
         Self::default()
     }
 
-    /// Takes in one event; gives the call it makes whole
-    /// (`response.output_item.done` of a `function_call`), else `None`.
-    pub fn push(&mut self, event: &Value) -> Result<Option<ToolCall>, StreamError> {
+    /// Takes in one event; at `response.completed`, gives every call of the
+    /// response, in order of completion (the calls are whole only once the
+    /// response is), else nothing.
+    pub fn push(&mut self, event: &Value) -> Result<Vec<ToolCall>, StreamError> {
         let reader = Event {
             number: self.events,
         };
@@ -174,7 +178,7 @@ impl ResponsesStream {
             }
             "response.created" | "response.in_progress" => {
                 self.take_model(&reader, map)?;
-                Ok(None)
+                Ok(Vec::new())
             }
             "response.completed" => {
                 self.take_model(&reader, map)?;
@@ -189,7 +193,7 @@ impl ResponsesStream {
                 }
                 self.adopt_completed_calls(&reader, map)?;
                 self.completed = true;
-                Ok(None)
+                Ok(self.done.clone())
             }
             "response.incomplete" | "response.failed" => {
                 let response = map.get("response").and_then(Value::as_object);
@@ -208,7 +212,7 @@ impl ResponsesStream {
             }
             "response.output_item.added" => {
                 self.open_item(&reader, map)?;
-                Ok(None)
+                Ok(Vec::new())
             }
             "response.function_call_arguments.delta" => {
                 let index = reader.index(map, "output_index", "$")?;
@@ -221,7 +225,7 @@ impl ResponsesStream {
                 check_item_id(&reader, map, call)?;
                 let delta = reader.string(map, "delta", "$")?;
                 append(&reader, "$.delta", &mut call.arguments, delta)?;
-                Ok(None)
+                Ok(Vec::new())
             }
             "response.function_call_arguments.done" => {
                 let index = reader.index(map, "output_index", "$")?;
@@ -236,12 +240,15 @@ impl ResponsesStream {
                 let arguments = reader.string(map, "arguments", "$")?;
                 call.arguments.clear();
                 append(&reader, "$.arguments", &mut call.arguments, arguments)?;
-                Ok(None)
+                Ok(Vec::new())
             }
-            "response.output_item.done" => self.close_item(&reader, map),
+            "response.output_item.done" => {
+                self.close_item(&reader, map)?;
+                Ok(Vec::new())
+            }
             _ => {
                 api_error(&reader, map)?;
-                Ok(None)
+                Ok(Vec::new())
             }
         }
     }
@@ -289,15 +296,11 @@ impl ResponsesStream {
         Ok(())
     }
 
-    fn close_item(
-        &mut self,
-        reader: &Event,
-        map: &Map<String, Value>,
-    ) -> Result<Option<ToolCall>, StreamError> {
+    fn close_item(&mut self, reader: &Event, map: &Map<String, Value>) -> Result<(), StreamError> {
         let index = reader.index(map, "output_index", "$")?;
         let item = reader.object(map.get("item").unwrap_or(&Value::Null), "$.item")?;
         if reader.string(item, "type", "$.item")? != "function_call" {
-            return Ok(None);
+            return Ok(());
         }
         let Some(open) = self.open.remove(&index) else {
             return Err(reader.error(
@@ -349,9 +352,8 @@ impl ResponsesStream {
                 ),
             ));
         }
-        let call = ToolCall::new(call_id, name, arguments);
-        self.done.push(call.clone());
-        Ok(Some(call))
+        self.done.push(ToolCall::new(call_id, name, arguments));
+        Ok(())
     }
 
     /// The end of the stream: gives every call, in order of completion, with
