@@ -179,7 +179,8 @@ pub enum TurnEnd {
     /// "cancelled"`, `"failed"`, ...), with that status; or it completed
     /// with a `function_call` item that is not (`"status": "incomplete"` or
     /// `"in_progress"`), with `function_call {call_id} is {status}`
-    /// ([`unfinished`](crate::unfinished)). Its function calls are not run ([`Step::not_run`]): the next request answers each with
+    /// ([`unfinished`]). Its function calls are not run
+    /// ([`Step::not_run`]): the next request answers each with
     /// `Error [CALL_NOT_RUN]`. What text there is, is in the step.
     Incomplete(String),
     /// The model still called tools after [`AgentSettings::max_requests`]

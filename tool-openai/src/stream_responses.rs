@@ -8,7 +8,10 @@ use serde_json::{Map, Value};
 use tool_core::ToolCall;
 
 use crate::calls::{Api, ResponseCalls};
-use crate::stream::{Event, MAX_STREAMED_CALLS, StreamError, api_error, append, whole_arguments};
+use crate::stream::{
+    Event, MAX_STREAMED_CALLS, StreamError, api_error, append, hold, too_many_calls,
+    whole_arguments,
+};
 
 /// Assembles the function calls of a streamed Responses API response, event
 /// by event.
@@ -28,7 +31,9 @@ use crate::stream::{Event, MAX_STREAMED_CALLS, StreamError, api_error, append, w
 ///
 /// A stream that ends before `response.completed`, a `response.incomplete`
 /// or `response.failed` event, an `error` event, or a call still open at
-/// the end is an error: no half call is ever given out. Other events (text,
+/// the end is an error: no half call is ever given out; so is a response
+/// past the bounds every provider's assembler shares
+/// ([`stream_limits`](crate::stream_limits)). Other events (text,
 /// reasoning, built-in tools) are skipped.
 ///
 /// ```
@@ -61,6 +66,8 @@ pub struct ResponsesStream {
     /// Open calls by `output_index`.
     open: BTreeMap<usize, Partial>,
     done: Vec<ToolCall>,
+    /// Bytes of names and arguments held, over all calls.
+    held: usize,
 }
 
 #[derive(Debug)]
@@ -141,11 +148,9 @@ impl ResponsesStream {
                 ));
             }
             if self.done.len() >= MAX_STREAMED_CALLS {
-                return Err(reader.error(
-                    at,
-                    format!("more than {MAX_STREAMED_CALLS} calls in one response"),
-                ));
+                return Err(too_many_calls(reader, at));
             }
+            hold(reader, &at, &mut self.held, name.len() + arguments.len())?;
             self.done.push(ToolCall::new(call_id, name, arguments));
         }
         Ok(())
@@ -224,7 +229,13 @@ impl ResponsesStream {
                 };
                 check_item_id(&reader, map, call)?;
                 let delta = reader.string(map, "delta", "$")?;
-                append(&reader, "$.delta", &mut call.arguments, delta)?;
+                append(
+                    &reader,
+                    "$.delta",
+                    &mut call.arguments,
+                    &mut self.held,
+                    delta,
+                )?;
                 Ok(Vec::new())
             }
             "response.function_call_arguments.done" => {
@@ -238,8 +249,15 @@ impl ResponsesStream {
                 check_item_id(&reader, map, call)?;
                 // The whole text: it replaces what the deltas added up to.
                 let arguments = reader.string(map, "arguments", "$")?;
+                self.held -= call.arguments.len();
                 call.arguments.clear();
-                append(&reader, "$.arguments", &mut call.arguments, arguments)?;
+                append(
+                    &reader,
+                    "$.arguments",
+                    &mut call.arguments,
+                    &mut self.held,
+                    arguments,
+                )?;
                 Ok(Vec::new())
             }
             "response.output_item.done" => {
@@ -274,22 +292,30 @@ impl ResponsesStream {
             return Err(reader.error("$.output_index", format!("output {index} is opened twice")));
         }
         if self.open.len() + self.done.len() >= MAX_STREAMED_CALLS {
-            return Err(reader.error(
-                "$.item",
-                format!("more than {MAX_STREAMED_CALLS} calls in one response"),
-            ));
+            return Err(too_many_calls(reader, "$.item"));
         }
+        let item_id = reader.opt_string(item, "id", "$.item")?.map(str::to_owned);
+        let call_id = reader.string(item, "call_id", "$.item")?.to_owned();
+        let mut name = String::new();
+        let given_name = reader.string(item, "name", "$.item")?;
+        append(reader, "$.item.name", &mut name, &mut self.held, given_name)?;
         let mut arguments = String::new();
         let initial = reader
             .opt_string(item, "arguments", "$.item")?
             .unwrap_or("");
-        append(reader, "$.item.arguments", &mut arguments, initial)?;
+        append(
+            reader,
+            "$.item.arguments",
+            &mut arguments,
+            &mut self.held,
+            initial,
+        )?;
         self.open.insert(
             index,
             Partial {
-                item_id: reader.opt_string(item, "id", "$.item")?.map(str::to_owned),
-                call_id: reader.string(item, "call_id", "$.item")?.to_owned(),
-                name: reader.string(item, "name", "$.item")?.to_owned(),
+                item_id,
+                call_id,
+                name,
                 arguments,
             },
         );
@@ -329,11 +355,28 @@ impl ResponsesStream {
         let name = reader
             .opt_string(item, "name", "$.item")?
             .unwrap_or(&open.name);
-        // The finished item's arguments are the whole text.
+        // The finished item's name and arguments are the whole text: they
+        // replace what was held for the open call.
+        self.held -= open.name.len() + open.arguments.len();
         let arguments = match reader.opt_string(item, "arguments", "$.item")? {
             Some(arguments) => arguments.to_owned(),
             None => open.arguments,
         };
+        if arguments.len() > crate::MAX_STREAMED_ARGUMENT_BYTES {
+            return Err(reader.error(
+                "$.item.arguments",
+                format!(
+                    "the call's arguments grow past {} bytes; the stream is refused",
+                    crate::MAX_STREAMED_ARGUMENT_BYTES
+                ),
+            ));
+        }
+        hold(
+            reader,
+            "$.item.arguments",
+            &mut self.held,
+            name.len() + arguments.len(),
+        )?;
         if self.done.iter().any(|done| done.call_id == call_id) {
             return Err(reader.error(
                 "$.item.call_id",
