@@ -81,9 +81,11 @@ const FINISHED: &str = "STOP";
 /// ```
 pub fn not_run(finish_reason: Option<&str>) -> ToolError {
     let why = match finish_reason {
+        // Quoted, escaped and cut as every echo of a provider's text is.
         Some(reason) => format!(
-            "the answer finished with \"{reason}\", not \"{FINISHED}\", so its calls may be cut \
-             off or withheld"
+            "the answer finished with {}, not \"{FINISHED}\", so its calls may be cut off or \
+             withheld",
+            tool_core::words::echo(reason)
         ),
         None => "the answer has no finishReason, so it is not whole (a streamed chunk before \
                  the last)"

@@ -331,9 +331,12 @@ pub fn not_run(reason: &str) -> ToolError {
     ToolError::new(
         ToolError::CALL_NOT_RUN,
         ErrorCategory::Aborted,
+        // The reason comes from the response: quoted, escaped and cut as
+        // every echo of the model's or a provider's text is.
         format!(
-            "The call did not run: the response did not complete (\"{reason}\"), so its \
-             arguments may be incomplete. Make the call again if it is still needed."
+            "The call did not run: the response did not complete ({}), so its arguments may be \
+             incomplete. Make the call again if it is still needed.",
+            tool_core::words::echo(reason)
         ),
     )
 }
