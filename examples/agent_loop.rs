@@ -19,6 +19,7 @@
 //! cargo run --example agent_loop -- --anthropic  # replay the Messages API recording
 //! OPENAI_API_KEY=sk-... cargo run -p tool-contract-examples --features live --example agent_loop
 //! ANTHROPIC_API_KEY=sk-ant-... cargo run -p tool-contract-examples --features live --example agent_loop -- --anthropic
+//! OPENAI_API_KEY=sk-... cargo run -p tool-contract-examples --features live --example agent_loop -- --record my-recording
 //! ```
 //!
 //! Live, it talks to `OPENAI_BASE_URL` (default `https://api.openai.com/v1`;
@@ -26,7 +27,10 @@
 //! (default `gpt-5-mini`), or with `--anthropic` to `ANTHROPIC_BASE_URL`
 //! (default `https://api.anthropic.com/v1`) with the model
 //! `ANTHROPIC_MODEL` (default `claude-sonnet-4-5`), and asks on the
-//! terminal before it grants an approval.
+//! terminal before it grants an approval. With `--record DIR` the live
+//! conversation goes through a `transport::Recorder`, which writes what was
+//! sent and answered into `DIR` as the files `Replay::from_dir` replays (the
+//! recordings under `examples/agent/recorded/` have that layout).
 
 #[path = "agent/shop.rs"]
 mod shop;
@@ -37,6 +41,8 @@ use tool_contract::anthropic::agent as messages;
 use tool_contract::approval::Approvals;
 use tool_contract::openai::agent::{Continuation, ResponsesAgent, Turn, TurnEnd};
 use tool_contract::prelude::*;
+#[cfg(feature = "live")]
+use tool_contract::transport::Recorder;
 use tool_contract::transport::Transport;
 
 type Error = Box<dyn std::error::Error>;
@@ -118,15 +124,29 @@ async fn live(key: &str, continuation: Continuation) -> Result<(), Error> {
     println!("== talking to {base_url} as {model} ({continuation:?})");
     let stock = shop::stock();
     let toolbox = shop::toolbox(&stock, SystemTime::now);
-    let transport = HttpTransport::new(base_url).bearer(key);
+    let mut transport = Recorder::new(HttpTransport::new(base_url).bearer(key));
     let approvals = Approvals::new();
     let session = shop::session(&approvals);
-    let mut agent = ResponsesAgent::new(&toolbox, transport, shop::settings(&model, continuation))?;
+    let settings = shop::settings(&model, continuation);
+    let mut agent = ResponsesAgent::new(&toolbox, &mut transport, settings)?;
     show_tools(agent.tools());
+    let talked = talk(&mut agent, &approvals, &session).await;
+    drop(agent);
+    keep_recording(&transport)?;
+    talked
+}
 
+/// The live conversation over the Responses API: the question, then the
+/// follow-up after each approval the customer gives on the terminal.
+#[cfg(feature = "live")]
+async fn talk<T: Transport>(
+    agent: &mut ResponsesAgent<'_, T>,
+    approvals: &Approvals,
+    session: &Session,
+) -> Result<(), Error> {
     let mut message = shop::QUESTION.to_owned();
     for _ in 0..4 {
-        let turn = say(&mut agent, &message, &session).await?;
+        let turn = say(agent, &message, session).await?;
         if turn.end == TurnEnd::Stopped {
             return Ok(());
         }
@@ -149,6 +169,24 @@ async fn live(key: &str, continuation: Continuation) -> Result<(), Error> {
         }
         message = shop::APPROVED.to_owned();
     }
+    Ok(())
+}
+
+/// With `--record DIR`, writes what the live conversation sent and got
+/// into `DIR` (`requests.json`, `responses.json`, `tools.json`), the files
+/// `Replay::from_dir` replays.
+#[cfg(feature = "live")]
+fn keep_recording<T>(recorder: &Recorder<T>) -> Result<(), Error> {
+    let mut args = std::env::args().skip_while(|arg| arg != "--record");
+    if args.next().is_none() {
+        return Ok(());
+    }
+    let dir = args.next().ok_or("`--record` needs a directory")?;
+    recorder.write_to(&dir)?;
+    println!(
+        "\n== recorded {} exchanges into {dir}",
+        recorder.exchanges().len()
+    );
     Ok(())
 }
 
@@ -251,16 +289,28 @@ async fn anthropic_live(key: &str) -> Result<(), Error> {
     println!("== talking to {base_url} as {model} (Messages API)");
     let stock = shop::stock();
     let toolbox = shop::toolbox(&stock, SystemTime::now);
-    let transport = messages::http_transport(base_url, key);
+    let mut transport = Recorder::new(messages::http_transport(base_url, key));
     let approvals = Approvals::new();
     let session = shop::session(&approvals);
     let settings = shop::anthropic_settings(&model);
-    let mut agent = messages::MessagesAgent::new(&toolbox, transport, settings)?;
+    let mut agent = messages::MessagesAgent::new(&toolbox, &mut transport, settings)?;
     show_tools(agent.tools());
+    let talked = talk_messages(&mut agent, &approvals, &session).await;
+    drop(agent);
+    keep_recording(&transport)?;
+    talked
+}
 
+/// The live conversation over the Messages API, as [`talk`].
+#[cfg(feature = "live")]
+async fn talk_messages<T: Transport>(
+    agent: &mut messages::MessagesAgent<'_, T>,
+    approvals: &Approvals,
+    session: &Session,
+) -> Result<(), Error> {
     let mut message = shop::QUESTION.to_owned();
     for _ in 0..4 {
-        let turn = say_messages(&mut agent, &message, &session).await?;
+        let turn = say_messages(agent, &message, session).await?;
         if turn.end == messages::TurnEnd::Stopped {
             return Ok(());
         }

@@ -5,7 +5,9 @@
 //! loop and shop as the example, in both continuations, with every request
 //! checked against the recording as exact JSON; and the loop's edges: a
 //! request limit, a fatal outcome, a broken response, a transport that
-//! fails once, settings that would overwrite the loop's keys.
+//! fails once, settings that would overwrite the loop's keys; and the
+//! conversation recorded again through a `Recorder`, which writes the
+//! files it is replayed from.
 
 #[path = "../examples/agent/shop.rs"]
 mod shop;
@@ -20,7 +22,7 @@ use tool_contract::openai::agent::{
     AgentError, AgentSettings, Continuation, RESPONSES_PATH, ResponsesAgent, Turn, TurnEnd,
 };
 use tool_contract::prelude::*;
-use tool_contract::transport::{Exchange, Replay, Transport, TransportError};
+use tool_contract::transport::{Exchange, Recorder, Replay, Transport, TransportError};
 use tools::GetInventory;
 
 const APPROVAL_REQUIRED: &str = "Error [APPROVAL_REQUIRED]: This call needs the user's approval \
@@ -186,6 +188,49 @@ async fn the_recorded_conversation_replays_resending_each_function_call_before_i
     check_recorded_conversation(&first, &second);
     assert!(replay.is_done());
     assert_eq!(stock_of(&stock, "BER-1"), (10, 2));
+}
+
+/// The recorded conversation run again through a `Recorder` over the
+/// recording (the scripted model): it writes the files the replay read,
+/// byte for byte, and a replay of what it wrote answers the whole
+/// conversation again.
+#[tokio::test]
+async fn recording_the_conversation_writes_the_files_it_replays_from() {
+    for (continuation, requests) in [
+        (
+            Continuation::PreviousResponseId,
+            shop::REQUESTS_PREVIOUS_RESPONSE_ID,
+        ),
+        (Continuation::Resend, shop::REQUESTS_RESEND),
+    ] {
+        let dir = std::env::temp_dir().join(format!(
+            "agent-loop-recording-{continuation:?}-{}",
+            std::process::id()
+        ));
+        let stock = shop::stock();
+        let toolbox = shop::toolbox(&stock, shop::recorded_clock);
+        let mut recorder = Recorder::new(shop::recorded(continuation).unwrap());
+        let approvals = Approvals::new();
+        let session = shop::session(&approvals);
+        let settings = shop::settings(shop::MODEL, continuation);
+        let mut agent = ResponsesAgent::new(&toolbox, &mut recorder, settings).unwrap();
+        let first = agent.send(shop::QUESTION, &session).await.unwrap();
+        for request in first.approval_requests() {
+            approvals.grant(request.approve("appr-1"));
+        }
+        agent.send(shop::APPROVED, &session).await.unwrap();
+        drop(agent);
+        assert_eq!(recorder.exchanges().len(), 6);
+        recorder.write_to(&dir).unwrap();
+        let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
+        assert_eq!(read("requests.json"), requests, "{continuation:?}");
+        assert_eq!(read("responses.json"), shop::RECORDED_RESPONSES);
+        assert_eq!(read("tools.json"), shop::RECORDED_TOOLS);
+
+        let replay = Replay::from_dir(&dir, RESPONSES_PATH).unwrap();
+        assert_eq!(replay, shop::recorded(continuation).unwrap());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
 
 #[tokio::test]
@@ -536,6 +581,59 @@ async fn a_cancelled_response_ends_the_turn_as_incomplete_and_runs_no_call() {
             tool_contract::runtime::ExecutionOutcome::NotStarted
         );
         assert_eq!(turn.steps[0].text, "Let me check");
+        drop(agent);
+        assert!(replay.is_done());
+    }
+}
+
+/// A completed response with a `function_call` item that is not whole
+/// (`"status": "incomplete"` or `"in_progress"`): none of its calls runs,
+/// the whole one beside it included, and the turn ends as incomplete.
+#[tokio::test]
+async fn a_completed_response_with_a_call_that_is_not_whole_runs_no_call() {
+    for status in ["incomplete", "in_progress"] {
+        let (toolbox, _stock) = shop_toolbox();
+        let tools = offered(&toolbox);
+        let mut whole = lookup_call("call_1");
+        whole["status"] = json!("completed");
+        let mut half = lookup_call("call_2");
+        half["status"] = json!(status);
+        half["arguments"] = json!(r#"{"sku":"SKU-10"#);
+        let mut replay = Replay::new(vec![Exchange::new(
+            RESPONSES_PATH,
+            request(&tools, None, json!([{"role": "user", "content": "Stock?"}])),
+            response("resp_1", json!([whole, half])),
+        )]);
+        let session = shop::session(&Approvals::new());
+        let mut agent = ResponsesAgent::new(&toolbox, &mut replay, small_settings(4)).unwrap();
+        let turn = agent.send("Stock?", &session).await.unwrap();
+        let reason = format!("function_call call_2 is {status}");
+        assert_eq!(turn.end, TurnEnd::Incomplete(reason.clone()), "{status}");
+        let text = format!(
+            "Error [CALL_NOT_RUN]: The call did not run: the response did not complete \
+             (\"{reason}\"), so its arguments may be incomplete. Make the call again if it is \
+             still needed."
+        );
+        assert_eq!(
+            turn.steps[0].round.items,
+            [
+                json!({"type": "function_call_output", "call_id": "call_1", "output": text}),
+                json!({"type": "function_call_output", "call_id": "call_2", "output": text}),
+            ],
+            "{status}"
+        );
+        let not_run: Vec<&str> = turn.steps[0]
+            .not_run
+            .iter()
+            .map(|c| c.call_id.as_str())
+            .collect();
+        assert_eq!(not_run, ["call_1", "call_2"]);
+        for (_, result) in &turn.steps[0].round.results {
+            assert_eq!(
+                result.audit.outcome,
+                tool_contract::runtime::ExecutionOutcome::NotStarted
+            );
+        }
         drop(agent);
         assert!(replay.is_done());
     }

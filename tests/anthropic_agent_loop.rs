@@ -9,7 +9,9 @@
 //! (with a cut-off `tool_use` not run), `refusal`, `pause_turn`, unknown
 //! stop reasons, error bodies and broken responses, a transport that fails
 //! once, settings that would overwrite the loop's keys, enum values of
-//! strict tools matched ignoring case, an `input` that is not an object.
+//! strict tools matched ignoring case, an `input` that is not an object;
+//! and the conversation recorded again through a `Recorder`, which writes
+//! the files it is replayed from.
 
 #[path = "../examples/agent/shop.rs"]
 mod shop;
@@ -28,7 +30,7 @@ use tool_contract::anthropic::agent::{
 use tool_contract::anthropic::{ToolChoice, ToolSet};
 use tool_contract::approval::Approvals;
 use tool_contract::prelude::*;
-use tool_contract::transport::{Exchange, Replay, Transport, TransportError};
+use tool_contract::transport::{Exchange, Recorder, Replay, Transport, TransportError};
 use tools::GetInventory;
 
 const APPROVAL_REQUIRED: &str = "Error [APPROVAL_REQUIRED]: This call needs the user's approval \
@@ -67,6 +69,36 @@ async fn converse(approve: bool) -> (Result<(Turn, Turn), AgentError>, Replay, s
     .await;
     drop(agent);
     (turns, replay, stock)
+}
+
+/// The recorded conversation run again through a `Recorder` over the
+/// recording (the scripted model): it writes the files the replay read,
+/// byte for byte.
+#[tokio::test]
+async fn recording_the_conversation_writes_the_files_it_replays_from() {
+    let dir = std::env::temp_dir().join(format!("messages-recording-{}", std::process::id()));
+    let stock = shop::stock();
+    let toolbox = shop::toolbox(&stock, shop::recorded_clock);
+    let mut recorder = Recorder::new(shop::recorded_anthropic().unwrap());
+    let approvals = Approvals::new();
+    let session = shop::session(&approvals);
+    let settings = shop::anthropic_settings(shop::ANTHROPIC_MODEL);
+    let mut agent = MessagesAgent::new(&toolbox, &mut recorder, settings).unwrap();
+    let first = agent.send(shop::QUESTION, &session).await.unwrap();
+    for request in first.approval_requests() {
+        approvals.grant(request.approve("appr-1"));
+    }
+    agent.send(shop::APPROVED, &session).await.unwrap();
+    drop(agent);
+    assert_eq!(recorder.exchanges().len(), 6);
+    recorder.write_to(&dir).unwrap();
+    let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
+    assert_eq!(read("requests.json"), shop::ANTHROPIC_REQUESTS);
+    assert_eq!(read("responses.json"), shop::ANTHROPIC_RESPONSES);
+    assert_eq!(read("tools.json"), shop::ANTHROPIC_TOOLS);
+    let replay = Replay::from_dir(&dir, MESSAGES_PATH).unwrap();
+    assert_eq!(replay, shop::recorded_anthropic().unwrap());
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// `(tool_use_id, tool, text the model reads)` of each call answered in

@@ -18,8 +18,7 @@ use tool_contract::audit::Subjects;
 use tool_contract::openai::agent::{AgentSettings, Continuation, RESPONSES_PATH};
 use tool_contract::prelude::*;
 use tool_contract::runtime::format_rfc3339;
-use tool_contract::serde_json::{self, Value};
-use tool_contract::transport::{Exchange, Replay};
+use tool_contract::transport::Replay;
 use tool_contract::{Currency, Money};
 
 use crate::tools::{
@@ -168,34 +167,20 @@ pub const REQUESTS_RESEND: &str = include_str!("recorded/requests_resend.json");
 
 /// The recorded conversation for `continuation`: each expected request
 /// (with `"tools": "<tools.json>"` standing for the recorded tool
-/// definitions) and the response it got.
+/// definitions) and the response it got, in the layout a
+/// `transport::Recorder` writes (its `requests.json` is one of the two
+/// request files here, which share the responses).
 pub fn recorded(continuation: Continuation) -> Result<Replay, Box<dyn std::error::Error>> {
-    let tools: Value = serde_json::from_str(RECORDED_TOOLS)?;
-    let responses: Vec<Value> = serde_json::from_str(RECORDED_RESPONSES)?;
     let requests = match continuation {
         Continuation::PreviousResponseId => REQUESTS_PREVIOUS_RESPONSE_ID,
         Continuation::Resend => REQUESTS_RESEND,
     };
-    let mut requests: Vec<Value> = serde_json::from_str(requests)?;
-    for request in &mut requests {
-        if request["tools"] == "<tools.json>" {
-            request["tools"] = tools.clone();
-        }
-    }
-    if requests.len() != responses.len() {
-        return Err(format!(
-            "{} requests and {} responses are recorded",
-            requests.len(),
-            responses.len()
-        )
-        .into());
-    }
-    let exchanges = requests
-        .into_iter()
-        .zip(responses)
-        .map(|(request, response)| Exchange::new(RESPONSES_PATH, request, response))
-        .collect();
-    Ok(Replay::new(exchanges))
+    Ok(Replay::from_files(
+        RESPONSES_PATH,
+        requests,
+        RECORDED_RESPONSES,
+        Some(RECORDED_TOOLS),
+    )?)
 }
 
 /// The Messages loop's settings for `model`: the shop's instructions as the
@@ -208,7 +193,7 @@ pub fn anthropic_settings(model: &str) -> messages::AgentSettings {
     settings.max_requests = 6;
     settings.extra.insert(
         "thinking".to_owned(),
-        serde_json::json!({"type": "enabled", "budget_tokens": 1024}),
+        tool_contract::serde_json::json!({"type": "enabled", "budget_tokens": 1024}),
     );
     settings
 }
@@ -226,26 +211,10 @@ pub const ANTHROPIC_REQUESTS: &str = include_str!("recorded/anthropic/requests.j
 /// `"tools": "<tools.json>"` standing for the recorded tool definitions)
 /// and the response it got.
 pub fn recorded_anthropic() -> Result<Replay, Box<dyn std::error::Error>> {
-    let tools: Value = serde_json::from_str(ANTHROPIC_TOOLS)?;
-    let responses: Vec<Value> = serde_json::from_str(ANTHROPIC_RESPONSES)?;
-    let mut requests: Vec<Value> = serde_json::from_str(ANTHROPIC_REQUESTS)?;
-    for request in &mut requests {
-        if request["tools"] == "<tools.json>" {
-            request["tools"] = tools.clone();
-        }
-    }
-    if requests.len() != responses.len() {
-        return Err(format!(
-            "{} requests and {} responses are recorded",
-            requests.len(),
-            responses.len()
-        )
-        .into());
-    }
-    let exchanges = requests
-        .into_iter()
-        .zip(responses)
-        .map(|(request, response)| Exchange::new(messages::MESSAGES_PATH, request, response))
-        .collect();
-    Ok(Replay::new(exchanges))
+    Ok(Replay::from_files(
+        messages::MESSAGES_PATH,
+        ANTHROPIC_REQUESTS,
+        ANTHROPIC_RESPONSES,
+        Some(ANTHROPIC_TOOLS),
+    )?)
 }

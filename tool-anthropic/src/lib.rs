@@ -55,6 +55,9 @@ pub use error::{StrictRule, StrictSchemaError};
 pub use keywords::{MAX_PATTERN_REPETITION, SUPPORTED_FORMATS, pattern_supported};
 pub use round::{ToolRound, answer_calls, answer_tool_use, not_run, results_message, tool_result};
 pub use stream::{StreamAssembler, StreamError};
+/// The bounds every provider's stream assembler holds a streamed response
+/// to, and the words of their errors (one module for all providers).
+pub use tool_core::outcome::stream_limits;
 #[cfg(feature = "runtime")]
 pub use toolbox::ToolboxExt;
 pub use wire::{ToolChoice, ToolSet, ToolSetError, tool, tool_for, tool_non_strict};

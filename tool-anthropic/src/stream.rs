@@ -8,6 +8,7 @@ use std::fmt;
 use serde_json::Value;
 use tool_core::ToolCall;
 use tool_core::contract::DEFAULT_MAX_ARGUMENT_BYTES;
+use tool_core::outcome::stream_limits;
 
 use crate::calls::{ResponseCalls, kind, tool_use_calls};
 
@@ -29,6 +30,11 @@ pub enum StreamError {
     Api(String),
     /// An event that does not have the shape the API documents.
     Malformed(String),
+    /// The response goes past a bound every provider's assembler holds a
+    /// streamed response to (`tool_core::outcome::stream_limits`): more
+    /// calls, content blocks, argument bytes or text than one response may
+    /// have. What is past the bound is refused, never kept.
+    OverLimit(String),
     /// A call's streamed arguments grew past the limit.
     TooLarge {
         /// The call's id.
@@ -50,6 +56,7 @@ impl fmt::Display for StreamError {
             }
             StreamError::Api(message) => write!(f, "the API sent an error event: {message}"),
             StreamError::Malformed(message) => write!(f, "malformed stream event: {message}"),
+            StreamError::OverLimit(message) => write!(f, "stream over its bounds: {message}"),
             StreamError::TooLarge { call_id, limit } => {
                 write!(
                     f,
@@ -84,7 +91,10 @@ enum Block {
 /// by `push` is whole JSON but final only once `finish` confirms it (a
 /// block cut by `max_tokens` before its first delta looks like a call
 /// without arguments); dispatch from `finish` unless the tools' calls are
-/// harmless to start early.
+/// harmless to start early. A response past the bounds every provider's
+/// assembler shares ([`stream_limits`](crate::stream_limits): calls, bytes
+/// of arguments over all calls, text kept, content blocks) is
+/// [`StreamError::OverLimit`] at the event that goes past it.
 ///
 /// ```
 /// use serde_json::json;
@@ -121,6 +131,12 @@ pub struct StreamAssembler {
     calls: Vec<ToolCall>,
     stopped: bool,
     max_argument_bytes: usize,
+    /// `tool_use` blocks started (and calls of a `message_start`).
+    opened_calls: usize,
+    /// Bytes of arguments held, over all calls.
+    held_arguments: usize,
+    /// Bytes of text held, over all blocks.
+    held_text: usize,
 }
 
 impl Default for StreamAssembler {
@@ -143,6 +159,9 @@ impl StreamAssembler {
             calls: Vec::new(),
             stopped: false,
             max_argument_bytes: DEFAULT_MAX_ARGUMENT_BYTES,
+            opened_calls: 0,
+            held_arguments: 0,
+            held_text: 0,
         }
     }
 
@@ -209,11 +228,35 @@ impl StreamAssembler {
                             error.message()
                         ))
                     })?;
+                    let blocks = message["content"].as_array().map_or(0, Vec::len);
+                    if blocks > stream_limits::MAX_PARTS {
+                        return Err(StreamError::OverLimit(stream_limits::too_many_parts(
+                            "content blocks",
+                        )));
+                    }
+                    if whole.calls.len() > stream_limits::MAX_CALLS {
+                        return Err(StreamError::OverLimit(stream_limits::too_many_calls()));
+                    }
+                    for call in &whole.calls {
+                        hold(
+                            &mut self.held_arguments,
+                            call.arguments.len(),
+                            stream_limits::MAX_ARGUMENT_BYTES,
+                            stream_limits::too_much_arguments,
+                        )?;
+                    }
+                    self.opened_calls = whole.calls.len();
                     self.calls.extend(whole.calls);
                     for block in message["content"].as_array().into_iter().flatten() {
                         if block["type"] == "text" {
-                            self.start_text
-                                .push_str(block["text"].as_str().unwrap_or_default());
+                            let text = block["text"].as_str().unwrap_or_default();
+                            hold(
+                                &mut self.held_text,
+                                text.len(),
+                                stream_limits::MAX_TEXT_BYTES,
+                                stream_limits::too_much_text,
+                            )?;
+                            self.start_text.push_str(text);
                         }
                     }
                 }
@@ -231,15 +274,26 @@ impl StreamAssembler {
                         "content_block_start {index} without `content_block`"
                     )));
                 };
+                if self.blocks.len() >= stream_limits::MAX_PARTS {
+                    return Err(StreamError::OverLimit(stream_limits::too_many_parts(
+                        "content blocks",
+                    )));
+                }
                 let block = match block.get("type").and_then(Value::as_str) {
-                    Some("text") => Block::Text(
-                        block
-                            .get("text")
-                            .and_then(Value::as_str)
-                            .unwrap_or("")
-                            .to_owned(),
-                    ),
+                    Some("text") => {
+                        let text = block.get("text").and_then(Value::as_str).unwrap_or("");
+                        hold(
+                            &mut self.held_text,
+                            text.len(),
+                            stream_limits::MAX_TEXT_BYTES,
+                            stream_limits::too_much_text,
+                        )?;
+                        Block::Text(text.to_owned())
+                    }
                     Some("tool_use") => {
+                        if self.opened_calls >= stream_limits::MAX_CALLS {
+                            return Err(StreamError::OverLimit(stream_limits::too_many_calls()));
+                        }
                         let field = |key: &str| {
                             block
                                 .get(key)
@@ -266,9 +320,18 @@ impl StreamAssembler {
                                  id cannot be told apart, so no call is given out"
                             )));
                         }
+                        let name = field("name")?;
+                        let start_bytes = start_input.as_ref().map_or(0, |i| i.to_string().len());
+                        hold(
+                            &mut self.held_arguments,
+                            id.len() + name.len() + start_bytes,
+                            stream_limits::MAX_ARGUMENT_BYTES,
+                            stream_limits::too_much_arguments,
+                        )?;
+                        self.opened_calls += 1;
                         Block::ToolUse {
                             id,
-                            name: field("name")?,
+                            name,
                             start_input,
                             json: String::new(),
                         }
@@ -286,6 +349,7 @@ impl StreamAssembler {
                     )));
                 }
                 let limit = self.max_argument_bytes;
+                let (held_arguments, held_text) = (&mut self.held_arguments, &mut self.held_text);
                 let Some(block) = self.blocks.get_mut(&index) else {
                     return Err(StreamError::Malformed(format!(
                         "a delta for content block {index}, which did not start"
@@ -297,12 +361,17 @@ impl StreamAssembler {
                     delta.and_then(|d| d.get("type")).and_then(Value::as_str),
                 ) {
                     (Block::Text(text), Some("text_delta")) => {
-                        text.push_str(
-                            delta
-                                .and_then(|d| d.get("text"))
-                                .and_then(Value::as_str)
-                                .unwrap_or(""),
-                        );
+                        let piece = delta
+                            .and_then(|d| d.get("text"))
+                            .and_then(Value::as_str)
+                            .unwrap_or("");
+                        hold(
+                            held_text,
+                            piece.len(),
+                            stream_limits::MAX_TEXT_BYTES,
+                            stream_limits::too_much_text,
+                        )?;
+                        text.push_str(piece);
                     }
                     (Block::ToolUse { id, json, .. }, Some("input_json_delta")) => {
                         let Some(piece) = delta
@@ -319,6 +388,12 @@ impl StreamAssembler {
                                 limit,
                             });
                         }
+                        hold(
+                            held_arguments,
+                            piece.len(),
+                            stream_limits::MAX_ARGUMENT_BYTES,
+                            stream_limits::too_much_arguments,
+                        )?;
                         json.push_str(piece);
                     }
                     (Block::ToolUse { .. }, other) => {
@@ -460,6 +535,23 @@ impl StreamAssembler {
             stop_reason: self.stop_reason,
             calls: self.calls,
         })
+    }
+}
+
+/// Counts `bytes` more into `held`, within `limit`; past it, the stream is
+/// refused with `message()` and nothing is counted.
+fn hold(
+    held: &mut usize,
+    bytes: usize,
+    limit: usize,
+    message: fn() -> String,
+) -> Result<(), StreamError> {
+    match held.checked_add(bytes) {
+        Some(total) if total <= limit => {
+            *held = total;
+            Ok(())
+        }
+        _ => Err(StreamError::OverLimit(message())),
     }
 }
 

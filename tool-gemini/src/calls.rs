@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value, json};
 pub use tool_core::ResponseError;
-use tool_core::{OutputKind, ToolCall, ToolOutput};
+use tool_core::{ErrorCategory, OutputKind, ToolCall, ToolError, ToolOutput};
 
 /// The provider name of these calls.
 pub const PROVIDER: &str = "gemini";
@@ -35,6 +35,9 @@ pub struct GeminiCalls {
     /// unchanged (it carries Gemini 3's thought signatures); `None` when
     /// the response has no candidate.
     pub content: Option<Value>,
+    /// The `finishReason` of the candidate the calls (or, without calls,
+    /// the content) come from, as it came; `None` when it has none.
+    pub finish_reason: Option<String>,
 }
 
 impl GeminiCalls {
@@ -47,6 +50,52 @@ impl GeminiCalls {
     pub fn tool_calls(&self) -> Vec<ToolCall> {
         self.calls.iter().map(|c| c.call.clone()).collect()
     }
+
+    /// True when the calls are the model's finished decision and may run:
+    /// their candidate finished with `STOP` (or there are no calls). A
+    /// candidate that finished for any other reason (`MAX_TOKENS`,
+    /// `MALFORMED_FUNCTION_CALL`, `SAFETY`, `RECITATION`, `OTHER`,
+    /// `BLOCKLIST`, `PROHIBITED_CONTENT`, `SPII`, a reason this version does
+    /// not know) may hold calls cut off or withheld, and one without a
+    /// `finishReason` (a streamed chunk before the last) is not whole yet:
+    /// their calls are answered [`not_run`], never run.
+    pub fn may_run(&self) -> bool {
+        self.calls.is_empty() || self.finish_reason.as_deref() == Some(FINISHED)
+    }
+}
+
+/// The one `finishReason` whose calls may run.
+const FINISHED: &str = "STOP";
+
+/// The error answering each call of a candidate that did not finish with
+/// `STOP` (`finish_reason` as [`GeminiCalls::finish_reason`] holds it):
+/// `CALL_NOT_RUN`.
+///
+/// ```
+/// assert_eq!(
+///     tool_contract::gemini::not_run(Some("MAX_TOKENS")).model_text(),
+///     "Error [CALL_NOT_RUN]: The call did not run: the answer finished with \"MAX_TOKENS\", \
+///      not \"STOP\", so its calls may be cut off or withheld. Make the call again if it is \
+///      still needed."
+/// );
+/// ```
+pub fn not_run(finish_reason: Option<&str>) -> ToolError {
+    let why = match finish_reason {
+        // Quoted, escaped and cut as every echo of a provider's text is.
+        Some(reason) => format!(
+            "the answer finished with {}, not \"{FINISHED}\", so its calls may be cut off or \
+             withheld",
+            tool_core::words::echo(reason)
+        ),
+        None => "the answer has no finishReason, so it is not whole (a streamed chunk before \
+                 the last)"
+            .to_owned(),
+    };
+    ToolError::new(
+        ToolError::CALL_NOT_RUN,
+        ErrorCategory::Aborted,
+        format!("The call did not run: {why}. Make the call again if it is still needed."),
+    )
 }
 
 /// The arguments of a `functionCall` as the text the parser reads: `args`
@@ -67,7 +116,9 @@ fn arguments_text(args: Option<&Value>) -> String {
 ///
 /// Parts of other kinds (text, thoughts, inline data) are left out. A
 /// response whose prompt was blocked, or with calls in more than one
-/// candidate (`candidateCount` > 1), is an error.
+/// candidate (`candidateCount` > 1), is an error. The candidate's
+/// `finishReason` is kept: calls may run only when it is `STOP`
+/// ([`GeminiCalls::may_run`]).
 ///
 /// ```
 /// use serde_json::json;
@@ -76,8 +127,9 @@ fn arguments_text(args: Option<&Value>) -> String {
 /// let response = json!({"modelVersion": "gemini-2.5-flash", "candidates": [{"content": {
 ///     "role": "model",
 ///     "parts": [{"functionCall": {"id": "fc-1", "name": "get_inventory", "args": {"sku": "SKU-1"}}},
-///               {"functionCall": {"name": "list_stores"}}]}}]});
+///               {"functionCall": {"name": "list_stores"}}]}, "finishReason": "STOP"}]});
 /// let calls = generate_content_calls(&response)?;
+/// assert!(calls.may_run());
 /// assert_eq!(calls.calls[0].call.arguments, r#"{"sku":"SKU-1"}"#);
 /// assert_eq!(calls.calls[1].call.call_id, "list_stores#1");
 /// assert_eq!(calls.calls[1].call.arguments, "{}");
@@ -121,6 +173,7 @@ pub fn generate_content_calls(response: &Value) -> Result<GeminiCalls, ResponseE
                 model,
                 calls: Vec::new(),
                 content: None,
+                finish_reason: None,
             });
         }
         Some(Value::Array(candidates)) => candidates,
@@ -133,10 +186,21 @@ pub fn generate_content_calls(response: &Value) -> Result<GeminiCalls, ResponseE
     };
     let mut calls = Vec::new();
     let mut content = None;
+    let mut finish_reason = None;
     let mut with_calls = 0;
     for (i, candidate) in candidates.iter().enumerate() {
         let at = format!("$.candidates[{i}]");
         let candidate = object(candidate, &at)?;
+        let reason = match candidate.get("finishReason") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(reason)) => Some(reason.clone()),
+            Some(other) => {
+                return Err(ResponseError::new(
+                    format!("{at}.finishReason"),
+                    format!("expected a string, got {other}"),
+                ));
+            }
+        };
         let Some(candidate_content) = candidate.get("content").filter(|c| !c.is_null()) else {
             continue;
         };
@@ -202,8 +266,10 @@ pub fn generate_content_calls(response: &Value) -> Result<GeminiCalls, ResponseE
         if calls.len() > before {
             with_calls += 1;
             content = Some(candidate_content.clone());
+            finish_reason = reason;
         } else if content.is_none() {
             content = Some(candidate_content.clone());
+            finish_reason = reason;
         }
     }
     name_unnamed_calls(&mut calls);
@@ -220,6 +286,7 @@ pub fn generate_content_calls(response: &Value) -> Result<GeminiCalls, ResponseE
         model,
         calls,
         content,
+        finish_reason,
     })
 }
 

@@ -19,7 +19,9 @@
 //!   `toolConfig`.
 //! - [`generate_content_calls`] reads a response's `functionCall` parts as
 //!   `ToolCall`s (`args` may be missing: `{}`); [`function_response`]
-//!   answers one with `{"output": ...}` or `{"error": ...}`.
+//!   answers one with `{"output": ...}` or `{"error": ...}`. Calls run only
+//!   when their candidate finished with `STOP`; any other `finishReason`,
+//!   or none, answers them [`not_run`] (`CALL_NOT_RUN`).
 //! - With the cargo feature `runtime`, `GeminiToolboxExt` answers a whole
 //!   response through the runtime's `Toolbox` in one call.
 //!
@@ -40,7 +42,7 @@ mod wire;
 
 pub use calls::{
     GeminiCall, GeminiCalls, PROVIDER, ResponseError, function_response,
-    function_responses_content, generate_content_calls,
+    function_responses_content, generate_content_calls, not_run,
 };
 pub use compile::{Dialect, to_gemini_schema};
 pub use error::{GeminiRule, GeminiSchemaError};

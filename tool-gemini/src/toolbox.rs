@@ -9,7 +9,7 @@ use tool_runtime::{AbortHandle, CallResult, Toolbox};
 
 use crate::calls::{
     GeminiCall, GeminiCalls, ResponseError, function_response, function_responses_content,
-    generate_content_calls,
+    generate_content_calls, not_run,
 };
 
 /// The calls of one model turn with their results, and the user turn that
@@ -44,7 +44,10 @@ impl GeminiRound {
 ///
 /// The calls are one turn ([`Toolbox::call_turn`]) with everything the
 /// toolbox applies: unknown tools and invalid arguments answered for the
-/// model, approvals, idempotent replays, time limits, audit records.
+/// model, approvals, idempotent replays, time limits, audit records. The
+/// calls of a candidate that did not finish with `STOP`
+/// ([`GeminiCalls::may_run`]) are not run: each is answered
+/// [`not_run`](crate::not_run) (`CALL_NOT_RUN`), with its audit record.
 ///
 /// ```
 /// use serde_json::json;
@@ -63,7 +66,8 @@ impl GeminiRound {
 ///     Ok::<_, ToolError>(format!("{} opens Mon-Sat 9:00-20:00.", call.store))
 /// });
 /// let response = json!({"modelVersion": "gemini-2.5-flash", "candidates": [{"content": {"role": "model",
-///     "parts": [{"functionCall": {"id": "fc-1", "name": "get_store_hours", "args": {"store": "BER-1"}}}]}}]});
+///     "parts": [{"functionCall": {"id": "fc-1", "name": "get_store_hours", "args": {"store": "BER-1"}}}]},
+///     "finishReason": "STOP"}]});
 /// let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build()?;
 /// let round = runtime.block_on(toolbox.answer_generate_content(&response, &Session::new()))?;
 /// assert_eq!(round.user_content, Some(json!({"role": "user", "parts": [{"functionResponse": {
@@ -80,7 +84,8 @@ pub trait GeminiToolboxExt: sealed::Sealed {
     ) -> impl Future<Output = Result<GeminiRound, ResponseError>> + Send;
 
     /// Runs calls already read from a response as one turn that `abort`
-    /// can cancel.
+    /// can cancel; calls that may not run ([`GeminiCalls::may_run`]) are
+    /// answered `CALL_NOT_RUN` without running.
     fn answer_gemini_calls(
         &self,
         calls: GeminiCalls,
@@ -108,7 +113,13 @@ impl GeminiToolboxExt for Toolbox {
         abort: &AbortHandle,
     ) -> GeminiRound {
         let tool_calls = calls.tool_calls();
-        let outcomes = self.call_turn(&tool_calls, session, abort).await;
+        let outcomes = if calls.may_run() {
+            self.call_turn(&tool_calls, session, abort).await
+        } else {
+            let refusal = not_run(calls.finish_reason.as_deref());
+            self.answer_turn_without_running(&tool_calls, session, &refusal)
+                .await
+        };
         let results: Vec<(GeminiCall, CallResult)> =
             calls.calls.into_iter().zip(outcomes).collect();
         let stop = results.iter().any(|(_, result)| result.output.is_fatal());

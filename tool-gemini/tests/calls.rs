@@ -246,3 +246,23 @@ fn made_up_ids_never_equal_an_id_the_api_gave() {
         [Some("get_inventory#1"), None, Some("get_inventory#2"), None]
     );
 }
+
+#[test]
+fn the_finish_reason_of_the_calling_candidate_is_kept() {
+    let calls = generate_content_calls(&recorded()).unwrap();
+    assert_eq!(calls.finish_reason.as_deref(), Some("STOP"));
+    assert!(calls.may_run());
+    let mut cut = recorded();
+    cut["candidates"][0]["finishReason"] = json!("MAX_TOKENS");
+    let calls = generate_content_calls(&cut).unwrap();
+    assert_eq!(calls.finish_reason.as_deref(), Some("MAX_TOKENS"));
+    assert!(!calls.may_run());
+    cut["candidates"][0]["finishReason"] = json!(3);
+    let error = generate_content_calls(&cut).unwrap_err();
+    assert_eq!(error.path(), "$.candidates[0].finishReason");
+    assert_eq!(error.message(), "expected a string, got 3");
+    // A text answer without calls may "run" (there is nothing to run).
+    let text = json!({"candidates": [{"content": {"role": "model", "parts": [{"text": "Hi"}]},
+        "finishReason": "MAX_TOKENS"}]});
+    assert!(generate_content_calls(&text).unwrap().may_run());
+}

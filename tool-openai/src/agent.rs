@@ -176,8 +176,11 @@ pub enum TurnEnd {
     /// The response did not complete: cut off (`"status": "incomplete"`,
     /// e.g. at `max_output_tokens`), with the reason the API gives
     /// (`incomplete_details.reason`); or stopped otherwise (`"status":
-    /// "cancelled"`, `"failed"`, ...), with that status. Its function calls
-    /// are not run ([`Step::not_run`]): the next request answers each with
+    /// "cancelled"`, `"failed"`, ...), with that status; or it completed
+    /// with a `function_call` item that is not (`"status": "incomplete"` or
+    /// `"in_progress"`), with `function_call {call_id} is {status}`
+    /// ([`unfinished`]). Its function calls are not run
+    /// ([`Step::not_run`]): the next request answers each with
     /// `Error [CALL_NOT_RUN]`. What text there is, is in the step.
     Incomplete(String),
     /// The model still called tools after [`AgentSettings::max_requests`]

@@ -252,10 +252,14 @@ pub fn responses_calls(response: &Value) -> Result<ResponseCalls, ResponseError>
 /// `"status": "incomplete"` the reason it was cut off
 /// (`incomplete_details.reason`, `unknown` when it does not say), for any
 /// other status but `completed` the status (`cancelled`, `failed`,
-/// `in_progress`, ...). `None` for a completed response and for one
-/// without a status (compatible servers leave it out). The calls of a
-/// response that did not complete are not the model's finished decision:
-/// they are answered [`not_run`], never run.
+/// `in_progress`, ...). In a completed response (or one without a
+/// status: compatible servers leave it out), a `function_call` item whose
+/// own `status` is not `completed` is not whole either: the reason is then
+/// `function_call {call_id} is {status}`. `None` when the response and
+/// every call in it are whole. The calls of a response that did not
+/// complete are not the model's finished decision: they are answered
+/// [`not_run`], never run, all of them (the stream assembler refuses such a
+/// response whole as well).
 ///
 /// ```
 /// use serde_json::json;
@@ -265,20 +269,51 @@ pub fn responses_calls(response: &Value) -> Result<ResponseCalls, ResponseError>
 /// assert_eq!(unfinished(&cut).as_deref(), Some("max_output_tokens"));
 /// assert_eq!(unfinished(&json!({"status": "cancelled"})).as_deref(), Some("cancelled"));
 /// assert_eq!(unfinished(&json!({"status": "completed"})), None);
+/// let half = json!({"status": "completed", "output": [
+///     {"type": "function_call", "call_id": "call_2", "status": "in_progress"}]});
+/// assert_eq!(unfinished(&half).as_deref(), Some("function_call call_2 is in_progress"));
 /// ```
 pub fn unfinished(response: &Value) -> Option<String> {
     match &response["status"] {
-        Value::String(status) if status == "incomplete" => Some(
-            response["incomplete_details"]["reason"]
-                .as_str()
-                .unwrap_or("unknown")
-                .to_owned(),
-        ),
-        Value::String(status) if status == "completed" => None,
-        Value::String(status) => Some(status.clone()),
-        Value::Null => None,
-        other => Some(other.to_string()),
+        Value::String(status) if status == "incomplete" => {
+            return Some(
+                response["incomplete_details"]["reason"]
+                    .as_str()
+                    .unwrap_or("unknown")
+                    .to_owned(),
+            );
+        }
+        Value::String(status) if status == "completed" => {}
+        Value::String(status) => return Some(status.clone()),
+        Value::Null => {}
+        other => return Some(other.to_string()),
     }
+    unfinished_call(response)
+}
+
+/// The first `function_call` item that is not whole, as the reason
+/// `function_call call_2 is incomplete`: an item whose `status` is given
+/// and is not `completed` (`incomplete`, `in_progress`, anything else). An
+/// item without a `status` is whole (compatible servers leave it out), as
+/// the stream assembler reads it.
+fn unfinished_call(response: &Value) -> Option<String> {
+    let output = response["output"].as_array()?;
+    output.iter().find_map(|item| {
+        if item["type"] != "function_call" {
+            return None;
+        }
+        let status = match &item["status"] {
+            Value::Null => return None,
+            Value::String(status) if status == "completed" => return None,
+            Value::String(status) => status.clone(),
+            other => other.to_string(),
+        };
+        let call_id = match &item["call_id"] {
+            Value::String(id) => id.clone(),
+            other => other.to_string(),
+        };
+        Some(format!("function_call {call_id} is {status}"))
+    })
 }
 
 /// The error answering each call of a response that did not complete
@@ -296,9 +331,12 @@ pub fn not_run(reason: &str) -> ToolError {
     ToolError::new(
         ToolError::CALL_NOT_RUN,
         ErrorCategory::Aborted,
+        // The reason comes from the response: quoted, escaped and cut as
+        // every echo of the model's or a provider's text is.
         format!(
-            "The call did not run: the response did not complete (\"{reason}\"), so its \
-             arguments may be incomplete. Make the call again if it is still needed."
+            "The call did not run: the response did not complete ({}), so its arguments may be \
+             incomplete. Make the call again if it is still needed.",
+            tool_core::words::echo(reason)
         ),
     )
 }

@@ -75,9 +75,15 @@ pub use error::{StrictRule, StrictSchemaError, StrictViolation};
 pub use round::{
     ToolRound, answer_chat_completions, answer_responses, answer_tool_calls, unknown_tool,
 };
-pub use stream::{MAX_STREAMED_ARGUMENT_BYTES, MAX_STREAMED_CALLS, StreamError};
+pub use stream::{
+    MAX_STREAMED_ARGUMENT_BYTES, MAX_STREAMED_CALLS, MAX_STREAMED_RESPONSE_ARGUMENT_BYTES,
+    StreamError,
+};
 pub use stream_chat::ChatCompletionsStream;
 pub use stream_responses::ResponsesStream;
+/// The bounds every provider's stream assembler holds a streamed response
+/// to, and the words of their errors (one module for all providers).
+pub use tool_core::outcome::stream_limits;
 #[cfg(feature = "runtime")]
 pub use toolbox::ToolboxExt;
 pub use wire::{

@@ -1,9 +1,12 @@
-//! What the stream assemblers share: their error, their limits, and the
-//! field readers for one event.
+//! What the stream assemblers share: their error, their limits (the
+//! per-call one here, the per-response ones all providers share from
+//! `tool_core::outcome::stream_limits`), and the field readers for one
+//! event.
 
 use std::fmt;
 
 use serde_json::{Map, Value};
+use tool_core::outcome::stream_limits;
 
 /// The most argument text one streamed call may add up to (16 MiB); a
 /// stream that sends more is refused rather than held in memory. The
@@ -11,8 +14,14 @@ use serde_json::{Map, Value};
 /// still applies to what is assembled.
 pub const MAX_STREAMED_ARGUMENT_BYTES: usize = 16 << 20;
 
-/// The most function calls one streamed response may open.
-pub const MAX_STREAMED_CALLS: usize = 1024;
+/// The most function calls one streamed response may open: the bound all
+/// providers' assemblers share ([`stream_limits::MAX_CALLS`]).
+pub const MAX_STREAMED_CALLS: usize = stream_limits::MAX_CALLS;
+
+/// The most bytes of arguments and names all calls of one streamed
+/// response may add up to ([`stream_limits::MAX_ARGUMENT_BYTES`], shared by
+/// all providers' assemblers).
+pub const MAX_STREAMED_RESPONSE_ARGUMENT_BYTES: usize = stream_limits::MAX_ARGUMENT_BYTES;
 
 /// A stream that cannot give whole tool calls: an event of the wrong shape,
 /// an error the API sent, or a stream that ended before its calls did.
@@ -137,12 +146,15 @@ impl Event {
     }
 }
 
-/// Appends a fragment to a call's argument text, within
-/// [`MAX_STREAMED_ARGUMENT_BYTES`].
+/// Appends a fragment to a call's argument text (or name), within
+/// [`MAX_STREAMED_ARGUMENT_BYTES`] for the call and
+/// [`MAX_STREAMED_RESPONSE_ARGUMENT_BYTES`] for the response, whose running
+/// total `held` counts it.
 pub(crate) fn append(
     event: &Event,
     at: &str,
     arguments: &mut String,
+    held: &mut usize,
     fragment: &str,
 ) -> Result<(), StreamError> {
     if arguments.len().saturating_add(fragment.len()) > MAX_STREAMED_ARGUMENT_BYTES {
@@ -154,8 +166,32 @@ pub(crate) fn append(
             ),
         ));
     }
+    hold(event, at, held, fragment.len())?;
     arguments.push_str(fragment);
     Ok(())
+}
+
+/// Counts `bytes` more of the response's arguments into `held`, within
+/// [`MAX_STREAMED_RESPONSE_ARGUMENT_BYTES`]; past it, the stream is refused
+/// and nothing is counted.
+pub(crate) fn hold(
+    event: &Event,
+    at: &str,
+    held: &mut usize,
+    bytes: usize,
+) -> Result<(), StreamError> {
+    match held.checked_add(bytes) {
+        Some(total) if total <= MAX_STREAMED_RESPONSE_ARGUMENT_BYTES => {
+            *held = total;
+            Ok(())
+        }
+        _ => Err(event.error(at, stream_limits::too_much_arguments())),
+    }
+}
+
+/// The error for call number [`MAX_STREAMED_CALLS`] + 1, at `at`.
+pub(crate) fn too_many_calls(event: &Event, at: impl Into<String>) -> StreamError {
+    event.error(at, stream_limits::too_many_calls())
 }
 
 /// An error body (`{"error": {"message": ...}}`) as the event.

@@ -8,7 +8,11 @@ use serde_json::{Map, Value};
 use tool_core::ToolCall;
 
 use crate::calls::{Api, ResponseCalls};
-use crate::stream::{Event, MAX_STREAMED_CALLS, StreamError, api_error, append, whole_arguments};
+use tool_core::outcome::stream_limits;
+
+use crate::stream::{
+    Event, MAX_STREAMED_CALLS, StreamError, api_error, append, too_many_calls, whole_arguments,
+};
 
 /// Assembles the tool calls of a streamed Chat Completions response, chunk
 /// by chunk.
@@ -24,7 +28,10 @@ use crate::stream::{Event, MAX_STREAMED_CALLS, StreamError, api_error, append, w
 /// first fragment of a call carries its `id` and name, later ones only
 /// `index` and a piece of `arguments`. A stream that stops before
 /// `finish_reason`, or whose choice with calls finishes for `length` or
-/// `content_filter`, is an error: no half call is ever given out.
+/// `content_filter`, is an error: no half call is ever given out. So is a
+/// response past the bounds every provider's assembler shares
+/// ([`stream_limits`](crate::stream_limits)): more calls, bytes of names and
+/// arguments over all calls, or choices than one response may have.
 ///
 /// ```
 /// use serde_json::json;
@@ -58,6 +65,8 @@ pub struct ChatCompletionsStream {
     done: Vec<ToolCall>,
     /// The call the last fragment went to.
     last_index: Option<usize>,
+    /// Bytes of names and arguments held, over all calls.
+    held: usize,
 }
 
 #[derive(Debug, Default)]
@@ -102,6 +111,13 @@ impl ChatCompletionsStream {
             let at = format!("$.choices[{i}]");
             let choice = event.object(choice, &at)?;
             let index = event.index(choice, "index", &at)?;
+            if !self.choices.contains_key(&index) && self.choices.len() >= stream_limits::MAX_PARTS
+            {
+                return Err(event.error(
+                    format!("{at}.index"),
+                    stream_limits::too_many_parts("choices"),
+                ));
+            }
             let finished = self.choices.entry(index).or_default();
             if let Some(reason) = finished {
                 return Err(event.error(
@@ -161,11 +177,11 @@ impl ChatCompletionsStream {
             let at = format!("{at}.tool_calls[{j}]");
             let fragment = event.object(fragment, &at)?;
             let index = self.call_index(event, fragment, &at)?;
-            if !self.partial.contains_key(&index) && self.partial.len() >= MAX_STREAMED_CALLS {
-                return Err(event.error(
-                    format!("{at}.index"),
-                    format!("more than {MAX_STREAMED_CALLS} calls in one response"),
-                ));
+            // The calls given out count as well as those still partial.
+            if !self.partial.contains_key(&index)
+                && self.partial.len() + self.done.len() >= MAX_STREAMED_CALLS
+            {
+                return Err(too_many_calls(event, format!("{at}.index")));
             }
             self.last_index = Some(index);
             let call = self.partial.entry(index).or_default();
@@ -190,13 +206,20 @@ impl ChatCompletionsStream {
                 // Names arrive whole in the first fragment from OpenAI; some
                 // compatible servers send them in pieces.
                 if let Some(name) = event.opt_string(function, "name", &at)? {
-                    append(event, &format!("{at}.name"), &mut call.name, name)?;
+                    append(
+                        event,
+                        &format!("{at}.name"),
+                        &mut call.name,
+                        &mut self.held,
+                        name,
+                    )?;
                 }
                 if let Some(arguments) = event.opt_string(function, "arguments", &at)? {
                     append(
                         event,
                         &format!("{at}.arguments"),
                         &mut call.arguments,
+                        &mut self.held,
                         arguments,
                     )?;
                 }

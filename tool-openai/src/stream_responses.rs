@@ -8,7 +8,10 @@ use serde_json::{Map, Value};
 use tool_core::ToolCall;
 
 use crate::calls::{Api, ResponseCalls};
-use crate::stream::{Event, MAX_STREAMED_CALLS, StreamError, api_error, append, whole_arguments};
+use crate::stream::{
+    Event, MAX_STREAMED_CALLS, StreamError, api_error, append, hold, too_many_calls,
+    whole_arguments,
+};
 
 /// Assembles the function calls of a streamed Responses API response, event
 /// by event.
@@ -16,16 +19,21 @@ use crate::stream::{Event, MAX_STREAMED_CALLS, StreamError, api_error, append, w
 /// Feed each event (the JSON of one `data:` line) to [`push`](Self::push).
 /// A call opens with `response.output_item.added` (a `function_call` item
 /// with `call_id` and `name`), grows with
-/// `response.function_call_arguments.delta`, and is whole at
-/// `response.output_item.done`: `push` gives it then, ready to dispatch,
-/// with the arguments of the finished item (which are the whole text).
-/// [`finish`](Self::finish) checks that the stream reached
-/// `response.completed` and gives all calls with the model, as the
+/// `response.function_call_arguments.delta`, and is closed at
+/// `response.output_item.done`, with the arguments of the finished item
+/// (which are the whole text). No call is given out before
+/// `response.completed`: a response may still end `response.incomplete`
+/// or `response.failed` after its calls closed, and the whole-response
+/// reader answers the calls of such a response `CALL_NOT_RUN`; so `push`
+/// gives every call at `response.completed`, ready to dispatch, and
+/// [`finish`](Self::finish) gives them again with the model, as the
 /// [`ResponseCalls`] that `ToolboxExt::answer_calls` runs as one turn.
 ///
 /// A stream that ends before `response.completed`, a `response.incomplete`
 /// or `response.failed` event, an `error` event, or a call still open at
-/// the end is an error: no half call is ever given out. Other events (text,
+/// the end is an error: no half call is ever given out; so is a response
+/// past the bounds every provider's assembler shares
+/// ([`stream_limits`](crate::stream_limits)). Other events (text,
 /// reasoning, built-in tools) are skipped.
 ///
 /// ```
@@ -39,15 +47,15 @@ use crate::stream::{Event, MAX_STREAMED_CALLS, StreamError, api_error, append, w
 ///         "type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "get_inventory",
 ///         "arguments": "", "status": "in_progress"}}),
 ///     json!({"type": "response.function_call_arguments.delta", "item_id": "fc_1", "output_index": 0, "delta": "{\"sku\": \"SKU-1\"}"}),
+///     json!({"type": "response.output_item.done", "output_index": 0, "item": {
+///         "type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "get_inventory",
+///         "arguments": "{\"sku\": \"SKU-1\"}", "status": "completed"}}),
 /// ] {
-///     assert!(stream.push(&event)?.is_none());
+///     assert!(stream.push(&event)?.is_empty());
 /// }
-/// let whole = stream.push(&json!({"type": "response.output_item.done", "output_index": 0, "item": {
-///     "type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "get_inventory",
-///     "arguments": "{\"sku\": \"SKU-1\"}", "status": "completed"}}))?;
-/// assert_eq!(whole.unwrap().call_id, "call_1");
-/// stream.push(&json!({"type": "response.completed", "response": {"id": "resp_1", "model": "gpt-4.1"}}))?;
-/// assert_eq!(stream.finish()?.calls.len(), 1);
+/// let whole = stream.push(&json!({"type": "response.completed", "response": {"id": "resp_1", "model": "gpt-4.1"}}))?;
+/// assert_eq!(whole[0].call_id, "call_1");
+/// assert_eq!(stream.finish()?.calls, whole);
 /// # Ok::<(), tool_contract::openai::StreamError>(())
 /// ```
 #[derive(Debug, Default)]
@@ -58,6 +66,8 @@ pub struct ResponsesStream {
     /// Open calls by `output_index`.
     open: BTreeMap<usize, Partial>,
     done: Vec<ToolCall>,
+    /// Bytes of names and arguments held, over all calls.
+    held: usize,
 }
 
 #[derive(Debug)]
@@ -138,11 +148,9 @@ impl ResponsesStream {
                 ));
             }
             if self.done.len() >= MAX_STREAMED_CALLS {
-                return Err(reader.error(
-                    at,
-                    format!("more than {MAX_STREAMED_CALLS} calls in one response"),
-                ));
+                return Err(too_many_calls(reader, at));
             }
+            hold(reader, &at, &mut self.held, name.len() + arguments.len())?;
             self.done.push(ToolCall::new(call_id, name, arguments));
         }
         Ok(())
@@ -153,9 +161,10 @@ impl ResponsesStream {
         Self::default()
     }
 
-    /// Takes in one event; gives the call it makes whole
-    /// (`response.output_item.done` of a `function_call`), else `None`.
-    pub fn push(&mut self, event: &Value) -> Result<Option<ToolCall>, StreamError> {
+    /// Takes in one event; at `response.completed`, gives every call of the
+    /// response, in order of completion (the calls are whole only once the
+    /// response is), else nothing.
+    pub fn push(&mut self, event: &Value) -> Result<Vec<ToolCall>, StreamError> {
         let reader = Event {
             number: self.events,
         };
@@ -174,7 +183,7 @@ impl ResponsesStream {
             }
             "response.created" | "response.in_progress" => {
                 self.take_model(&reader, map)?;
-                Ok(None)
+                Ok(Vec::new())
             }
             "response.completed" => {
                 self.take_model(&reader, map)?;
@@ -189,7 +198,7 @@ impl ResponsesStream {
                 }
                 self.adopt_completed_calls(&reader, map)?;
                 self.completed = true;
-                Ok(None)
+                Ok(self.done.clone())
             }
             "response.incomplete" | "response.failed" => {
                 let response = map.get("response").and_then(Value::as_object);
@@ -208,7 +217,7 @@ impl ResponsesStream {
             }
             "response.output_item.added" => {
                 self.open_item(&reader, map)?;
-                Ok(None)
+                Ok(Vec::new())
             }
             "response.function_call_arguments.delta" => {
                 let index = reader.index(map, "output_index", "$")?;
@@ -220,8 +229,14 @@ impl ResponsesStream {
                 };
                 check_item_id(&reader, map, call)?;
                 let delta = reader.string(map, "delta", "$")?;
-                append(&reader, "$.delta", &mut call.arguments, delta)?;
-                Ok(None)
+                append(
+                    &reader,
+                    "$.delta",
+                    &mut call.arguments,
+                    &mut self.held,
+                    delta,
+                )?;
+                Ok(Vec::new())
             }
             "response.function_call_arguments.done" => {
                 let index = reader.index(map, "output_index", "$")?;
@@ -234,14 +249,24 @@ impl ResponsesStream {
                 check_item_id(&reader, map, call)?;
                 // The whole text: it replaces what the deltas added up to.
                 let arguments = reader.string(map, "arguments", "$")?;
+                self.held -= call.arguments.len();
                 call.arguments.clear();
-                append(&reader, "$.arguments", &mut call.arguments, arguments)?;
-                Ok(None)
+                append(
+                    &reader,
+                    "$.arguments",
+                    &mut call.arguments,
+                    &mut self.held,
+                    arguments,
+                )?;
+                Ok(Vec::new())
             }
-            "response.output_item.done" => self.close_item(&reader, map),
+            "response.output_item.done" => {
+                self.close_item(&reader, map)?;
+                Ok(Vec::new())
+            }
             _ => {
                 api_error(&reader, map)?;
-                Ok(None)
+                Ok(Vec::new())
             }
         }
     }
@@ -267,37 +292,41 @@ impl ResponsesStream {
             return Err(reader.error("$.output_index", format!("output {index} is opened twice")));
         }
         if self.open.len() + self.done.len() >= MAX_STREAMED_CALLS {
-            return Err(reader.error(
-                "$.item",
-                format!("more than {MAX_STREAMED_CALLS} calls in one response"),
-            ));
+            return Err(too_many_calls(reader, "$.item"));
         }
+        let item_id = reader.opt_string(item, "id", "$.item")?.map(str::to_owned);
+        let call_id = reader.string(item, "call_id", "$.item")?.to_owned();
+        let mut name = String::new();
+        let given_name = reader.string(item, "name", "$.item")?;
+        append(reader, "$.item.name", &mut name, &mut self.held, given_name)?;
         let mut arguments = String::new();
         let initial = reader
             .opt_string(item, "arguments", "$.item")?
             .unwrap_or("");
-        append(reader, "$.item.arguments", &mut arguments, initial)?;
+        append(
+            reader,
+            "$.item.arguments",
+            &mut arguments,
+            &mut self.held,
+            initial,
+        )?;
         self.open.insert(
             index,
             Partial {
-                item_id: reader.opt_string(item, "id", "$.item")?.map(str::to_owned),
-                call_id: reader.string(item, "call_id", "$.item")?.to_owned(),
-                name: reader.string(item, "name", "$.item")?.to_owned(),
+                item_id,
+                call_id,
+                name,
                 arguments,
             },
         );
         Ok(())
     }
 
-    fn close_item(
-        &mut self,
-        reader: &Event,
-        map: &Map<String, Value>,
-    ) -> Result<Option<ToolCall>, StreamError> {
+    fn close_item(&mut self, reader: &Event, map: &Map<String, Value>) -> Result<(), StreamError> {
         let index = reader.index(map, "output_index", "$")?;
         let item = reader.object(map.get("item").unwrap_or(&Value::Null), "$.item")?;
         if reader.string(item, "type", "$.item")? != "function_call" {
-            return Ok(None);
+            return Ok(());
         }
         let Some(open) = self.open.remove(&index) else {
             return Err(reader.error(
@@ -326,11 +355,28 @@ impl ResponsesStream {
         let name = reader
             .opt_string(item, "name", "$.item")?
             .unwrap_or(&open.name);
-        // The finished item's arguments are the whole text.
+        // The finished item's name and arguments are the whole text: they
+        // replace what was held for the open call.
+        self.held -= open.name.len() + open.arguments.len();
         let arguments = match reader.opt_string(item, "arguments", "$.item")? {
             Some(arguments) => arguments.to_owned(),
             None => open.arguments,
         };
+        if arguments.len() > crate::MAX_STREAMED_ARGUMENT_BYTES {
+            return Err(reader.error(
+                "$.item.arguments",
+                format!(
+                    "the call's arguments grow past {} bytes; the stream is refused",
+                    crate::MAX_STREAMED_ARGUMENT_BYTES
+                ),
+            ));
+        }
+        hold(
+            reader,
+            "$.item.arguments",
+            &mut self.held,
+            name.len() + arguments.len(),
+        )?;
         if self.done.iter().any(|done| done.call_id == call_id) {
             return Err(reader.error(
                 "$.item.call_id",
@@ -349,9 +395,8 @@ impl ResponsesStream {
                 ),
             ));
         }
-        let call = ToolCall::new(call_id, name, arguments);
-        self.done.push(call.clone());
-        Ok(Some(call))
+        self.done.push(ToolCall::new(call_id, name, arguments));
+        Ok(())
     }
 
     /// The end of the stream: gives every call, in order of completion, with

@@ -14,13 +14,17 @@ fn a_call_that_arrives_only_in_response_completed_is_given_by_finish() {
     let mut stream = ResponsesStream::new();
     let call = json!({"type": "function_call", "id": "fc_1", "call_id": "call_1",
         "name": "get_inventory", "arguments": "{\"sku\":\"SKU-1\"}", "status": "completed"});
-    for event in [
-        json!({"type": "response.created", "response": {"id": "resp_1", "model": "m", "output": []}}),
-        json!({"type": "response.completed", "response": {"id": "resp_1", "model": "m",
+    let created = json!({"type": "response.created", "response": {"id": "resp_1", "model": "m",
+        "output": []}});
+    assert_eq!(stream.push(&created).unwrap(), []);
+    // The call is given at `response.completed`, and again by `finish`.
+    let given = stream
+        .push(
+            &json!({"type": "response.completed", "response": {"id": "resp_1", "model": "m",
             "status": "completed", "output": [call]}}),
-    ] {
-        assert_eq!(stream.push(&event).unwrap(), None);
-    }
+        )
+        .unwrap();
+    assert_eq!(given.len(), 1);
     let calls = stream.finish().unwrap().calls;
     let calls: Vec<(&str, &str, &str)> = calls
         .iter()

@@ -303,12 +303,12 @@ fn chat_a_huge_call_is_refused_before_it_is_held() {
 // ---- Responses ----
 
 #[test]
-fn responses_calls_are_whole_at_output_item_done() {
+fn responses_calls_are_given_at_response_completed() {
     let events = fixture("responses_parallel.jsonl");
     let mut stream = ResponsesStream::new();
     let mut given = Vec::new();
     for (i, event) in events.iter().enumerate() {
-        if let Some(whole) = stream.push(event).unwrap() {
+        for whole in stream.push(event).unwrap() {
             given.push((i, whole));
         }
     }
@@ -318,7 +318,8 @@ fn responses_calls_are_whole_at_output_item_done() {
         "get_order_status",
         r#"{"order_ref":"A-10293"}"#,
     );
-    assert_eq!(given, [(11, first.clone()), (16, second.clone())]);
+    // Closed at events 11 and 16; given only once the response completed.
+    assert_eq!(given, [(17, first.clone()), (17, second.clone())]);
     let calls = stream.finish().unwrap();
     assert_eq!(calls.api, Api::Responses);
     assert_eq!(calls.model, "gpt-4.1-2025-04-14");

@@ -10,6 +10,10 @@
 //! - [`Replay`] answers with recorded responses and checks that each
 //!   request is the one recorded, exactly: the loop runs anywhere, with no
 //!   network and no TLS, in plain `cargo test`.
+//! - [`Recorder`] wraps any transport (the HTTP one, a scripted model) and
+//!   keeps each exchange; [`Recorder::write_to`] writes the recording's
+//!   files and [`Replay::from_dir`] (or [`Replay::from_files`]) reads them
+//!   back, so a conversation recorded once replays in every test.
 //! - `HttpTransport` (cargo feature `live`) posts the request to a base URL
 //!   with reqwest over rustls; the base URL and the headers (an API key,
 //!   a version header) are configurable, so it serves any provider and
@@ -20,6 +24,7 @@ mod diff;
 mod error;
 #[cfg(feature = "live")]
 mod http;
+mod record;
 mod replay;
 mod transport;
 
@@ -27,5 +32,6 @@ pub use diff::first_difference;
 pub use error::TransportError;
 #[cfg(feature = "live")]
 pub use http::HttpTransport;
+pub use record::{REQUESTS_FILE, RESPONSES_FILE, Recorder, TOOLS_FILE, TOOLS_PLACEHOLDER};
 pub use replay::{Exchange, Replay};
 pub use transport::Transport;

@@ -1,11 +1,14 @@
 //! A tool call and how it ends: the [`ToolCall`] every provider adapter
 //! hands the runtime, [`ToolOutput`] and [`ToolError`], and the canonical
-//! form of a call's arguments that approvals and audit records are bound to.
+//! form of a call's arguments that approvals and audit records are bound to,
+//! and the bounds every stream assembler holds a streamed response to
+//! ([`stream_limits`]).
 
 mod call;
 mod canonical;
 mod output;
 mod response;
+pub mod stream_limits;
 
 pub use call::ToolCall;
 pub use canonical::{

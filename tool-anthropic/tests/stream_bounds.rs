@@ -1,0 +1,160 @@
+//! The bounds the Messages stream assembler holds a whole streamed response
+//! to, the ones every provider's assembler shares
+//! (`tool_core::outcome::stream_limits`): calls, argument bytes over all
+//! calls, text over all blocks, content blocks. What is at a bound is
+//! accepted, one past it refused with the shared message, never buffered.
+
+use serde_json::{Value, json};
+use tool_anthropic::{StreamAssembler, StreamError};
+use tool_core::outcome::stream_limits;
+
+fn start() -> Value {
+    json!({"type": "message_start", "message": {"model": "m", "content": []}})
+}
+
+fn tool_use(index: usize) -> [Value; 2] {
+    [
+        json!({"type": "content_block_start", "index": index, "content_block":
+            {"type": "tool_use", "id": format!("t{index}"), "name": "f", "input": {}}}),
+        json!({"type": "content_block_stop", "index": index}),
+    ]
+}
+
+fn end() -> [Value; 2] {
+    [
+        json!({"type": "message_delta", "delta": {"stop_reason": "tool_use"}}),
+        json!({"type": "message_stop"}),
+    ]
+}
+
+fn over(message: String) -> StreamError {
+    StreamError::OverLimit(message)
+}
+
+#[test]
+fn takes_1024_calls_and_refuses_the_1025th() {
+    let mut stream = StreamAssembler::new();
+    stream.push(&start()).unwrap();
+    for index in 0..1024 {
+        for event in tool_use(index) {
+            stream.push(&event).unwrap();
+        }
+    }
+    let [started, _] = tool_use(1024);
+    let mut past = StreamAssembler::new();
+    past.push(&start()).unwrap();
+    for index in 0..1024 {
+        for event in tool_use(index) {
+            past.push(&event).unwrap();
+        }
+    }
+    let error = past.push(&started).unwrap_err();
+    assert_eq!(error, over(stream_limits::too_many_calls()));
+    assert_eq!(
+        error.to_string(),
+        "stream over its bounds: more than 1024 calls in one response; the stream is refused"
+    );
+    for event in end() {
+        stream.push(&event).unwrap();
+    }
+    assert_eq!(stream.finish().unwrap().calls.len(), 1024);
+
+    // The calls of a replayed `message_start` count as well.
+    let blocks: Vec<Value> = (0..1025)
+        .map(|i| json!({"type": "tool_use", "id": format!("t{i}"), "name": "f", "input": {}}))
+        .collect();
+    let replayed = json!({"type": "message_start", "message": {"model": "m", "content": blocks}});
+    assert_eq!(
+        StreamAssembler::new().push(&replayed).unwrap_err(),
+        over(stream_limits::too_many_calls())
+    );
+}
+
+/// 300 MiB of text in one block was kept; now 16 MiB of text over all
+/// blocks is, and the delta that goes past it is refused.
+#[test]
+fn text_over_all_blocks_is_bounded() {
+    let piece = "a".repeat(1 << 20);
+    let run = |extra: &str| -> Result<usize, StreamError> {
+        let mut stream = StreamAssembler::new();
+        stream.push(&start())?;
+        // 8 MiB in each of two blocks, then `extra` in the second.
+        for index in 0..2 {
+            stream.push(&json!({"type": "content_block_start", "index": index,
+                "content_block": {"type": "text", "text": ""}}))?;
+            for _ in 0..8 {
+                stream.push(&json!({"type": "content_block_delta", "index": index,
+                    "delta": {"type": "text_delta", "text": piece}}))?;
+            }
+        }
+        stream.push(&json!({"type": "content_block_delta", "index": 1,
+            "delta": {"type": "text_delta", "text": extra}}))?;
+        Ok(stream.text().len())
+    };
+    assert_eq!(run(""), Ok(stream_limits::MAX_TEXT_BYTES));
+    assert_eq!(
+        run("b").unwrap_err().to_string(),
+        "stream over its bounds: the response's text and thinking add up to more than 16777216 \
+         bytes; the stream is refused"
+    );
+}
+
+/// With the per-call limit raised, the response's bound still holds: the
+/// id, name and arguments of its calls add up to at most 32 MiB.
+#[test]
+fn arguments_over_all_calls_are_bounded() {
+    let run = |extra: &str| -> Result<usize, StreamError> {
+        let mut stream = StreamAssembler::new().with_max_argument_bytes(usize::MAX);
+        stream.push(&start())?;
+        // `t0` and `f`: 3 bytes; then the input, 32 MiB - 3 bytes in all.
+        stream.push(
+            &json!({"type": "content_block_start", "index": 0, "content_block":
+            {"type": "tool_use", "id": "t0", "name": "f", "input": {}}}),
+        )?;
+        let chunk = "a".repeat(1 << 20);
+        let mut pieces = vec!["{\"a\": \"".to_owned()];
+        let mut len = 7;
+        while len + chunk.len() <= stream_limits::MAX_ARGUMENT_BYTES - 3 - 2 {
+            pieces.push(chunk.clone());
+            len += chunk.len();
+        }
+        pieces.push("a".repeat(stream_limits::MAX_ARGUMENT_BYTES - 3 - 2 - len));
+        pieces.push(format!("{extra}\"}}"));
+        for piece in pieces {
+            stream.push(&json!({"type": "content_block_delta", "index": 0,
+                "delta": {"type": "input_json_delta", "partial_json": piece}}))?;
+        }
+        let call = stream
+            .push(&json!({"type": "content_block_stop", "index": 0}))?
+            .expect("a whole call");
+        Ok(call.call_id.len() + call.name.len() + call.arguments.len())
+    };
+    assert_eq!(run(""), Ok(stream_limits::MAX_ARGUMENT_BYTES));
+    assert_eq!(
+        run("a").unwrap_err(),
+        over(stream_limits::too_much_arguments())
+    );
+    assert_eq!(
+        stream_limits::too_much_arguments(),
+        "the arguments of the response's calls add up to more than 33554432 bytes; the stream \
+         is refused"
+    );
+}
+
+#[test]
+fn takes_4096_content_blocks_and_refuses_the_4097th() {
+    let block = |index: usize| {
+        json!({"type": "content_block_start", "index": index,
+            "content_block": {"type": "server_tool_use_of_2030"}})
+    };
+    let mut stream = StreamAssembler::new();
+    stream.push(&start()).unwrap();
+    for index in 0..4096 {
+        stream.push(&block(index)).unwrap();
+    }
+    assert_eq!(
+        stream.push(&block(4096)).unwrap_err().to_string(),
+        "stream over its bounds: more than 4096 content blocks in one response; the stream is \
+         refused"
+    );
+}
