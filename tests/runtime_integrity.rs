@@ -438,7 +438,7 @@ async fn a_session_without_approvals_is_a_configuration_error() {
     assert_eq!(
         result.audit.internal_detail.as_deref(),
         Some(
-            "the tool `award_points` requires approval, but the session holds no `Approvals`; the application must add one with `Session::with`"
+            "the tool `award_points` requires approval, but the session holds no `Approvals` and the toolbox has no approval store; the application must add `Approvals` to the session with `Session::with`, or set an approval store with `Toolbox::with_approval_store`"
         )
     );
     assert_eq!(runs.load(Ordering::SeqCst), 0);
