@@ -54,7 +54,10 @@ use tool_core::{ContractError, Effect, OutputKind, ToolContract};
 ///    running the tool or asking for a new approval; the same key with
 ///    other arguments answers `IDEMPOTENCY_KEY_REUSED`, while the
 ///    first call runs, `CALL_IN_PROGRESS`, and when it never reported its
-///    end (a shared store's lease ran out), `OUTCOME_UNKNOWN`; a store
+///    end (a shared store's lease ran out), `OUTCOME_UNKNOWN`; the key is
+///    claimed for at least the call's time limit plus the
+///    [claim grace](Self::with_claim_grace), so a lease never ends while
+///    the call may still run; a store
 ///    that does not answer gives `POLICY_STORE_UNAVAILABLE` (retry later)
 ///    and the call does not run; an empty key answers
 ///    `INVALID_ARGUMENTS` (see
@@ -66,22 +69,30 @@ use tool_core::{ContractError, Effect, OutputKind, ToolContract};
 ///    [`ApprovalGrant`](crate::approval::ApprovalGrant) for this tool,
 ///    contract version, argument hash and session subjects in the
 ///    toolbox's [`ApprovalStore`] or, without one, the session's
-///    [`Approvals`](crate::approval::Approvals), else
+///    [`Approvals`](crate::approval::Approvals) (both at once is the
+///    application's configuration error: grants put into the session would
+///    never be read), else
 ///    `APPROVAL_REQUIRED` with an
 ///    [`ApprovalRequest`](crate::approval::ApprovalRequest) (showing the
 ///    exact canonical arguments) in the result; the grant is used up when
 ///    the call starts, however the call then ends;
 ///
-///    a session without `Approvals` for an approved tool, or without
+///    a session without `Approvals` (and no approval store) for an approved
+///    tool, or without
 ///    `Subjects` (or with an empty one) for a keyed or approved tool that
 ///    takes injected values (for any keyed or approved tool when its store
 ///    [requires a principal](crate::idempotency::IdempotencyStore::requires_principal)), is
 ///    the application's configuration error: fatal `INTERNAL`, the reason
 ///    in the audit record (see the [approval scope](crate::approval));
-/// 5. the handler runs under the time limit and the abort handle; only a
-///    completed run is recorded under its idempotency key, so a retry after
-///    a failure, timeout or abort runs again. The time limit bounds the
-///    handler, not the idempotency store.
+///    [`check`](Self::check) finds these at start-up;
+/// 5. the handler runs under the time limit and the abort handle. Under an
+///    idempotency key, a completed run is recorded for replay, and so is a
+///    write stopped while it ran (timeout, abort, panic), as outcome
+///    `unknown`: a retry with its key answers `OUTCOME_UNKNOWN` and never
+///    runs it a second time, since the first run may have taken effect. A
+///    run that failed (the handler's error), a read that was stopped and a
+///    call that never started free the key, so a retry runs again. The time
+///    limit bounds the handler, not the idempotency store.
 ///
 /// Each call runs inside a `tracing` span named `tool_call` with the fields
 /// `tool`, `version`, `call_id`, `outcome`, `result`, `code`, `delivery`
@@ -166,8 +177,11 @@ impl Toolbox {
 
     /// Sets where approvals are looked up and used (e.g. the application's
     /// database, shared by every instance); without one, the session's
-    /// [`Approvals`](crate::approval::Approvals) are, and with one, they are
-    /// not consulted.
+    /// [`Approvals`](crate::approval::Approvals) are. With one, a session
+    /// that holds `Approvals` too is a configuration error at every call of
+    /// an approved tool (fatal `INTERNAL`, the audit record naming both),
+    /// since grants put there would never be read; [`check`](Self::check)
+    /// reports it at start-up.
     #[must_use]
     pub fn with_approval_store(mut self, store: Arc<dyn ApprovalStore>) -> Self {
         self.approvals = Some(store);

@@ -400,3 +400,34 @@ async fn leases_run_on_the_database_clock_whatever_the_instances_clocks_say() {
     assert_eq!(after.audit.delivery, Delivery::Replayed);
     assert_eq!(probe.runs(), 1);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_claim_is_held_for_its_hold_when_that_is_longer_than_the_lease() {
+    let Some(db) = TestDb::create("idem_hold").await else {
+        return;
+    };
+    let pool = db.migrated_pool(&quick()).await;
+    let store = PostgresIdempotencyStore::new(pool).with_lease(Duration::from_millis(100));
+    let scope = IdempotencyScope {
+        tool: "issue_voucher".into(),
+        contract_major: 1,
+        subjects: Subjects::new()
+            .with("customer", "cus_42")
+            .as_slice()
+            .to_vec(),
+        key: "held".into(),
+    };
+    let hold = Duration::from_secs(3);
+    assert_eq!(store.claim(&scope, hold).await, Ok(ClaimOutcome::Fresh));
+    // Past the lease, within the hold: the call may still run.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(
+        store.claim(&scope, Duration::ZERO).await,
+        Ok(ClaimOutcome::InProgress)
+    );
+    tokio::time::sleep(hold).await;
+    assert_eq!(
+        store.claim(&scope, Duration::ZERO).await,
+        Ok(ClaimOutcome::Abandoned)
+    );
+}
