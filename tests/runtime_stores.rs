@@ -124,6 +124,38 @@ async fn a_write_is_announced_before_it_runs_and_every_call_ends_in_the_sink() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn a_write_refused_at_its_approval_was_announced_and_ends_not_started() {
+    let probe = Arc::new(Probe::default());
+    let log = Log::new(&probe, false);
+    let toolbox = toolbox(&probe).with_audit_sink(log.clone());
+    // No grant: the write is announced before its grant is looked up.
+    let result = toolbox
+        .call(
+            &call("w", "reserve_inventory", &reserve("SKU-1042", 2)),
+            &session(&Approvals::new()),
+        )
+        .await;
+    assert_eq!(result.output.error().unwrap().code, "APPROVAL_REQUIRED");
+    assert_eq!(result.audit.outcome, ExecutionOutcome::NotStarted);
+    // A call refused before it is announced gets only its end.
+    let unknown = toolbox
+        .call(
+            &call("u", "reserve_stock", "{}"),
+            &session(&Approvals::new()),
+        )
+        .await;
+    assert_eq!(unknown.output.error().unwrap().code, "UNKNOWN_TOOL");
+    assert_eq!(
+        log.lines(),
+        [
+            r#"started w reserve_inventory key=Some("0b7e9a52-5b8f-4d3a-9a57-2f1f6c1d9e10") runs=0"#,
+            "ended w entry=Some(7) outcome=not_started runs=0",
+            "ended u entry=None outcome=not_started runs=0",
+        ]
+    );
+}
+
+#[tokio::test(start_paused = true)]
 async fn a_failing_sink_keeps_a_write_from_running_and_its_grant_unused_but_a_read_runs() {
     let probe = Arc::new(Probe::default());
     let log = Log::new(&probe, true);
