@@ -291,6 +291,7 @@ impl IdempotencyStore for DownStore {
     fn claim<'a>(
         &'a self,
         _: &'a IdempotencyScope,
+        _: Duration,
     ) -> BoxFuture<'a, Result<ClaimOutcome, IdempotencyError>> {
         Box::pin(async { Err(IdempotencyError::new("connection refused")) })
     }

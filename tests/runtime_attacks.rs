@@ -343,7 +343,15 @@ async fn a_panic_while_a_refused_call_is_dropped_stays_with_its_call() {
         Some("the call panicked outside its handler: no lock for \"7\"")
     );
     assert!(panicked.approval_request.is_none());
-    assert_eq!(results[1].output.model_text().as_deref(), Some("9 to 5"));
+    // The read waited for the destructive call, whose fatal end stops the
+    // run: it is answered, not run.
+    assert_eq!(
+        results[1].output.model_text().as_deref(),
+        Some(
+            "Error [CALL_NOT_RUN]: The call did not run: an earlier call of this turn failed in a way that stops the run; nothing was changed."
+        )
+    );
+    assert_eq!(results[1].audit.outcome, ExecutionOutcome::NotStarted);
 }
 
 /// Note a parcel.

@@ -253,6 +253,54 @@ async fn a_panic_in_one_call_leaves_the_others_of_the_turn_alone() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn a_fatal_call_keeps_the_calls_of_its_turn_that_had_not_started_from_running() {
+    let tracker = Tracker::new();
+    let calls = [
+        // Fatal (its handler panics), while a write overlaps it.
+        call("c1", "count_shelf_items", "F-1", 13),
+        call("c2", "print_shelf_label", "F-2", 40),
+        // Approved, but it waits for c1 and c2: it must not run.
+        call("c3", "clear_shelf", "F-3", 10),
+        // Waits for c3: not run either.
+        call("c4", "count_shelf_items", "F-4", 10),
+    ];
+    let session = approved(&calls);
+    let results = toolbox(&tracker)
+        .call_turn(&calls, &session, &AbortHandle::new())
+        .await;
+    assert!(results[0].is_fatal());
+    // The call already running when c1 failed went on to its end.
+    assert_eq!(results[1].model_text().as_deref(), Some("Printed F-2."));
+    let not_run = "Error [CALL_NOT_RUN]: The call did not run: an earlier call of this turn failed in a way that stops the run; nothing was changed.";
+    for result in &results[2..] {
+        assert_eq!(result.model_text().as_deref(), Some(not_run));
+        assert_eq!(result.output.error().unwrap().code, "CALL_NOT_RUN");
+        assert_eq!(result.audit.outcome, ExecutionOutcome::NotStarted);
+        assert_eq!(result.audit.approval_id, None);
+    }
+    assert_eq!(
+        results
+            .iter()
+            .map(|r| r.audit.call_id.as_str())
+            .collect::<Vec<_>>(),
+        ["c1", "c2", "c3", "c4"]
+    );
+    assert_eq!(
+        tracker.started(),
+        [("count F-1".to_owned(), 0), ("label F-2".to_owned(), 0)]
+    );
+    // The destructive call's approval is left unused.
+    assert_eq!(session.get::<Approvals>().unwrap().unused(), 1);
+
+    // A turn without a fatal call runs the same destructive call.
+    let again = [call("c5", "clear_shelf", "F-3", 10)];
+    let results = toolbox(&tracker)
+        .call_turn(&again, &approved(&again), &AbortHandle::new())
+        .await;
+    assert_eq!(results[0].model_text().as_deref(), Some("Cleared F-3."));
+}
+
+#[tokio::test(start_paused = true)]
 async fn aborting_a_turn_stops_running_calls_and_those_still_waiting() {
     let tracker = Tracker::new();
     let toolbox = toolbox(&tracker);

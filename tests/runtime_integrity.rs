@@ -438,7 +438,7 @@ async fn a_session_without_approvals_is_a_configuration_error() {
     assert_eq!(
         result.audit.internal_detail.as_deref(),
         Some(
-            "the tool `award_points` requires approval, but the session holds no `Approvals`; the application must add one with `Session::with`"
+            "the tool `award_points` requires approval, but the session holds no `Approvals` and the toolbox has no approval store; the application must add `Approvals` to the session with `Session::with`, or set an approval store with `Toolbox::with_approval_store`"
         )
     );
     assert_eq!(runs.load(Ordering::SeqCst), 0);
@@ -940,4 +940,130 @@ async fn a_handler_error_keeps_its_cause_for_the_audit_only() {
         undeclared.audit.internal_detail.as_deref(),
         Some("the handler answered the undeclared code DB_DOWN: query `shelf_notes` failed")
     );
+}
+
+/// Tell the customer the shop's opening hours. Read-only.
+#[derive(Debug, Tool)]
+pub struct GetOpeningHours {
+    /// The shop's code, e.g. "BER-1".
+    pub shop: String,
+}
+
+/// An audit sink that panics while it writes the end of some calls: in
+/// `ended` itself (`p-now`) or in the future it returns (`p-later`).
+struct PanickingSink;
+
+impl tool_contract::audit::AuditSink for PanickingSink {
+    fn started<'a>(
+        &'a self,
+        _: &'a tool_contract::audit::AuditStart,
+    ) -> tool_contract::idempotency::BoxFuture<
+        'a,
+        Result<tool_contract::audit::AuditEntry, tool_contract::audit::AuditSinkError>,
+    > {
+        Box::pin(std::future::ready(Ok(
+            tool_contract::audit::AuditEntry::new(1),
+        )))
+    }
+
+    fn ended<'a>(
+        &'a self,
+        _: Option<tool_contract::audit::AuditEntry>,
+        record: &'a tool_contract::audit::AuditRecord,
+    ) -> tool_contract::idempotency::BoxFuture<'a, Result<(), tool_contract::audit::AuditSinkError>>
+    {
+        if record.call_id == "p-now" {
+            panic!("the disk caught fire");
+        }
+        Box::pin(async move {
+            if record.call_id == "p-later" {
+                panic!("the disk caught fire later");
+            }
+            Ok(())
+        })
+    }
+}
+
+fn hours_toolbox() -> Toolbox {
+    let mut toolbox = Toolbox::new();
+    toolbox.register(|call: GetOpeningHours, _: CallContext| async move {
+        Ok::<_, ToolError>(format!("{} opens at 9.", call.shop))
+    });
+    toolbox
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_panic_of_the_audit_sink_at_a_calls_end_loses_no_answer_of_the_turn() {
+    let toolbox = hours_toolbox().with_audit_sink(Arc::new(PanickingSink));
+    let calls = [
+        call("p-now", "get_opening_hours", r#"{"shop": "BER-1"}"#),
+        call("p-later", "get_opening_hours", r#"{"shop": "BER-2"}"#),
+        call("ok", "get_opening_hours", r#"{"shop": "BER-3"}"#),
+    ];
+    let results = toolbox
+        .call_turn(&calls, &Session::new(), &AbortHandle::new())
+        .await;
+    let texts: Vec<Option<String>> = results.iter().map(CallResult::model_text).collect();
+    assert_eq!(
+        texts,
+        [
+            Some("BER-1 opens at 9.".to_owned()),
+            Some("BER-2 opens at 9.".to_owned()),
+            Some("BER-3 opens at 9.".to_owned()),
+        ]
+    );
+    let details: Vec<Option<&str>> = results
+        .iter()
+        .map(|r| r.audit.internal_detail.as_deref())
+        .collect();
+    assert_eq!(
+        details,
+        [
+            Some("the audit sink panicked in `ended`: the disk caught fire"),
+            Some("the audit sink panicked in `ended`: the disk caught fire later"),
+            None,
+        ]
+    );
+    assert!(
+        results
+            .iter()
+            .all(|r| r.audit.outcome == ExecutionOutcome::Completed)
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_panicking_clock_is_replaced_by_the_system_clock_and_noted_once() {
+    let toolbox = hours_toolbox().with_clock(|| panic!("the clock is unplugged"));
+    let calls = [
+        call("h1", "get_opening_hours", r#"{"shop": "BER-1"}"#),
+        call("h2", "get_openin_hours", "{}"),
+    ];
+    let results = toolbox
+        .call_turn(&calls, &Session::new(), &AbortHandle::new())
+        .await;
+    assert_eq!(
+        results[0].model_text().as_deref(),
+        Some("BER-1 opens at 9.")
+    );
+    assert_eq!(
+        results[1].output.error().map(|e| e.code.as_ref()),
+        Some("UNKNOWN_TOOL")
+    );
+    for result in &results {
+        assert_eq!(
+            result.audit.internal_detail.as_deref(),
+            Some(
+                "the toolbox's clock panicked: the clock is unplugged; the system clock stamped this call instead"
+            )
+        );
+        // Stamped by the system clock: after 2020, RFC 3339 in UTC.
+        assert!(
+            result.audit.started_at.as_str() > "2020",
+            "{}",
+            result.audit.started_at
+        );
+        assert!(result.audit.started_at.ends_with('Z'));
+        let observed = &result.model_result.as_ref().unwrap().provenance.observed_at;
+        assert!(observed.as_str() > "2020", "{observed}");
+    }
 }

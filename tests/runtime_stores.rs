@@ -10,6 +10,7 @@ mod tools;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use tool_contract::{
     CallContext, Session, Tool, ToolCall, ToolError, ToolOutput, Toolbox, approval::ApprovalCheck,
@@ -18,7 +19,7 @@ use tool_contract::{
     audit::AuditSinkError, audit::AuditStart, audit::Subjects, contract::Recovery,
     idempotency::BoxFuture, idempotency::ClaimOutcome, idempotency::IdempotencyError,
     idempotency::IdempotencyRecord, idempotency::IdempotencyScope, idempotency::IdempotencyStore,
-    runtime::ExecutionOutcome,
+    idempotency::InMemoryIdempotencyStore, runtime::Delivery, runtime::ExecutionOutcome,
 };
 
 use runtime_support::{Probe, approve, call, reserve, session, toolbox};
@@ -123,6 +124,38 @@ async fn a_write_is_announced_before_it_runs_and_every_call_ends_in_the_sink() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn a_write_refused_at_its_approval_was_announced_and_ends_not_started() {
+    let probe = Arc::new(Probe::default());
+    let log = Log::new(&probe, false);
+    let toolbox = toolbox(&probe).with_audit_sink(log.clone());
+    // No grant: the write is announced before its grant is looked up.
+    let result = toolbox
+        .call(
+            &call("w", "reserve_inventory", &reserve("SKU-1042", 2)),
+            &session(&Approvals::new()),
+        )
+        .await;
+    assert_eq!(result.output.error().unwrap().code, "APPROVAL_REQUIRED");
+    assert_eq!(result.audit.outcome, ExecutionOutcome::NotStarted);
+    // A call refused before it is announced gets only its end.
+    let unknown = toolbox
+        .call(
+            &call("u", "reserve_stock", "{}"),
+            &session(&Approvals::new()),
+        )
+        .await;
+    assert_eq!(unknown.output.error().unwrap().code, "UNKNOWN_TOOL");
+    assert_eq!(
+        log.lines(),
+        [
+            r#"started w reserve_inventory key=Some("0b7e9a52-5b8f-4d3a-9a57-2f1f6c1d9e10") runs=0"#,
+            "ended w entry=Some(7) outcome=not_started runs=0",
+            "ended u entry=None outcome=not_started runs=0",
+        ]
+    );
+}
+
+#[tokio::test(start_paused = true)]
 async fn a_failing_sink_keeps_a_write_from_running_and_its_grant_unused_but_a_read_runs() {
     let probe = Arc::new(Probe::default());
     let log = Log::new(&probe, true);
@@ -190,11 +223,13 @@ impl ApprovalStore for FixedApprovals {
 }
 
 #[tokio::test(start_paused = true)]
-async fn an_approval_store_replaces_the_sessions_approvals_and_its_failure_refuses_retryably() {
+async fn an_approval_store_is_the_one_source_of_grants_and_its_failure_refuses_retryably() {
     let probe = Arc::new(Probe::default());
     let approvals = Approvals::new();
     let arguments = reserve("SKU-1042", 2);
-    // The session holds a grant, but the toolbox's store is what counts.
+    // The session holds a grant while the toolbox has a store: the grant
+    // would never be read, so the call is a configuration error that says
+    // so, not an APPROVAL_REQUIRED the user cannot satisfy.
     approve(&approvals, &arguments);
     let missing = Arc::new(FixedApprovals {
         answer: Ok(ApprovalCheck::Missing),
@@ -207,9 +242,26 @@ async fn an_approval_store_replaces_the_sessions_approvals_and_its_failure_refus
             &session(&approvals),
         )
         .await;
+    assert_eq!(result.output, ToolOutput::fatal(ToolError::internal()));
+    assert_eq!(result.audit.outcome, ExecutionOutcome::NotStarted);
+    assert_eq!(
+        result.audit.internal_detail.as_deref(),
+        Some(
+            "the tool `reserve_inventory` requires approval, and grants are looked for in two places: the toolbox has an approval store (`Toolbox::with_approval_store`) and the session holds `Approvals`, whose grants would never be read; the application must use one: remove `Approvals` from the session and grant through the store, or build the toolbox without the approval store"
+        )
+    );
+    assert_eq!(result.approval_request, None);
+    assert_eq!(missing.asked.load(Ordering::SeqCst), 0);
+    assert_eq!(approvals.unused(), 1);
+
+    // Without `Approvals` in the session, the store is asked.
+    let mut storeless = session(&approvals);
+    storeless.remove::<Approvals>();
+    let result = with_store
+        .call(&call("c", "reserve_inventory", &arguments), &storeless)
+        .await;
     assert_eq!(result.output.error().unwrap().code, "APPROVAL_REQUIRED");
     assert_eq!(missing.asked.load(Ordering::SeqCst), 1);
-    assert_eq!(approvals.unused(), 1);
 
     let down = Arc::new(FixedApprovals {
         answer: Err(ApprovalStoreError::new("connection reset")),
@@ -217,10 +269,7 @@ async fn an_approval_store_replaces_the_sessions_approvals_and_its_failure_refus
     });
     let result = toolbox(&probe)
         .with_approval_store(down)
-        .call(
-            &call("c", "reserve_inventory", &arguments),
-            &session(&approvals),
-        )
+        .call(&call("c", "reserve_inventory", &arguments), &storeless)
         .await;
     assert_eq!(result.model_text().as_deref(), Some(UNAVAILABLE));
     assert_eq!(result.audit.outcome, ExecutionOutcome::NotStarted);
@@ -238,6 +287,7 @@ impl IdempotencyStore for Abandoned {
     fn claim<'a>(
         &'a self,
         _: &'a IdempotencyScope,
+        _: Duration,
     ) -> BoxFuture<'a, Result<ClaimOutcome, IdempotencyError>> {
         Box::pin(std::future::ready(Ok(ClaimOutcome::Abandoned)))
     }
@@ -321,4 +371,213 @@ async fn an_abandoned_key_reads_as_outcome_unknown_and_a_shared_store_needs_a_pr
     let result = local.call(&voucher, &Session::new()).await;
     assert_eq!(result.model_text().as_deref(), Some("CMP-1"));
     assert_eq!(runs.load(Ordering::SeqCst), 0);
+}
+
+/// An in-memory store that notes the hold of every claim.
+struct Holds {
+    inner: InMemoryIdempotencyStore,
+    holds: Mutex<Vec<Duration>>,
+}
+
+impl Holds {
+    fn new(lease: Duration) -> Arc<Holds> {
+        Arc::new(Holds {
+            inner: InMemoryIdempotencyStore::new().with_lease(lease),
+            holds: Mutex::new(Vec::new()),
+        })
+    }
+
+    fn holds(&self) -> Vec<Duration> {
+        self.holds.lock().unwrap().clone()
+    }
+}
+
+impl IdempotencyStore for Holds {
+    fn claim<'a>(
+        &'a self,
+        scope: &'a IdempotencyScope,
+        hold: Duration,
+    ) -> BoxFuture<'a, Result<ClaimOutcome, IdempotencyError>> {
+        self.holds.lock().unwrap().push(hold);
+        self.inner.claim(scope, hold)
+    }
+
+    fn record<'a>(
+        &'a self,
+        scope: &'a IdempotencyScope,
+        record: IdempotencyRecord,
+    ) -> BoxFuture<'a, Result<(), IdempotencyError>> {
+        self.inner.record(scope, record)
+    }
+
+    fn release<'a>(
+        &'a self,
+        scope: &'a IdempotencyScope,
+    ) -> BoxFuture<'a, Result<(), IdempotencyError>> {
+        self.inner.release(scope)
+    }
+}
+
+/// A toolbox with `send_voucher`, whose handler takes `seconds` of Tokio's
+/// clock, over `store`.
+fn voucher_toolbox(store: Arc<Holds>, runs: &Arc<AtomicUsize>, seconds: u64) -> Toolbox {
+    let mut toolbox = Toolbox::new().with_idempotency_store(store);
+    let counted = Arc::clone(runs);
+    toolbox.register(move |call: SendVoucher, _: CallContext| {
+        let counted = Arc::clone(&counted);
+        async move {
+            let run = counted.fetch_add(1, Ordering::SeqCst) + 1;
+            tokio::time::sleep(Duration::from_secs(seconds)).await;
+            Ok::<_, ToolError>(format!("Voucher {run} for {}", call.complaint_ref))
+        }
+    });
+    toolbox
+}
+
+const VOUCHER: &str = r#"{"complaint_ref": "CMP-1", "request_id": "k-1"}"#;
+
+#[tokio::test(start_paused = true)]
+async fn a_keyed_call_running_past_the_stores_lease_is_never_run_twice() {
+    let runs = Arc::new(AtomicUsize::new(0));
+    // A lease of 1 s, a call of 20 s (within its 30 s limit).
+    let store = Holds::new(Duration::from_secs(1));
+    let toolbox = voucher_toolbox(Arc::clone(&store), &runs, 20);
+    let session = Session::new();
+    let v1 = ToolCall::new("v1", "send_voucher", VOUCHER);
+    let first = toolbox.call(&v1, &session);
+    let retry = async {
+        tokio::time::sleep(Duration::from_secs(10)).await;
+        toolbox
+            .call(&ToolCall::new("v2", "send_voucher", VOUCHER), &session)
+            .await
+    };
+    let (first, retry) = tokio::join!(first, retry);
+    assert_eq!(first.model_text().as_deref(), Some("Voucher 1 for CMP-1"));
+    assert_eq!(
+        retry.model_text().as_deref(),
+        Some(
+            "Error [CALL_IN_PROGRESS]: A call with this request_id is still running. Wait for its result before trying again."
+        )
+    );
+    assert_eq!(retry.audit.outcome, ExecutionOutcome::NotStarted);
+    let later = toolbox
+        .call(&ToolCall::new("v3", "send_voucher", VOUCHER), &session)
+        .await;
+    assert_eq!(later.audit.delivery, Delivery::Replayed);
+    assert!(
+        matches!(&later.output, ToolOutput::Success { content_text, .. } if content_text == "Voucher 1 for CMP-1"),
+        "{:?}",
+        later.output
+    );
+    assert_eq!(runs.load(Ordering::SeqCst), 1);
+    // Every claim holds the key for the call's limit plus the grace.
+    assert_eq!(store.holds(), [Duration::from_secs(90); 3]);
+}
+
+/// Send a gift voucher code at once.
+///
+/// Use it once the customer accepted a voucher; sending is a write that
+/// must finish within a tenth of a second.
+#[derive(Debug, Tool)]
+#[tool(effect = "write", timeout_ms = 100)]
+struct SendVoucherNow {
+    /// The complaint's reference as the app shows it, e.g. "CMP-7".
+    complaint_ref: String,
+    /// A key the model makes up once per voucher and repeats when it
+    /// retries.
+    #[tool(idempotency_key)]
+    request_id: String,
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_blocking_handler_that_outlives_its_time_limit_keeps_its_key() {
+    let runs = Arc::new(AtomicUsize::new(0));
+    // A lease of zero: only the hold and the record keep the key.
+    let store = Holds::new(Duration::ZERO);
+    let mut toolbox = Toolbox::new().with_idempotency_store(store.clone());
+    let (release, released) = std::sync::mpsc::channel::<()>();
+    let released = Mutex::new(released);
+    let counted = Arc::clone(&runs);
+    toolbox.register_blocking(move |call: SendVoucherNow, _: CallContext| {
+        counted.fetch_add(1, Ordering::SeqCst);
+        // The thread runs on after the call timed out, until released.
+        let _ = released
+            .lock()
+            .unwrap()
+            .recv_timeout(Duration::from_secs(60));
+        Ok::<_, ToolError>(call.complaint_ref)
+    });
+    let call = |id: &str| ToolCall::new(id, "send_voucher_now", VOUCHER);
+    let session = Session::new();
+    let first = toolbox.call(&call("b1"), &session).await;
+    assert_eq!(first.output.error().unwrap().code, "TIMEOUT");
+    assert_eq!(first.audit.outcome, ExecutionOutcome::Unknown);
+    // The first thread still runs: a retry is refused, never run beside it.
+    let retry = toolbox.call(&call("b2"), &session).await;
+    assert_eq!(
+        retry.model_text().as_deref(),
+        Some(
+            "Error [OUTCOME_UNKNOWN]: An earlier call with this request_id was stopped while it ran; it may or may not have taken effect. Ask the user to check before making the request again with a new request_id."
+        )
+    );
+    assert_eq!(runs.load(Ordering::SeqCst), 1);
+    release.send(()).unwrap();
+    assert_eq!(store.holds(), [Duration::from_millis(60_100); 2]);
+}
+
+/// An audit sink whose `started` takes as long as it is told, once.
+struct SlowStart {
+    delay: Mutex<Option<Duration>>,
+}
+
+impl AuditSink for SlowStart {
+    fn started<'a>(
+        &'a self,
+        _: &'a AuditStart,
+    ) -> BoxFuture<'a, Result<AuditEntry, AuditSinkError>> {
+        let delay = self.delay.lock().unwrap().take();
+        Box::pin(async move {
+            if let Some(delay) = delay {
+                tokio::time::sleep(delay).await;
+            }
+            Ok(AuditEntry::new(1))
+        })
+    }
+
+    fn ended<'a>(
+        &'a self,
+        _: Option<AuditEntry>,
+        _: &'a AuditRecord,
+    ) -> BoxFuture<'a, Result<(), AuditSinkError>> {
+        Box::pin(std::future::ready(Ok(())))
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_keyed_call_whose_checks_outlast_half_the_grace_is_not_run_and_frees_its_key() {
+    let runs = Arc::new(AtomicUsize::new(0));
+    let store = Holds::new(Duration::ZERO);
+    let sink = Arc::new(SlowStart {
+        delay: Mutex::new(Some(Duration::from_secs(31))),
+    });
+    let toolbox = voucher_toolbox(Arc::clone(&store), &runs, 0).with_audit_sink(sink);
+    let session = Session::new();
+    let slow = toolbox
+        .call(&ToolCall::new("s1", "send_voucher", VOUCHER), &session)
+        .await;
+    assert_eq!(slow.model_text().as_deref(), Some(UNAVAILABLE));
+    assert_eq!(slow.audit.outcome, ExecutionOutcome::NotStarted);
+    assert_eq!(
+        slow.audit.internal_detail.as_deref(),
+        Some(
+            "the steps before the handler took 31000 ms after the idempotency key was claimed, more than the 30000 ms they may take (half of the toolbox's claim grace); the call was not run, so that its key is never free while it could still run"
+        )
+    );
+    assert_eq!(runs.load(Ordering::SeqCst), 0);
+    // The key was released: the retry runs.
+    let retry = toolbox
+        .call(&ToolCall::new("s2", "send_voucher", VOUCHER), &session)
+        .await;
+    assert_eq!(retry.model_text().as_deref(), Some("Voucher 1 for CMP-1"));
+    assert_eq!(runs.load(Ordering::SeqCst), 1);
 }

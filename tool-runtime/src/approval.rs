@@ -12,7 +12,8 @@
 //! grant made in customer A's session does not run the call in customer
 //! B's, even when both sessions share one [`Approvals`]. A tool that takes
 //! injected values needs a non-empty `Subjects` in the session, and every approved tool
-//! needs `Approvals` there: without them the call is the application's
+//! needs one source of grants, `Approvals` there or an [`ApprovalStore`] on the toolbox
+//! (not both): without them the call is the application's
 //! configuration error (fatal `INTERNAL`, the reason in the audit record),
 //! not an `APPROVAL_REQUIRED` the user could never satisfy.
 
@@ -286,8 +287,9 @@ pub struct ApprovalLookup<'a> {
 /// Where the runtime looks for approvals when the toolbox has one
 /// ([`Toolbox::with_approval_store`](crate::Toolbox::with_approval_store)):
 /// a store shared by several processes, such as a database, in which the
-/// application's approval UI records grants. With a store set, the
-/// session's [`Approvals`] are not consulted.
+/// application's approval UI records grants. With a store set, a session
+/// must not hold [`Approvals`] as well: its grants would never be read, so
+/// the call is a configuration error naming both (fatal `INTERNAL`).
 ///
 /// [`consume`](Self::consume) must be atomic: of two concurrent calls that
 /// could use one grant, one gets it.

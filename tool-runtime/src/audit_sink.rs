@@ -10,11 +10,17 @@
 //!   reads `POLICY_STORE_UNAVAILABLE` (retry later), outcome `not_started`.
 //! - Every call, whatever its tool, ends with [`AuditSink::ended`], before
 //!   the toolbox returns the result the model will read. For a read, or a
-//!   call that was refused, that is the only write; if it fails, the call
-//!   keeps its result (a read has run and changed nothing) and the failure
-//!   is reported in the returned record's `internal_detail` and as a
-//!   `tracing` error event. For a write or destructive call the `started`
-//!   entry stays, with its outcome unknown until an end is written.
+//!   call refused before it was announced (unknown tool, invalid
+//!   arguments, a replayed or refused idempotency key), that is the only
+//!   write. A write or destructive call that requires approval is
+//!   announced before its grant is looked up (so a failing sink leaves the
+//!   grant for the retry): when it is then refused (`APPROVAL_REQUIRED`, an
+//!   approval store that fails), it has both entries, its end with outcome
+//!   `not_started`. If `ended` fails or panics, the call keeps its result
+//!   (a read has run and changed nothing) and the failure is reported in
+//!   the returned record's `internal_detail` and as a `tracing` error
+//!   event. For a write or destructive call the `started` entry stays, with
+//!   its outcome unknown until an end is written.
 
 use std::fmt;
 

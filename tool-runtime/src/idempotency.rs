@@ -12,7 +12,9 @@ use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::{Mutex, PoisonError};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use tokio::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
@@ -71,7 +73,8 @@ pub struct IdempotencyRecord {
 #[derive(Clone, Debug, PartialEq)]
 pub enum ClaimOutcome {
     /// Nothing is recorded or running under the key; it is now held for
-    /// this call until it is recorded or released.
+    /// this call until it is recorded or released (and, if neither comes,
+    /// for at least the claim's `hold`).
     Fresh,
     /// A call under the key ran to its end: its record.
     Recorded(Box<IdempotencyRecord>),
@@ -124,16 +127,37 @@ impl std::error::Error for IdempotencyError {}
 /// [`release`](Self::release) when it never started or failed, so a retry
 /// with the same key runs again.
 /// `claim` must be atomic: of two concurrent claims of one key, one gets
-/// [`ClaimOutcome::Fresh`]. A claim whose call never comes back (its future was
-/// dropped) should expire after a while, as a lease: a store shared by
+/// [`ClaimOutcome::Fresh`]. A claim whose call never comes back (its process
+/// stopped) should expire after a while, as a lease: a store shared by
 /// several processes answers [`ClaimOutcome::Abandoned`] for it (the
 /// holder may have run the tool), while [`InMemoryIdempotencyStore`], whose
 /// records die with the process, frees the key.
+///
+/// # The hold
+///
+/// A lease must never end while the call it covers may still run, or a
+/// retry would run the call a second time beside it. So each claim says how
+/// long its call may take from now: `hold`, the call's time limit plus the
+/// toolbox's claim grace ([`Toolbox::CLAIM_GRACE`](crate::Toolbox::CLAIM_GRACE)
+/// unless [set](crate::Toolbox::with_claim_grace); for the audit sink, the
+/// approval store and the record at the end). The store keeps
+/// the key held (answering [`ClaimOutcome::InProgress`]) for at least
+/// `hold`, and at least its own lease, whichever is longer, unless the
+/// call records or releases it first. The runtime does its part: a call
+/// whose checks used up more than half the grace before its handler starts
+/// is not run (`POLICY_STORE_UNAVAILABLE`, its key released), and a call
+/// stopped while it ran (a timeout, even of a blocking handler whose thread
+/// runs on) is recorded at once as `Unknown`, so its key is never free
+/// again. A store that cannot hold a key for `hold` should fail the claim
+/// rather than hold it for less.
 pub trait IdempotencyStore: Send + Sync {
-    /// Looks the key up and, if it is free, holds it for this call.
+    /// Looks the key up and, if it is free, holds it for this call, for at
+    /// least `hold` (see [the hold](Self#the-hold)) unless the call records
+    /// or releases it first.
     fn claim<'a>(
         &'a self,
         scope: &'a IdempotencyScope,
+        hold: Duration,
     ) -> BoxFuture<'a, Result<ClaimOutcome, IdempotencyError>>;
 
     /// Records the result of the call that holds the key.
@@ -163,7 +187,9 @@ pub trait IdempotencyStore: Send + Sync {
 /// applications. Records live as long as the store, up to
 /// [`max_records`](Self::with_max_records) (the oldest go first); a held key
 /// whose call never came back is free again after the
-/// [`lease`](Self::with_lease).
+/// [`lease`](Self::with_lease) or the claim's hold, whichever is longer
+/// (see [the hold](IdempotencyStore#the-hold)). Time is Tokio's clock, so a
+/// test with a paused clock moves leases too.
 pub struct InMemoryIdempotencyStore {
     state: Mutex<State>,
     lease: Duration,
@@ -178,7 +204,11 @@ struct State {
 }
 
 enum Entry {
-    Running { since: Instant },
+    /// Held until `until` (`None`: a hold too long to count, never freed
+    /// by time).
+    Running {
+        until: Option<Instant>,
+    },
     Done(Box<IdempotencyRecord>),
 }
 
@@ -197,7 +227,8 @@ impl InMemoryIdempotencyStore {
         }
     }
 
-    /// Sets how long a held key stays held when its call never comes back.
+    /// Sets how long a held key stays held at least when its call never
+    /// comes back; a claim whose hold is longer keeps the key for its hold.
     #[must_use]
     pub fn with_lease(mut self, lease: Duration) -> Self {
         self.lease = lease;
@@ -226,19 +257,20 @@ impl InMemoryIdempotencyStore {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    fn claim_now(&self, scope: &IdempotencyScope) -> ClaimOutcome {
+    fn claim_now(&self, scope: &IdempotencyScope, hold: Duration) -> ClaimOutcome {
         let mut state = self.lock();
+        let now = Instant::now();
         match state.entries.get(scope) {
             Some(Entry::Done(record)) => return ClaimOutcome::Recorded(Box::clone(record)),
-            Some(Entry::Running { since }) if since.elapsed() < self.lease => {
+            Some(Entry::Running { until }) if until.is_none_or(|until| now < until) => {
                 return ClaimOutcome::InProgress;
             }
             _ => {}
         }
-        let since = Instant::now();
+        let until = now.checked_add(self.lease.max(hold));
         state
             .entries
-            .insert(scope.clone(), Entry::Running { since });
+            .insert(scope.clone(), Entry::Running { until });
         ClaimOutcome::Fresh
     }
 
@@ -285,8 +317,9 @@ impl IdempotencyStore for InMemoryIdempotencyStore {
     fn claim<'a>(
         &'a self,
         scope: &'a IdempotencyScope,
+        hold: Duration,
     ) -> BoxFuture<'a, Result<ClaimOutcome, IdempotencyError>> {
-        let claim = self.claim_now(scope);
+        let claim = self.claim_now(scope, hold);
         Box::pin(std::future::ready(Ok(claim)))
     }
 
@@ -334,7 +367,7 @@ mod tests {
     }
 
     fn claim(store: &InMemoryIdempotencyStore, key: &IdempotencyScope) -> ClaimOutcome {
-        store.claim_now(key)
+        store.claim_now(key, Duration::ZERO)
     }
 
     #[test]
@@ -368,6 +401,37 @@ mod tests {
         let store = InMemoryIdempotencyStore::new().with_lease(Duration::ZERO);
         assert_eq!(claim(&store, &scope("k")), ClaimOutcome::Fresh);
         assert_eq!(claim(&store, &scope("k")), ClaimOutcome::Fresh);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_key_is_held_for_the_longer_of_the_lease_and_the_claims_hold() {
+        let store = InMemoryIdempotencyStore::new().with_lease(Duration::from_secs(1));
+        let hold = Duration::from_secs(90);
+        assert_eq!(store.claim_now(&scope("k"), hold), ClaimOutcome::Fresh);
+        tokio::time::advance(Duration::from_secs(89)).await;
+        assert_eq!(store.claim_now(&scope("k"), hold), ClaimOutcome::InProgress);
+        tokio::time::advance(Duration::from_secs(1)).await;
+        assert_eq!(store.claim_now(&scope("k"), hold), ClaimOutcome::Fresh);
+        // A hold too long to count is never freed by time.
+        assert_eq!(
+            store.claim_now(&scope("m"), Duration::MAX),
+            ClaimOutcome::Fresh
+        );
+        tokio::time::advance(Duration::from_secs(365 * 24 * 3600)).await;
+        assert_eq!(
+            store.claim_now(&scope("m"), Duration::ZERO),
+            ClaimOutcome::InProgress
+        );
+        // The lease counts when it is the longer.
+        assert_eq!(
+            store.claim_now(&scope("n"), Duration::ZERO),
+            ClaimOutcome::Fresh
+        );
+        tokio::time::advance(Duration::from_millis(999)).await;
+        assert_eq!(
+            store.claim_now(&scope("n"), Duration::ZERO),
+            ClaimOutcome::InProgress
+        );
     }
 
     #[test]

@@ -34,10 +34,12 @@ pub mod model_result;
 mod pipeline;
 mod principal;
 pub mod recipients;
+mod startup;
 mod toolbox;
 
 pub use abort::AbortHandle;
 pub use call_result::CallResult;
 pub use handler::CallContext;
+pub use startup::StartupError;
 pub use tool_core::ToolCall;
 pub use toolbox::Toolbox;

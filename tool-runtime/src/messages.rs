@@ -127,6 +127,16 @@ pub(super) fn stopped_earlier(field: &str) -> ToolError {
     .with_recovery(Recovery::AskUser)
 }
 
+/// A call of a turn not run because an earlier call of the turn ended
+/// fatal, which stops the run.
+pub(super) fn not_run_after_fatal() -> ToolError {
+    ToolError::new(
+        ToolError::CALL_NOT_RUN,
+        ErrorCategory::Aborted,
+        "The call did not run: an earlier call of this turn failed in a way that stops the run; nothing was changed.",
+    )
+}
+
 /// A call refused because a store that guards it did not answer.
 pub(super) fn store_unavailable() -> ToolError {
     ToolError::new(

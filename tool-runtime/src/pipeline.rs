@@ -4,7 +4,7 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::PoisonError;
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use serde_json::Value;
 use tokio::time::Instant;
@@ -14,7 +14,7 @@ use tracing::field::Empty;
 use crate::abort::AbortHandle;
 use crate::approval::{ApprovalCheck, ApprovalLookup, ApprovalRequest, ApprovalStore, Approvals};
 use crate::audit::{AUDIT_SCHEMA_VERSION, AuditRecord, Subject, Subjects};
-use crate::audit_sink::AuditEntry;
+use crate::audit_sink::{AuditEntry, AuditSink};
 use crate::call_result::CallResult;
 use crate::handler::{
     CallContext, CatchUnwind, DropPanic, HandlerResult, Notes, Parsed, take_panic,
@@ -56,6 +56,9 @@ pub(super) struct Draft {
     pub(super) audit_entry: Option<AuditEntry>,
     /// When the call started, RFC 3339.
     pub(super) started_at: String,
+    /// Whether the toolbox's clock panicked during this call (it is
+    /// reported once).
+    clock_panicked: bool,
 }
 
 /// How a call ended, before it is written into the audit record.
@@ -89,7 +92,8 @@ impl Toolbox {
         );
         let started = Instant::now();
         let mut draft = Draft {
-            started_at: format_rfc3339((self.clock)()),
+            started_at: String::new(),
+            clock_panicked: false,
             audit_entry: None,
             contract: None,
             subjects: session
@@ -104,6 +108,7 @@ impl Toolbox {
             undeclared_error_code: None,
             internal_detail: None,
         };
+        draft.started_at = format_rfc3339(self.now(&mut draft));
         // Everything a call runs outside its handler's future is contained
         // too (a parsed call's destructor on a refusal, an idempotency
         // store): a panic there is this call's fatal `INTERNAL`, and the
@@ -169,11 +174,10 @@ impl Toolbox {
             internal_detail: draft.internal_detail,
         };
         if let Some(sink) = &self.audit
-            && let Err(error) = sink.ended(draft.audit_entry, &audit).await
+            && let Err(detail) = write_end(sink.as_ref(), draft.audit_entry, &audit).await
         {
             // The call has ended: its result stands, and the failure is
             // reported where the application looks.
-            let detail = error.to_string();
             span.in_scope(|| tracing::error!(detail = %detail, "the audit record was not written"));
             audit.internal_detail = Some(match audit.internal_detail.take() {
                 Some(earlier) => format!("{earlier}; {detail}"),
@@ -271,8 +275,12 @@ impl Toolbox {
                     subjects: draft.subjects.clone(),
                     key: key.clone(),
                 };
-                match self.idempotency.claim(&scope).await {
-                    Ok(ClaimOutcome::Fresh) => Some(scope),
+                // The key is held for as long as the call may run: its time
+                // limit and the grace for what comes before and after it.
+                let hold = self.time_limit(contract).saturating_add(self.claim_grace);
+                let claimed = Instant::now();
+                match self.idempotency.claim(&scope, hold).await {
+                    Ok(ClaimOutcome::Fresh) => Some((scope, claimed)),
                     // An earlier run was stopped while it ran (timeout,
                     // abort, panic): it may have taken effect, so the key
                     // never runs again.
@@ -303,11 +311,12 @@ impl Toolbox {
             _ => None,
         };
 
+        let claimed = scope.as_ref().map(|(_, claimed)| *claimed);
         let finished = self
-            .approve_and_run(contract, parsed, call, session, abort, draft)
+            .approve_and_run(contract, parsed, call, session, abort, claimed, draft)
             .await;
 
-        if let Some(scope) = scope {
+        if let Some((scope, _)) = scope {
             // A completed call is recorded for replay; one stopped while it
             // ran (`Unknown`) is recorded too, so that a retry with its key
             // is refused as OUTCOME_UNKNOWN rather than run a second time;
@@ -334,6 +343,7 @@ impl Toolbox {
         finished
     }
 
+    #[allow(clippy::too_many_arguments)]
     async fn approve_and_run(
         &self,
         contract: &'static ToolContract,
@@ -341,23 +351,16 @@ impl Toolbox {
         call: &ToolCall,
         session: &Session,
         abort: Option<&AbortHandle>,
+        claimed: Option<Instant>,
         draft: &mut Draft,
     ) -> Finished {
         if abort.is_some_and(AbortHandle::is_aborted) {
             return self.refuse(draft, aborted(None));
         }
         if contract.approval() == Approval::Required {
-            let session_approvals = session.get::<Approvals>();
-            let store: &dyn ApprovalStore = match (&self.approvals, &session_approvals) {
-                (Some(store), _) => store.as_ref(),
-                (None, Some(approvals)) => *approvals,
-                (None, None) => {
-                    let detail = format!(
-                        "the tool `{}` requires approval, but the session holds no `Approvals`; the application must add one with `Session::with`",
-                        contract.name()
-                    );
-                    return self.fatal(draft, ExecutionOutcome::NotStarted, detail);
-                }
+            let store = match approval_source(self.approvals.as_deref(), contract, session) {
+                Ok(store) => store,
+                Err(detail) => return self.fatal(draft, ExecutionOutcome::NotStarted, detail),
             };
             if let Err(detail) =
                 principal(contract, session, "approvals", store.requires_principal())
@@ -367,6 +370,9 @@ impl Toolbox {
             // The sink hears of the call before its grant is used, so a
             // sink that fails leaves the grant for the retry.
             if let Err(finished) = self.announce(contract, call, draft).await {
+                return finished;
+            }
+            if let Some(finished) = self.claim_still_covers(claimed, draft) {
                 return finished;
             }
             let lookup = ApprovalLookup {
@@ -406,12 +412,13 @@ impl Toolbox {
         if let Err(finished) = self.announce(contract, call, draft).await {
             return finished;
         }
+        if let Some(finished) = self.claim_still_covers(claimed, draft) {
+            return finished;
+        }
 
         let cx = CallContext::new(&call.call_id, session.clone());
         let handle = cx.clone();
-        let limit = contract
-            .timeout_ms()
-            .map_or(self.default_timeout, Duration::from_millis);
+        let limit = self.time_limit(contract);
         let stopped = if contract.effect() == Effect::Read {
             ExecutionOutcome::Failed
         } else {
@@ -489,8 +496,60 @@ impl Toolbox {
         }
     }
 
+    /// The time limit of a call of `contract`: its `timeout_ms`, else the
+    /// toolbox's default.
+    fn time_limit(&self, contract: &ToolContract) -> Duration {
+        contract
+            .timeout_ms()
+            .map_or(self.default_timeout, Duration::from_millis)
+    }
+
+    /// Whether the key claimed at `claimed` is still held long enough for
+    /// the handler to run to its time limit and its end to be recorded: the
+    /// steps before the handler (the audit sink, the approval store) may use
+    /// half of the toolbox's claim grace; a call past that is not run.
+    fn claim_still_covers(&self, claimed: Option<Instant>, draft: &mut Draft) -> Option<Finished> {
+        let claimed = claimed?;
+        let budget = self.claim_grace / 2;
+        let used = claimed.elapsed();
+        if used <= budget {
+            return None;
+        }
+        add_detail(
+            draft,
+            format!(
+                "the steps before the handler took {} ms after the idempotency key was claimed, more than the {} ms they may take (half of the toolbox's claim grace); the call was not run, so that its key is never free while it could still run",
+                used.as_millis(),
+                budget.as_millis()
+            ),
+        );
+        Some(self.refuse(draft, store_unavailable()))
+    }
+
+    /// The toolbox's clock, read inside `catch_unwind`: a clock that panics
+    /// is replaced by the system clock for this reading, and the panic is
+    /// noted once in the call's audit record.
+    fn now(&self, draft: &mut Draft) -> SystemTime {
+        match catch_unwind(AssertUnwindSafe(|| (self.clock)())) {
+            Ok(now) => now,
+            Err(payload) => {
+                let message = take_panic(payload);
+                if !draft.clock_panicked {
+                    draft.clock_panicked = true;
+                    add_detail(
+                        draft,
+                        format!(
+                            "the toolbox's clock panicked: {message}; the system clock stamped this call instead"
+                        ),
+                    );
+                }
+                SystemTime::now()
+            }
+        }
+    }
+
     /// A call the runtime stopped (timeout or abort): the model reads why.
-    fn stop(&self, draft: &Draft, error: ToolError, outcome: ExecutionOutcome) -> Finished {
+    fn stop(&self, draft: &mut Draft, error: ToolError, outcome: ExecutionOutcome) -> Finished {
         let output = ToolOutput::respond_to_model(error);
         self.fresh(
             draft,
@@ -534,7 +593,7 @@ impl Toolbox {
     /// The outcome of a call produced now, with its model result.
     fn fresh(
         &self,
-        draft: &Draft,
+        draft: &mut Draft,
         output: ToolOutput,
         outcome: ExecutionOutcome,
         trust: ContentTrust,
@@ -568,7 +627,7 @@ impl Toolbox {
             source_label,
             producer_revision,
             resource_revision: notes.resource_revision.clone(),
-            observed_at: format_rfc3339((self.clock)()),
+            observed_at: format_rfc3339(self.now(draft)),
             trust,
         };
         Finished {
@@ -580,7 +639,7 @@ impl Toolbox {
     }
 
     /// A call the runtime refused before running it.
-    pub(super) fn refuse(&self, draft: &Draft, error: ToolError) -> Finished {
+    pub(super) fn refuse(&self, draft: &mut Draft, error: ToolError) -> Finished {
         let output = ToolOutput::respond_to_model(error);
         self.fresh(
             draft,
@@ -602,6 +661,65 @@ impl Toolbox {
             ContentTrust::Runtime,
             &Notes::default(),
         )
+    }
+}
+
+/// Where the grants of an approved tool's calls are: the toolbox's
+/// [`ApprovalStore`], else the session's [`Approvals`]. Neither, or both
+/// (grants put into the session would never be read), is the
+/// application's configuration error: the message says which and what to
+/// change.
+pub(super) fn approval_source<'a>(
+    toolbox_store: Option<&'a dyn ApprovalStore>,
+    contract: &ToolContract,
+    session: &'a Session,
+) -> Result<&'a dyn ApprovalStore, String> {
+    match (toolbox_store, session.get::<Approvals>()) {
+        (Some(store), None) => Ok(store),
+        (None, Some(approvals)) => Ok(approvals),
+        (None, None) => Err(format!(
+            "the tool `{}` requires approval, but the session holds no `Approvals` and the toolbox has no approval store; the application must add `Approvals` to the session with `Session::with`, or set an approval store with `Toolbox::with_approval_store`",
+            contract.name()
+        )),
+        (Some(_), Some(_)) => Err(format!(
+            "the tool `{}` requires approval, and grants are looked for in two places: the toolbox has an approval store (`Toolbox::with_approval_store`) and the session holds `Approvals`, whose grants would never be read; the application must use one: remove `Approvals` from the session and grant through the store, or build the toolbox without the approval store",
+            contract.name()
+        )),
+    }
+}
+
+/// Writes the end of a call to the audit sink; a failure or a panic of the
+/// sink (while it builds its future, polls it or drops it) is the message
+/// for the record's `internal_detail`.
+async fn write_end(
+    sink: &dyn AuditSink,
+    entry: Option<AuditEntry>,
+    audit: &AuditRecord,
+) -> Result<(), String> {
+    let dropped = DropPanic::default();
+    let written = match catch_unwind(AssertUnwindSafe(|| sink.ended(entry, audit))) {
+        Ok(future) => CatchUnwind::new(future, &dropped).await,
+        Err(payload) => Err(take_panic(payload)),
+    };
+    let drop_panic = dropped
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .take();
+    let mut problems = Vec::new();
+    match written {
+        Ok(Ok(())) => {}
+        Ok(Err(error)) => problems.push(error.to_string()),
+        Err(panic) => problems.push(format!("the audit sink panicked in `ended`: {panic}")),
+    }
+    if let Some(panic) = drop_panic {
+        problems.push(format!(
+            "the audit sink panicked while its `ended` future was dropped: {panic}"
+        ));
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems.join("; "))
     }
 }
 

@@ -5,6 +5,7 @@ use std::fmt;
 use std::future::{Future, poll_fn};
 use std::pin::{Pin, pin};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::task::Poll;
 use std::time::{Duration, SystemTime};
 
@@ -16,12 +17,13 @@ use crate::audit_sink::AuditSink;
 use crate::call_result::CallResult;
 use crate::handler::{CallContext, ErasedTool, Registered, RegisteredBlocking};
 use crate::idempotency::{IdempotencyStore, InMemoryIdempotencyStore};
+use crate::messages::not_run_after_fatal;
 use tool_core::Session;
 use tool_core::Tool;
 use tool_core::ToolCall;
 use tool_core::ToolError;
 
-use tool_core::{ContractError, Effect, ToolContract};
+use tool_core::{ContractError, Effect, OutputKind, ToolContract};
 
 /// The tools an agent may call, each with its async handler, and the policy
 /// that every call goes through.
@@ -52,7 +54,10 @@ use tool_core::{ContractError, Effect, ToolContract};
 ///    running the tool or asking for a new approval; the same key with
 ///    other arguments answers `IDEMPOTENCY_KEY_REUSED`, while the
 ///    first call runs, `CALL_IN_PROGRESS`, and when it never reported its
-///    end (a shared store's lease ran out), `OUTCOME_UNKNOWN`; a store
+///    end (a shared store's lease ran out), `OUTCOME_UNKNOWN`; the key is
+///    claimed for at least the call's time limit plus the
+///    [claim grace](Self::with_claim_grace), so a lease never ends while
+///    the call may still run; a store
 ///    that does not answer gives `POLICY_STORE_UNAVAILABLE` (retry later)
 ///    and the call does not run; an empty key answers
 ///    `INVALID_ARGUMENTS` (see
@@ -64,22 +69,30 @@ use tool_core::{ContractError, Effect, ToolContract};
 ///    [`ApprovalGrant`](crate::approval::ApprovalGrant) for this tool,
 ///    contract version, argument hash and session subjects in the
 ///    toolbox's [`ApprovalStore`] or, without one, the session's
-///    [`Approvals`](crate::approval::Approvals), else
+///    [`Approvals`](crate::approval::Approvals) (both at once is the
+///    application's configuration error: grants put into the session would
+///    never be read), else
 ///    `APPROVAL_REQUIRED` with an
 ///    [`ApprovalRequest`](crate::approval::ApprovalRequest) (showing the
 ///    exact canonical arguments) in the result; the grant is used up when
 ///    the call starts, however the call then ends;
 ///
-///    a session without `Approvals` for an approved tool, or without
+///    a session without `Approvals` (and no approval store) for an approved
+///    tool, or without
 ///    `Subjects` (or with an empty one) for a keyed or approved tool that
 ///    takes injected values (for any keyed or approved tool when its store
 ///    [requires a principal](crate::idempotency::IdempotencyStore::requires_principal)), is
 ///    the application's configuration error: fatal `INTERNAL`, the reason
 ///    in the audit record (see the [approval scope](crate::approval));
-/// 5. the handler runs under the time limit and the abort handle; only a
-///    completed run is recorded under its idempotency key, so a retry after
-///    a failure, timeout or abort runs again. The time limit bounds the
-///    handler, not the idempotency store.
+///    [`check`](Self::check) finds these at start-up;
+/// 5. the handler runs under the time limit and the abort handle. Under an
+///    idempotency key, a completed run is recorded for replay, and so is a
+///    write stopped while it ran (timeout, abort, panic), as outcome
+///    `unknown`: a retry with its key answers `OUTCOME_UNKNOWN` and never
+///    runs it a second time, since the first run may have taken effect. A
+///    run that failed (the handler's error), a read that was stopped and a
+///    call that never started free the key, so a retry runs again. The time
+///    limit bounds the handler, not the idempotency store.
 ///
 /// Each call runs inside a `tracing` span named `tool_call` with the fields
 /// `tool`, `version`, `call_id`, `outcome`, `result`, `code`, `delivery`
@@ -95,11 +108,19 @@ pub struct Toolbox {
     pub(super) approvals: Option<Arc<dyn ApprovalStore>>,
     pub(super) audit: Option<Arc<dyn AuditSink>>,
     pub(super) clock: Arc<dyn Fn() -> SystemTime + Send + Sync>,
+    pub(super) claim_grace: Duration,
 }
 
 impl Toolbox {
     /// The time limit of a call whose contract sets no `timeout_ms`: 30 s.
     pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+    /// How much longer than its time limit a keyed call holds its
+    /// idempotency key by default (see
+    /// [`with_claim_grace`](Self::with_claim_grace)): 60 s, for the steps before its handler (the audit
+    /// sink, the approval store), which may take half of it, and for the
+    /// record of its end. A keyed call claims its key for its time limit
+    /// plus this grace (see [the hold](crate::idempotency::IdempotencyStore#the-hold)).
+    pub const CLAIM_GRACE: Duration = Duration::from_secs(60);
     /// The longest `content_text` a success gets by default (64 KiB); a
     /// longer one is cut and marked `truncated`.
     pub const DEFAULT_MAX_CONTENT_BYTES: usize = 64 * 1024;
@@ -115,6 +136,7 @@ impl Toolbox {
             approvals: None,
             audit: None,
             clock: Arc::new(SystemTime::now),
+            claim_grace: Self::CLAIM_GRACE,
         }
     }
 
@@ -122,6 +144,19 @@ impl Toolbox {
     #[must_use]
     pub fn with_default_timeout(mut self, timeout: Duration) -> Self {
         self.default_timeout = timeout;
+        self
+    }
+
+    /// Sets how much longer than its time limit a keyed call holds its
+    /// idempotency key (default [`CLAIM_GRACE`](Self::CLAIM_GRACE)): the
+    /// steps before the handler (the audit sink, the approval store) may
+    /// take half of it, else the call is not run
+    /// (`POLICY_STORE_UNAVAILABLE`, its key released); the rest covers the
+    /// record of its end. A shorter grace lets a shared store see a call
+    /// whose process died as abandoned sooner.
+    #[must_use]
+    pub fn with_claim_grace(mut self, grace: Duration) -> Self {
+        self.claim_grace = grace;
         self
     }
 
@@ -142,8 +177,11 @@ impl Toolbox {
 
     /// Sets where approvals are looked up and used (e.g. the application's
     /// database, shared by every instance); without one, the session's
-    /// [`Approvals`](crate::approval::Approvals) are, and with one, they are
-    /// not consulted.
+    /// [`Approvals`](crate::approval::Approvals) are. With one, a session
+    /// that holds `Approvals` too is a configuration error at every call of
+    /// an approved tool (fatal `INTERNAL`, the audit record naming both),
+    /// since grants put there would never be read; [`check`](Self::check)
+    /// reports it at start-up.
     #[must_use]
     pub fn with_approval_store(mut self, store: Arc<dyn ApprovalStore>) -> Self {
         self.approvals = Some(store);
@@ -162,6 +200,12 @@ impl Toolbox {
 
     /// Sets the clock that stamps `started_at` and `observed_at` (for tests
     /// and replays; durations are measured with Tokio's clock).
+    ///
+    /// A clock that panics does not lose the call: that reading is taken
+    /// from the system clock instead, and the call's audit record says so in
+    /// its `internal_detail` ("the toolbox's clock panicked: …; the system
+    /// clock stamped this call instead"); the call's output is what it would
+    /// have been.
     #[must_use]
     pub fn with_clock(mut self, clock: impl Fn() -> SystemTime + Send + Sync + 'static) -> Self {
         self.clock = Arc::new(clock);
@@ -263,9 +307,15 @@ impl Toolbox {
     /// # }
     /// ```
     ///
+    /// The contract is checked first, as [`register`](Self::register) does
+    /// ([`ToolContract::check_rules`]);
+    /// [`try_register_blocking`](Self::try_register_blocking) returns that
+    /// error instead of panicking.
+    ///
     /// # Panics
     ///
-    /// When a tool of the same name is already registered.
+    /// When a tool of the same name is already registered, and when the
+    /// contract breaks a rule, with the [`ContractError`] as the message.
     pub fn register_blocking<T, H, E>(&mut self, handler: H) -> &mut Self
     where
         T: Tool + Send + 'static,
@@ -273,6 +323,28 @@ impl Toolbox {
         H: Fn(T, CallContext) -> Result<T::Output, E> + Send + Sync + 'static,
         E: Into<ToolError> + Send + 'static,
     {
+        match self.try_register_blocking::<T, H, E>(handler) {
+            Ok(toolbox) => toolbox,
+            Err(error) => panic!("{error}"),
+        }
+    }
+
+    /// Registers tool `T` with a blocking handler as
+    /// [`register_blocking`](Self::register_blocking) does, or returns the
+    /// [`ContractError`] of a contract that breaks a rule inside a nested
+    /// type.
+    ///
+    /// # Panics
+    ///
+    /// When a tool of the same name is already registered.
+    pub fn try_register_blocking<T, H, E>(&mut self, handler: H) -> Result<&mut Self, ContractError>
+    where
+        T: Tool + Send + 'static,
+        T::Output: Send,
+        H: Fn(T, CallContext) -> Result<T::Output, E> + Send + Sync + 'static,
+        E: Into<ToolError> + Send + 'static,
+    {
+        T::contract().check_rules()?;
         let name = T::contract().name();
         assert!(
             !self.tools.contains_key(name),
@@ -280,7 +352,7 @@ impl Toolbox {
         );
         self.tools
             .insert(name, Box::new(RegisteredBlocking::<T, H, E>::new(handler)));
-        self
+        Ok(self)
     }
 
     /// The contracts of the registered tools, by name: what a provider
@@ -359,6 +431,14 @@ impl Toolbox {
     /// before it have finished, and the calls after it wait until it has.
     /// Other calls overlap.
     ///
+    /// A fatal outcome means the run stops: a call that waits for a call
+    /// that ended fatal is not run (a destructive call waits for every call
+    /// before it; a call after a destructive call waits for it and what it
+    /// waited for); it answers `CALL_NOT_RUN` with outcome `not_started`
+    /// and its own audit record, and an approval it had stays unused. Calls
+    /// that started alongside the fatal one go on to their end: stopping a
+    /// write halfway would leave its outcome unknown.
+    ///
     /// Calls that share a `call_id` cannot be told apart by their results
     /// (the provider matches a result to its call by the id): none of them
     /// runs, each answers `DUPLICATE_CALL_ID` with outcome `not_started`.
@@ -371,16 +451,38 @@ impl Toolbox {
         abort: &AbortHandle,
     ) -> Vec<CallResult> {
         let gate = RwLock::new(());
+        let first_fatal = AtomicUsize::new(usize::MAX);
         let counts = id_counts(calls);
+        // The calls before `waits_for` must end before a call starts: all
+        // before it for a destructive call, else all up to and including
+        // the last destructive call before it.
+        let mut waits_for = 0;
         let pending = calls
             .iter()
-            .map(|call| {
+            .enumerate()
+            .map(|(index, call)| {
                 let refusal = (counts[call.call_id.as_str()] > 1)
                     .then(|| ToolError::duplicate_call_id(&call.call_id));
-                Box::pin(self.gated_call(call, session, abort, &gate, refusal))
+                let destructive = self.is_destructive(call);
+                let turn = Turn {
+                    gate: &gate,
+                    first_fatal: &first_fatal,
+                    index,
+                    waits_for: if destructive { index } else { waits_for },
+                    destructive,
+                };
+                if destructive {
+                    waits_for = index + 1;
+                }
+                Box::pin(self.gated_call(call, session, abort, turn, refusal))
             })
             .collect();
         join_all(pending).await
+    }
+
+    fn is_destructive(&self, call: &ToolCall) -> bool {
+        self.contract(&call.name)
+            .is_some_and(|contract| contract.effect() == Effect::Destructive)
     }
 
     async fn gated_call(
@@ -388,14 +490,12 @@ impl Toolbox {
         call: &ToolCall,
         session: &Session,
         abort: &AbortHandle,
-        gate: &RwLock<()>,
-        refusal: Option<ToolError>,
+        turn: Turn<'_>,
+        mut refusal: Option<ToolError>,
     ) -> CallResult {
-        let destructive = self
-            .contract(&call.name)
-            .is_some_and(|contract| contract.effect() == Effect::Destructive);
+        let gate = turn.gate;
         let wait = async {
-            if destructive {
+            if turn.destructive {
                 Held::Alone {
                     _guard: gate.write().await,
                 }
@@ -408,7 +508,15 @@ impl Toolbox {
         // A call aborted while it waits does not start: `run_call` sees the
         // abort and answers ABORTED with outcome `not_started`.
         let held = race(abort.aborted(), wait).await;
+        // The calls this one waited for have all ended (it holds the
+        // gate): one of them ended fatal, so the run stops here.
+        if refusal.is_none() && turn.first_fatal.load(Ordering::SeqCst) < turn.waits_for {
+            refusal = Some(not_run_after_fatal());
+        }
         let result = self.run_call(call, session, Some(abort), refusal).await;
+        if result.output.kind() == OutputKind::Fatal {
+            turn.first_fatal.fetch_min(turn.index, Ordering::SeqCst);
+        }
         drop(held);
         result
     }
@@ -421,6 +529,19 @@ fn id_counts(calls: &[ToolCall]) -> HashMap<&str, usize> {
         *counts.entry(call.call_id.as_str()).or_default() += 1;
     }
     counts
+}
+
+/// One call's place in its turn: the gate that lets a destructive call run
+/// alone, the index of the first call of the turn that ended fatal
+/// (`usize::MAX` while none has), and which calls this one waits for.
+struct Turn<'a> {
+    gate: &'a RwLock<()>,
+    first_fatal: &'a AtomicUsize,
+    /// This call's index in the turn.
+    index: usize,
+    /// The calls before this index end before this one starts.
+    waits_for: usize,
+    destructive: bool,
 }
 
 /// A turn's gate, held (until dropped) while a call runs.

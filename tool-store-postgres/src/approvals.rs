@@ -33,8 +33,9 @@ const MAX_APPROVAL_ID_BYTES: usize = 512;
 /// ([`Toolbox::with_approval_store`](tool_runtime::Toolbox::with_approval_store)),
 /// the grants an approved call can use are the ones recorded with
 /// [`grant`](Self::grant), and only those: an
-/// [`Approvals`](tool_runtime::approval::Approvals) put into the session is
-/// not a source of grants. The approval UI answers an
+/// [`Approvals`](tool_runtime::approval::Approvals) put into the session as
+/// well is a configuration error (the call ends fatal `INTERNAL`, naming
+/// both; `Toolbox::check` reports it at start-up). The approval UI answers an
 /// [`ApprovalRequest`](tool_runtime::approval::ApprovalRequest) with
 /// `store.grant(&request.approve(id), valid_for)` on any instance; the
 /// model's retry of the call then uses that grant on whichever instance

@@ -22,7 +22,9 @@ use crate::values::{millis, readable, readable_json};
 ///   inserts the row and runs; the others read it and get the recorded
 ///   result or `CALL_IN_PROGRESS`.
 /// - **Lease**: a claim not recorded or released within the
-///   [lease](Self::with_lease) (its process died, or lost its database at
+///   [lease](Self::with_lease), or the claim's hold when that is longer
+///   (the call's time limit plus its grace, see
+///   [the hold](IdempotencyStore#the-hold)), (its process died, or lost its database at
 ///   the end of the call) is marked `abandoned` by the next claim, which
 ///   answers [`ClaimOutcome::Abandoned`] (`OUTCOME_UNKNOWN` to the model):
 ///   the key never runs a second time, since the first run may have taken
@@ -65,10 +67,10 @@ impl PostgresIdempotencyStore {
         }
     }
 
-    /// Sets how long a claim stays held without a result. Make it longer
-    /// than the longest time limit of a keyed tool: a call still running
-    /// when its lease ends is not run twice, but a retry meanwhile reads
-    /// `OUTCOME_UNKNOWN` instead of `CALL_IN_PROGRESS`.
+    /// Sets how long a claim stays held without a result at least; a claim
+    /// whose hold (its call's time limit plus its grace) is longer is held
+    /// for its hold, so a call is never seen as abandoned while it may
+    /// still run.
     #[must_use]
     pub fn with_lease(mut self, lease: Duration) -> Self {
         self.lease = lease;
@@ -109,7 +111,11 @@ impl PostgresIdempotencyStore {
         settle(client, result)
     }
 
-    async fn claim_now(&self, scope: &IdempotencyScope) -> Result<ClaimOutcome, StoreError> {
+    async fn claim_now(
+        &self,
+        scope: &IdempotencyScope,
+        hold: Duration,
+    ) -> Result<ClaimOutcome, StoreError> {
         let id = scope_sha256(scope)?;
         let subjects = readable_json(serde_json::to_value(&scope.subjects)?);
         let major = i64::try_from(scope.contract_major)
@@ -147,7 +153,7 @@ impl PostgresIdempotencyStore {
                     &major,
                     &subjects,
                     &key.as_ref(),
-                    &millis(self.lease),
+                    &millis(self.lease.max(hold)),
                 ];
                 if client.query_opt(&insert, &params).await?.is_some() {
                     return Ok(ClaimOutcome::Fresh);
@@ -244,8 +250,9 @@ impl IdempotencyStore for PostgresIdempotencyStore {
     fn claim<'a>(
         &'a self,
         scope: &'a IdempotencyScope,
+        hold: Duration,
     ) -> BoxFuture<'a, Result<ClaimOutcome, IdempotencyError>> {
-        Box::pin(async move { self.claim_now(scope).await.map_err(store_error) })
+        Box::pin(async move { self.claim_now(scope, hold).await.map_err(store_error) })
     }
 
     fn record<'a>(

@@ -46,12 +46,15 @@ async fn purge_frees_a_key_whose_call_is_still_running() {
         .with_retention(Duration::ZERO);
     let s = scope("k-purge");
     // Instance A claims; its handler is still running past the lease.
-    assert_eq!(store.claim(&s).await, Ok(ClaimOutcome::Fresh));
+    assert_eq!(
+        store.claim(&s, Duration::ZERO).await,
+        Ok(ClaimOutcome::Fresh)
+    );
     tokio::time::sleep(Duration::from_millis(400)).await;
     // The periodic purge runs.
     let purged = store.purge().await.unwrap();
     // Instance B retries the same key while A still runs.
-    let second = store.claim(&s).await.unwrap();
+    let second = store.claim(&s, Duration::ZERO).await.unwrap();
     assert!(
         matches!(second, ClaimOutcome::Abandoned | ClaimOutcome::InProgress),
         "purge deleted {purged} running claim(s); the retry got {second:?} and runs a second time"
@@ -95,10 +98,19 @@ async fn held_abandoned_then_recorded_is_replayed() {
     let pool = db.migrated_pool(&quick()).await;
     let store = PostgresIdempotencyStore::new(pool.clone()).with_lease(Duration::from_millis(100));
     let s = scope("k-ab");
-    assert_eq!(store.claim(&s).await, Ok(ClaimOutcome::Fresh));
+    assert_eq!(
+        store.claim(&s, Duration::ZERO).await,
+        Ok(ClaimOutcome::Fresh)
+    );
     tokio::time::sleep(Duration::from_millis(250)).await;
-    assert_eq!(store.claim(&s).await, Ok(ClaimOutcome::Abandoned));
-    assert_eq!(store.claim(&s).await, Ok(ClaimOutcome::Abandoned));
+    assert_eq!(
+        store.claim(&s, Duration::ZERO).await,
+        Ok(ClaimOutcome::Abandoned)
+    );
+    assert_eq!(
+        store.claim(&s, Duration::ZERO).await,
+        Ok(ClaimOutcome::Abandoned)
+    );
     let _ = std::any::type_name::<IdempotencyRecord>();
 }
 
@@ -134,7 +146,7 @@ async fn held_separator_subjects_do_not_collide() {
             key: "same-key".into(),
         };
         assert_eq!(
-            store.claim(&scope).await,
+            store.claim(&scope, Duration::ZERO).await,
             Ok(ClaimOutcome::Fresh),
             "{subjects:?}"
         );

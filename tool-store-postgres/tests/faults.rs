@@ -24,6 +24,19 @@ use tool_contract::{approval::ApprovalGrant, runtime::ExecutionOutcome};
 
 const REFUSED: &str = "error connecting to server: Connection refused (os error 111)";
 const LEASE: Duration = Duration::from_secs(3);
+/// How long the instance whose completion fails holds its claim: its calls'
+/// time limit plus its claim grace (longer than `LEASE`).
+const HOLD: Duration = Duration::from_secs(8);
+
+/// The instance whose completion fails: its claims are held for [`HOLD`].
+fn holding_instance(
+    pool: &tool_contract::store_postgres::Pool,
+    probe: &Arc<Probe>,
+) -> tool_contract::Toolbox {
+    toolbox(pool, probe, LEASE)
+        .with_default_timeout(Duration::from_secs(4))
+        .with_claim_grace(Duration::from_secs(4))
+}
 
 fn closed_port() -> tool_contract::store_postgres::Pool {
     connect(
@@ -151,7 +164,7 @@ async fn assert_in_progress_then_unknown(db: &TestDb, probe: &Arc<Probe>) {
         .await,
         1
     );
-    tokio::time::sleep(LEASE).await;
+    tokio::time::sleep(HOLD).await;
     for _ in 0..2 {
         let result = other.call(&voucher("GATED", "k"), &session()).await;
         assert_eq!(result.model_text().as_deref(), Some(UNKNOWN));
@@ -175,7 +188,7 @@ async fn a_connection_terminated_between_claim_and_completion_leaves_the_claim_t
     };
     let probe = Arc::new(Probe::default());
     let pool = db.migrated_pool(&quick()).await;
-    let instance = Arc::new(toolbox(&pool, &probe, LEASE));
+    let instance = Arc::new(holding_instance(&pool, &probe));
     let running = {
         let instance = Arc::clone(&instance);
         tokio::spawn(async move { instance.call(&voucher("GATED", "k"), &session()).await })
@@ -216,7 +229,7 @@ async fn a_statement_timeout_at_completion_leaves_the_claim_to_its_lease() {
         ..quick()
     };
     let pool = db.migrated_pool(&options).await;
-    let instance = Arc::new(toolbox(&pool, &probe, LEASE));
+    let instance = Arc::new(holding_instance(&pool, &probe));
     let running = {
         let instance = Arc::clone(&instance);
         tokio::spawn(async move { instance.call(&voucher("GATED", "k"), &session()).await })

@@ -156,12 +156,12 @@ async fn keys_and_tool_names_are_data_whatever_they_hold() {
             key: text.clone(),
         };
         assert_eq!(
-            store.claim(&scope).await,
+            store.claim(&scope, Duration::ZERO).await,
             Ok(ClaimOutcome::Fresh),
             "{index}"
         );
         assert_eq!(
-            store.claim(&scope).await,
+            store.claim(&scope, Duration::ZERO).await,
             Ok(ClaimOutcome::InProgress),
             "{index}"
         );
@@ -188,7 +188,11 @@ async fn keys_and_tool_names_are_data_whatever_they_hold() {
         key: "k".into(),
     };
     assert_eq!(
-        store.claim(&scope).await.unwrap_err().message(),
+        store
+            .claim(&scope, Duration::ZERO)
+            .await
+            .unwrap_err()
+            .message(),
         "the contract's major version is too large"
     );
 }
@@ -209,7 +213,10 @@ async fn records_older_than_the_retention_are_purged_and_running_ones_kept() {
             .to_vec(),
         key: key.into(),
     };
-    assert_eq!(store.claim(&scope("done")).await, Ok(ClaimOutcome::Fresh));
+    assert_eq!(
+        store.claim(&scope("done"), Duration::ZERO).await,
+        Ok(ClaimOutcome::Fresh)
+    );
     let record = tool_contract::idempotency::IdempotencyRecord {
         arguments_sha256: "h".into(),
         output: ToolOutput::success("ok"),
@@ -218,21 +225,24 @@ async fn records_older_than_the_retention_are_purged_and_running_ones_kept() {
     };
     store.record(&scope("done"), record.clone()).await.unwrap();
     assert_eq!(
-        store.claim(&scope("done")).await,
+        store.claim(&scope("done"), Duration::ZERO).await,
         Ok(ClaimOutcome::Recorded(Box::new(record)))
     );
     assert_eq!(
-        store.claim(&scope("running")).await,
+        store.claim(&scope("running"), Duration::ZERO).await,
         Ok(ClaimOutcome::Fresh)
     );
     tokio::time::sleep(Duration::from_millis(20)).await;
     // The running claim's lease (10 minutes) is not over: it stays.
     assert_eq!(store.purge().await, Ok(1));
     assert_eq!(
-        store.claim(&scope("running")).await,
+        store.claim(&scope("running"), Duration::ZERO).await,
         Ok(ClaimOutcome::InProgress)
     );
-    assert_eq!(store.claim(&scope("done")).await, Ok(ClaimOutcome::Fresh));
+    assert_eq!(
+        store.claim(&scope("done"), Duration::ZERO).await,
+        Ok(ClaimOutcome::Fresh)
+    );
     // Kept for a week by default: nothing goes.
     let week = PostgresIdempotencyStore::new(pool);
     assert_eq!(week.purge().await, Ok(0));
@@ -259,9 +269,18 @@ async fn the_subjects_are_one_principal_in_any_order() {
     let other = Subjects::new()
         .with("tenant", "acme")
         .with("customer", "cus_43");
-    assert_eq!(store.claim(&scope(ab)).await, Ok(ClaimOutcome::Fresh));
-    assert_eq!(store.claim(&scope(ba)).await, Ok(ClaimOutcome::InProgress));
-    assert_eq!(store.claim(&scope(other)).await, Ok(ClaimOutcome::Fresh));
+    assert_eq!(
+        store.claim(&scope(ab), Duration::ZERO).await,
+        Ok(ClaimOutcome::Fresh)
+    );
+    assert_eq!(
+        store.claim(&scope(ba), Duration::ZERO).await,
+        Ok(ClaimOutcome::InProgress)
+    );
+    assert_eq!(
+        store.claim(&scope(other), Duration::ZERO).await,
+        Ok(ClaimOutcome::Fresh)
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -343,10 +362,13 @@ async fn a_large_record_round_trips() {
         model_result: None,
         outcome: ExecutionOutcome::Completed,
     };
-    assert_eq!(store.claim(&scope).await, Ok(ClaimOutcome::Fresh));
+    assert_eq!(
+        store.claim(&scope, Duration::ZERO).await,
+        Ok(ClaimOutcome::Fresh)
+    );
     store.record(&scope, record.clone()).await.unwrap();
     assert_eq!(
-        store.claim(&scope).await,
+        store.claim(&scope, Duration::ZERO).await,
         Ok(ClaimOutcome::Recorded(Box::new(record)))
     );
 }
@@ -377,4 +399,35 @@ async fn leases_run_on_the_database_clock_whatever_the_instances_clocks_say() {
     let after = behind.call(&voucher("GATED", "skew"), &session()).await;
     assert_eq!(after.audit.delivery, Delivery::Replayed);
     assert_eq!(probe.runs(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_claim_is_held_for_its_hold_when_that_is_longer_than_the_lease() {
+    let Some(db) = TestDb::create("idem_hold").await else {
+        return;
+    };
+    let pool = db.migrated_pool(&quick()).await;
+    let store = PostgresIdempotencyStore::new(pool).with_lease(Duration::from_millis(100));
+    let scope = IdempotencyScope {
+        tool: "issue_voucher".into(),
+        contract_major: 1,
+        subjects: Subjects::new()
+            .with("customer", "cus_42")
+            .as_slice()
+            .to_vec(),
+        key: "held".into(),
+    };
+    let hold = Duration::from_secs(3);
+    assert_eq!(store.claim(&scope, hold).await, Ok(ClaimOutcome::Fresh));
+    // Past the lease, within the hold: the call may still run.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(
+        store.claim(&scope, Duration::ZERO).await,
+        Ok(ClaimOutcome::InProgress)
+    );
+    tokio::time::sleep(hold).await;
+    assert_eq!(
+        store.claim(&scope, Duration::ZERO).await,
+        Ok(ClaimOutcome::Abandoned)
+    );
 }

@@ -24,6 +24,8 @@ use tool_contract::{CallContext, ToolError, Toolbox, runtime::Delivery};
 const ROLE: &str = "TC_PG_CHILD";
 const URL: &str = "TC_PG_URL";
 const LEASE: Duration = Duration::from_secs(2);
+/// How long a hanging child's claim is held: its time limit plus its grace.
+const HANG_HOLD: Duration = Duration::from_secs(6);
 
 fn main() {
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -56,7 +58,14 @@ async fn child(role: &str) {
 /// A toolbox whose voucher handler writes its run into `runs` (with the
 /// process id), then waits half a second, or forever when `hang`.
 fn instance(pool: &Pool, hang: bool) -> Toolbox {
-    let mut toolbox = Toolbox::new().with_default_timeout(Duration::from_secs(60));
+    // A hanging call holds its claim for its time limit plus the grace.
+    let mut toolbox = if hang {
+        Toolbox::new()
+            .with_default_timeout(Duration::from_secs(2))
+            .with_claim_grace(Duration::from_secs(4))
+    } else {
+        Toolbox::new().with_default_timeout(Duration::from_secs(60))
+    };
     let runs = pool.clone();
     toolbox.register(move |call: IssueVoucher, _: CallContext| {
         let runs = runs.clone();
@@ -160,7 +169,7 @@ async fn a_killed_process_leaves_a_claim_that_expires_as_outcome_unknown(
     let here = instance(pool, false);
     let result = here.call(&voucher("CMP-1", "hang"), &session()).await;
     assert_eq!(result.model_text().as_deref(), Some(IN_PROGRESS));
-    tokio::time::sleep(LEASE).await;
+    tokio::time::sleep(HANG_HOLD).await;
     let result = here.call(&voucher("CMP-1", "hang"), &session()).await;
     assert_eq!(result.model_text().as_deref(), Some(UNKNOWN));
     assert_eq!(

@@ -1,0 +1,168 @@
+//! What a toolbox checks at start-up rather than at the first call: the
+//! contract rules of every handler, however it is registered, and what the
+//! sessions it serves must hold (`Subjects`, one source of grants, injected
+//! values), each named with what to do.
+
+#[path = "../examples/tools/mod.rs"]
+mod tools;
+
+use std::sync::Arc;
+
+use tool_contract::approval::{ApprovalStore, Approvals};
+use tool_contract::audit::Subjects;
+use tool_contract::contract::ContractRule;
+use tool_contract::schemars::JsonSchema;
+use tool_contract::serde::Deserialize;
+use tool_contract::{CallContext, Session, Tool, ToolCall, ToolError, Toolbox};
+
+use tools::{CreateRefundDraft, CustomerId, GetInventory, ReserveInventory, TenantId};
+
+/// Filters for a product search.
+#[derive(Deserialize, JsonSchema)]
+#[serde(crate = "tool_contract::serde")]
+#[schemars(crate = "tool_contract::schemars")]
+pub struct PriceFilter {
+    /// Highest price to show.
+    pub price: f64,
+}
+
+/// Search the product catalog by price. Read-only.
+#[derive(Tool)]
+pub struct SearchProducts {
+    /// What to filter by.
+    pub filters: PriceFilter,
+}
+
+const PRICE_RULE: &str = "tool `search_products` breaks the contract rules:\n\
+     - at `$.filters.price`: `PriceFilter.price` is an amount of money typed `number`: a float cannot hold cents exactly and says nothing of the currency; use `Money` (integer minor units + ISO 4217 currency), or an integer `price_minor` field next to a `currency` field; if the rule is wrong here, waive it with a reason: `#[tool(allow(untyped_amount = \"why\"))]`";
+
+#[test]
+fn a_blocking_handler_is_held_to_the_contract_rules() {
+    let mut toolbox = Toolbox::new();
+    let error = toolbox
+        .try_register_blocking(
+            |_: SearchProducts, _: CallContext| Ok::<_, ToolError>(String::new()),
+        )
+        .map(|_| ())
+        .unwrap_err();
+    assert_eq!(error.to_string(), PRICE_RULE);
+    assert_eq!(error.violations()[0].rule(), ContractRule::UntypedAmount);
+    assert_eq!(toolbox.len(), 0);
+}
+
+#[test]
+#[should_panic(
+    expected = "tool `search_products` breaks the contract rules:\n- at `$.filters.price`"
+)]
+fn register_blocking_panics_at_start_up_on_a_broken_contract() {
+    Toolbox::new()
+        .register_blocking(|_: SearchProducts, _: CallContext| Ok::<_, ToolError>(String::new()));
+}
+
+fn shop() -> Toolbox {
+    let mut toolbox = Toolbox::new();
+    toolbox.register(|_: ReserveInventory, _: CallContext| async move {
+        Err::<tools::Reservation, _>(ToolError::internal())
+    });
+    toolbox.register(|_: CreateRefundDraft, _: CallContext| async move {
+        Err::<tools::RefundDraft, _>(ToolError::internal())
+    });
+    toolbox.register(|_: GetInventory, _: CallContext| async move {
+        Err::<tools::StockLevel, _>(ToolError::internal())
+    });
+    toolbox
+}
+
+fn full_session() -> Session {
+    Session::new()
+        .with(TenantId("acme".into()))
+        .with(CustomerId("cus_42".into()))
+        .with(Subjects::new().with("tenant", "acme"))
+        .with(Approvals::new())
+}
+
+#[test]
+fn the_check_names_each_missing_subjects_and_approval_source() {
+    let toolbox = shop();
+    assert_eq!(toolbox.check(&full_session()), Ok(()));
+
+    let error = toolbox.check(&Session::new()).unwrap_err();
+    assert_eq!(
+        error.problems(),
+        [
+            "the tool `reserve_inventory` uses an idempotency key and takes injected values (tenant), but the session holds no `Subjects` to scope them by; the application must add the subjects those values name with `Session::with`",
+            "the tool `reserve_inventory` requires approval, but the session holds no `Approvals` and the toolbox has no approval store; the application must add `Approvals` to the session with `Session::with`, or set an approval store with `Toolbox::with_approval_store`",
+        ]
+    );
+    assert!(error.to_string().starts_with(
+        "the toolbox cannot serve this session:\n- the tool `reserve_inventory` uses"
+    ));
+    assert_eq!(error.to_string().matches("\n- ").count(), 2);
+
+    let empty = full_session().with(Subjects::new());
+    assert_eq!(
+        toolbox.check(&empty).unwrap_err().problems(),
+        [
+            "the tool `reserve_inventory` uses an idempotency key and takes injected values (tenant), but the session's `Subjects` names no one to scope them by; the application must add the subjects those values name with `Session::with`",
+            "the tool `reserve_inventory` uses approvals and takes injected values (tenant), but the session's `Subjects` names no one to scope them by; the application must add the subjects those values name with `Session::with`",
+        ]
+    );
+
+    // Both sources of grants: the session's would never be read.
+    let store: Arc<dyn ApprovalStore> = Arc::new(Approvals::new());
+    let with_store = shop().with_approval_store(store);
+    assert_eq!(
+        with_store.check(&full_session()).unwrap_err().problems(),
+        [
+            "the tool `reserve_inventory` requires approval, and grants are looked for in two places: the toolbox has an approval store (`Toolbox::with_approval_store`) and the session holds `Approvals`, whose grants would never be read; the application must use one: remove `Approvals` from the session and grant through the store, or build the toolbox without the approval store",
+        ]
+    );
+    let mut storeless = full_session();
+    storeless.remove::<Approvals>();
+    assert_eq!(with_store.check(&storeless), Ok(()));
+}
+
+#[test]
+fn a_sample_call_names_a_missing_injected_value_without_running() {
+    let toolbox = shop();
+    let reserve = ToolCall::new(
+        "c1",
+        "reserve_inventory",
+        r#"{"sku": "SKU-1042", "quantity": 2, "hold": null, "request_id": "0b7e9a52-5b8f-4d3a-9a57-2f1f6c1d9e10"}"#,
+    );
+    assert_eq!(toolbox.check_call(&reserve, &full_session()), Ok(()));
+
+    let mut no_tenant = full_session();
+    no_tenant.remove::<TenantId>();
+    assert_eq!(
+        toolbox
+            .check_call(&reserve, &no_tenant)
+            .unwrap_err()
+            .problems(),
+        [
+            "the sample call of `reserve_inventory` does not parse (MISSING_SESSION_VALUE): $.tenant: the session holds no `runtime_startup::tools::TenantId` for the injected field \"tenant\"; the application must add it with `Session::with`",
+        ]
+    );
+
+    let typo = ToolCall::new("c2", "reserve_inventory", r#"{"sku": "SKU-1042"}"#);
+    assert_eq!(
+        toolbox
+            .check_call(&typo, &full_session())
+            .unwrap_err()
+            .problems(),
+        [
+            "the sample call of `reserve_inventory` does not parse (INVALID_ARGUMENTS): $.quantity: missing required fields \"quantity\", \"request_id\"",
+        ]
+    );
+
+    let unknown = ToolCall::new("c3", "reserve_stock", "{}");
+    assert_eq!(
+        toolbox
+            .check_call(&unknown, &full_session())
+            .unwrap_err()
+            .problems(),
+        [
+            "the sample call names the tool `reserve_stock`, which is not registered (registered: create_refund_draft, get_inventory, reserve_inventory)",
+        ]
+    );
+}

@@ -1,0 +1,135 @@
+//! Start-up checks: what a toolbox needs from the sessions it will serve
+//! (`Subjects`, `Approvals` or an approval store, injected values), found
+//! before the first call rather than as a fatal `INTERNAL` at it.
+
+use std::fmt;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use tool_core::{Approval, Idempotency, Session, ToolCall, ToolContract};
+
+use crate::handler::take_panic;
+use crate::pipeline::approval_source;
+use crate::principal::principal;
+use crate::toolbox::Toolbox;
+
+/// What [`Toolbox::check`] or [`Toolbox::check_call`] found missing: one
+/// problem per line, each naming the tool, what is missing and what the
+/// application must do. The calls these problems concern would each end
+/// as a fatal `INTERNAL`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StartupError {
+    problems: Vec<String>,
+}
+
+impl StartupError {
+    /// The problems, in the order of the tools' names.
+    pub fn problems(&self) -> &[String] {
+        &self.problems
+    }
+}
+
+impl fmt::Display for StartupError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "the toolbox cannot serve this session:")?;
+        for problem in &self.problems {
+            write!(f, "\n- {problem}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for StartupError {}
+
+impl Toolbox {
+    /// Checks, for every registered tool, that a session like `session` (a
+    /// sample of what the application builds per conversation) gives the
+    /// toolbox what the tool's calls need: for a tool with an idempotency
+    /// key or an approval, a non-empty [`Subjects`](crate::audit::Subjects)
+    /// where the tool takes injected values or its store is shared; for a
+    /// tool that requires approval, exactly one source of grants (the
+    /// session's [`Approvals`](crate::approval::Approvals) or the toolbox's
+    /// [`ApprovalStore`](crate::approval::ApprovalStore), not neither and
+    /// not both). Call it at start-up; nothing is run or stored.
+    ///
+    /// Injected values are read by each tool's parser, which reads them
+    /// only from arguments that parse: check them with
+    /// [`check_call`](Self::check_call) and a sample call per tool.
+    pub fn check(&self, session: &Session) -> Result<(), StartupError> {
+        let problems: Vec<String> = self
+            .contracts()
+            .flat_map(|contract| self.needs(contract, session))
+            .collect();
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(StartupError { problems })
+        }
+    }
+
+    /// Checks one sample call against a sample session without running
+    /// it: the tool is known, the call's arguments parse, the session holds
+    /// every value the tool injects (the parser names a missing one), and
+    /// the tool's needs as [`check`](Self::check) sees them. Nothing is
+    /// claimed, announced, approved or run.
+    pub fn check_call(&self, call: &ToolCall, session: &Session) -> Result<(), StartupError> {
+        let Some(contract) = self.contract(&call.name) else {
+            let names: Vec<&str> = self.names().collect();
+            return Err(StartupError {
+                problems: vec![format!(
+                    "the sample call names the tool `{}`, which is not registered (registered: {})",
+                    call.name,
+                    names.join(", ")
+                )],
+            });
+        };
+        let mut problems = Vec::new();
+        let arguments = call.arguments_to_parse(contract.input_schema(), session);
+        let parsed = catch_unwind(AssertUnwindSafe(|| {
+            self.tools[contract.name()]
+                .parse(&arguments, session)
+                .map(drop)
+        }));
+        match parsed {
+            Ok(Ok(())) => {}
+            Ok(Err(error)) => problems.push(format!(
+                "the sample call of `{}` does not parse ({}): {error}",
+                contract.name(),
+                error.code()
+            )),
+            Err(payload) => problems.push(format!(
+                "the sample call of `{}` made the parser panic: {}",
+                contract.name(),
+                take_panic(payload)
+            )),
+        }
+        problems.extend(self.needs(contract, session));
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(StartupError { problems })
+        }
+    }
+
+    /// What `contract`'s calls need from `session` that it lacks.
+    fn needs(&self, contract: &ToolContract, session: &Session) -> Vec<String> {
+        let mut problems = Vec::new();
+        if matches!(contract.idempotency(), Idempotency::Keyed { .. }) {
+            let shared = self.idempotency.requires_principal();
+            if let Err(problem) = principal(contract, session, "an idempotency key", shared) {
+                problems.push(problem);
+            }
+        }
+        if contract.approval() == Approval::Required {
+            match approval_source(self.approvals.as_deref(), contract, session) {
+                Ok(store) => {
+                    let shared = store.requires_principal();
+                    if let Err(problem) = principal(contract, session, "approvals", shared) {
+                        problems.push(problem);
+                    }
+                }
+                Err(problem) => problems.push(problem),
+            }
+        }
+        problems
+    }
+}
