@@ -357,7 +357,9 @@ pub mod runtime {
         ContentTrust, Delivery, Execution, ExecutionOutcome, MODEL_RESULT_SCHEMA_VERSION,
         ModelResult, Provenance, ResultStatus, format_rfc3339,
     };
-    pub use tool_runtime::{AbortHandle, CallContext, CallResult, StartupError, Toolbox};
+    pub use tool_runtime::{
+        AbortHandle, CallContext, CallResult, StartupError, StoreFault, Toolbox,
+    };
 }
 
 /// Approvals bound to one tool, version and exact arguments (cargo feature

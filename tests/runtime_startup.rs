@@ -90,14 +90,17 @@ fn the_check_names_each_missing_subjects_and_approval_source() {
     assert_eq!(
         error.problems(),
         [
+            "the tool `create_refund_draft` takes the injected field \"customer\", but the session holds no `CustomerId`; the application must add it with `Session::with`",
+            "the tool `get_inventory` takes the injected field \"tenant\", but the session holds no `TenantId`; the application must add it with `Session::with`",
+            "the tool `reserve_inventory` takes the injected field \"tenant\", but the session holds no `TenantId`; the application must add it with `Session::with`",
             "the tool `reserve_inventory` uses an idempotency key and takes injected values (tenant), but the session holds no `Subjects` to scope them by; the application must add the subjects those values name with `Session::with`",
             "the tool `reserve_inventory` requires approval, but the session holds no `Approvals` and the toolbox has no approval store; the application must add `Approvals` to the session with `Session::with`, or set an approval store with `Toolbox::with_approval_store`",
         ]
     );
     assert!(error.to_string().starts_with(
-        "the toolbox cannot serve this session:\n- the tool `reserve_inventory` uses"
+        "the toolbox cannot serve this session:\n- the tool `create_refund_draft` takes"
     ));
-    assert_eq!(error.to_string().matches("\n- ").count(), 2);
+    assert_eq!(error.to_string().matches("\n- ").count(), 5);
 
     let empty = full_session().with(Subjects::new());
     assert_eq!(
@@ -140,7 +143,7 @@ fn a_sample_call_names_a_missing_injected_value_without_running() {
             .unwrap_err()
             .problems(),
         [
-            "the sample call of `reserve_inventory` does not parse (MISSING_SESSION_VALUE): $.tenant: the session holds no `runtime_startup::tools::TenantId` for the injected field \"tenant\"; the application must add it with `Session::with`",
+            "the tool `reserve_inventory` takes the injected field \"tenant\", but the session holds no `TenantId`; the application must add it with `Session::with`",
         ]
     );
 

@@ -581,3 +581,194 @@ async fn a_keyed_call_whose_checks_outlast_half_the_grace_is_not_run_and_frees_i
     assert_eq!(retry.model_text().as_deref(), Some("Voucher 1 for CMP-1"));
     assert_eq!(runs.load(Ordering::SeqCst), 1);
 }
+
+/// An idempotency store that is not set up: every claim fails as
+/// misconfigured.
+struct Unmigrated;
+
+impl IdempotencyStore for Unmigrated {
+    fn claim<'a>(
+        &'a self,
+        _: &'a IdempotencyScope,
+        _: Duration,
+    ) -> BoxFuture<'a, Result<ClaimOutcome, IdempotencyError>> {
+        Box::pin(std::future::ready(Err(IdempotencyError::misconfigured(
+            "the table is missing; run migrate()",
+        ))))
+    }
+
+    fn record<'a>(
+        &'a self,
+        _: &'a IdempotencyScope,
+        _: IdempotencyRecord,
+    ) -> BoxFuture<'a, Result<(), IdempotencyError>> {
+        Box::pin(std::future::ready(Ok(())))
+    }
+
+    fn release<'a>(
+        &'a self,
+        _: &'a IdempotencyScope,
+    ) -> BoxFuture<'a, Result<(), IdempotencyError>> {
+        Box::pin(std::future::ready(Ok(())))
+    }
+}
+
+/// An audit sink that is not set up: `started` fails as misconfigured.
+struct UnmigratedSink;
+
+impl AuditSink for UnmigratedSink {
+    fn started<'a>(
+        &'a self,
+        _: &'a AuditStart,
+    ) -> BoxFuture<'a, Result<AuditEntry, AuditSinkError>> {
+        Box::pin(std::future::ready(Err(AuditSinkError::misconfigured(
+            "no grant on the audit table",
+        ))))
+    }
+
+    fn ended<'a>(
+        &'a self,
+        _: Option<AuditEntry>,
+        _: &'a AuditRecord,
+    ) -> BoxFuture<'a, Result<(), AuditSinkError>> {
+        Box::pin(std::future::ready(Ok(())))
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_store_that_is_not_set_up_ends_the_call_fatal_rather_than_asking_for_a_retry() {
+    use tool_contract::runtime::StoreFault;
+
+    assert_eq!(IdempotencyError::new("x").fault(), StoreFault::Unavailable);
+    assert_eq!(
+        IdempotencyError::misconfigured("x").fault(),
+        StoreFault::Misconfigured
+    );
+
+    // The claim of a keyed call.
+    let runs = Arc::new(AtomicUsize::new(0));
+    let mut keyed = Toolbox::new().with_idempotency_store(Arc::new(Unmigrated));
+    let counted = Arc::clone(&runs);
+    keyed.register(move |call: SendVoucher, _: CallContext| {
+        let counted = Arc::clone(&counted);
+        async move {
+            counted.fetch_add(1, Ordering::SeqCst);
+            Ok::<_, ToolError>(call.complaint_ref)
+        }
+    });
+    let voucher = ToolCall::new(
+        "v",
+        "send_voucher",
+        r#"{"complaint_ref": "CMP-1", "request_id": "k-1"}"#,
+    );
+    let result = keyed.call(&voucher, &Session::new()).await;
+    assert_eq!(result.output, ToolOutput::fatal(ToolError::internal()));
+    assert_eq!(result.audit.outcome, ExecutionOutcome::NotStarted);
+    assert_eq!(
+        result.audit.internal_detail.as_deref(),
+        Some("idempotency store failed: the table is missing; run migrate()")
+    );
+
+    // The audit sink's `started`.
+    let probe = Arc::new(Probe::default());
+    let approvals = Approvals::new();
+    let arguments = reserve("SKU-1042", 2);
+    approve(&approvals, &arguments);
+    let result = toolbox(&probe)
+        .with_audit_sink(Arc::new(UnmigratedSink))
+        .call(
+            &call("c", "reserve_inventory", &arguments),
+            &session(&approvals),
+        )
+        .await;
+    assert_eq!(result.output, ToolOutput::fatal(ToolError::internal()));
+    assert_eq!(
+        result.audit.internal_detail.as_deref(),
+        Some("audit sink failed: no grant on the audit table")
+    );
+    assert_eq!(approvals.unused(), 1);
+
+    // The approval store's `consume`.
+    let unmigrated = Arc::new(FixedApprovals {
+        answer: Err(ApprovalStoreError::misconfigured(
+            "the grants table is missing",
+        )),
+        asked: AtomicUsize::new(0),
+    });
+    let mut storeless = session(&approvals);
+    storeless.remove::<Approvals>();
+    let result = toolbox(&probe)
+        .with_approval_store(unmigrated.clone())
+        .call(&call("c", "reserve_inventory", &arguments), &storeless)
+        .await;
+    assert_eq!(result.output, ToolOutput::fatal(ToolError::internal()));
+    assert_eq!(
+        result.audit.internal_detail.as_deref(),
+        Some("approval store failed: the grants table is missing")
+    );
+    assert_eq!(unmigrated.asked.load(Ordering::SeqCst), 1);
+    assert_eq!(probe.runs.load(Ordering::SeqCst), 0);
+    assert_eq!(runs.load(Ordering::SeqCst), 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_keyed_call_whose_future_is_dropped_while_it_runs_keeps_its_key() {
+    let runs = Arc::new(AtomicUsize::new(0));
+    // A lease of zero: the hold keeps the key `CALL_IN_PROGRESS` for 90 s;
+    // only the dropped call's record makes it `OUTCOME_UNKNOWN` sooner
+    // (and for good).
+    let store = Holds::new(Duration::ZERO);
+    let mut toolbox = Toolbox::new().with_idempotency_store(store.clone());
+    let (started, running) = std::sync::mpsc::channel::<()>();
+    let (release, released) = std::sync::mpsc::channel::<()>();
+    let released = Mutex::new(released);
+    let started = Mutex::new(started);
+    let counted = Arc::clone(&runs);
+    toolbox.register_blocking(move |call: SendVoucher, _: CallContext| {
+        counted.fetch_add(1, Ordering::SeqCst);
+        started.lock().unwrap().send(()).unwrap();
+        let _ = released
+            .lock()
+            .unwrap()
+            .recv_timeout(Duration::from_secs(60));
+        Ok::<_, ToolError>(call.complaint_ref)
+    });
+    let toolbox = Arc::new(toolbox);
+    let voucher = |id: &str| {
+        ToolCall::new(
+            id,
+            "send_voucher",
+            r#"{"complaint_ref": "CMP-1", "request_id": "k-1"}"#,
+        )
+    };
+    let first = {
+        let toolbox = Arc::clone(&toolbox);
+        let call = voucher("d1");
+        tokio::spawn(async move { toolbox.call(&call, &Session::new()).await })
+    };
+    tokio::task::spawn_blocking(move || running.recv_timeout(Duration::from_secs(30)))
+        .await
+        .unwrap()
+        .unwrap();
+    // The caller gives up: the call's future is dropped, its thread runs on.
+    first.abort();
+    assert!(first.await.unwrap_err().is_cancelled());
+    // The guard's record is written on a task of its own.
+    let mut retry = None;
+    for _ in 0..300 {
+        let answer = toolbox.call(&voucher("d2"), &Session::new()).await;
+        if answer.output.error().map(|error| &*error.code) != Some("CALL_IN_PROGRESS") {
+            retry = Some(answer);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(
+        retry.unwrap().model_text().as_deref(),
+        Some(
+            "Error [OUTCOME_UNKNOWN]: An earlier call with this request_id was stopped while it ran; it may or may not have taken effect. Ask the user to check before making the request again with a new request_id."
+        )
+    );
+    assert_eq!(runs.load(Ordering::SeqCst), 1);
+    release.send(()).unwrap();
+}

@@ -46,7 +46,7 @@ pub mod __private {
     };
     pub use crate::parse::{
         ParseState, inject, inject_optional, last_call_read_fast, next_key, next_value, parse_map,
-        with_exact_reader_only,
+        session_holds, with_exact_reader_only,
     };
     pub use schemars;
     pub use serde;

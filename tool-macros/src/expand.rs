@@ -239,9 +239,20 @@ pub fn field_contract(field: &Field, with_schema: bool) -> TokenStream {
         let schema_fn = quote_spanned!(at(&ty)=> _tool::schema_of::<#ty>);
         quote!(::core::option::Option::Some(#schema_fn))
     };
+    // A required injected field can be looked for in a session before any
+    // call (`Toolbox::check`); an optional one may be absent.
+    let session_probe = match (injected, ty::option_inner(field.ty)) {
+        (true, None) => {
+            let ty = field.ty;
+            let probe = quote_spanned!(at(&ty)=> _tool::session_holds::<#ty>);
+            quote!(::core::option::Option::Some(#probe))
+        }
+        _ => quote!(::core::option::Option::None),
+    };
     quote! {
         // name, rust_name, rust_type, description, presence, injected,
-        // unit, constraints, item_constraints, idempotency_key, schema
+        // unit, constraints, item_constraints, idempotency_key, schema,
+        // session_probe
         _tool::FieldContract::__new(
             #name,
             #rust_name,
@@ -254,6 +265,7 @@ pub fn field_contract(field: &Field, with_schema: bool) -> TokenStream {
             &[#(#item_constraints),*],
             #idempotency_key,
             #schema,
+            #session_probe,
         )
     }
 }

@@ -4,13 +4,13 @@ use tool_core::{Effect, ToolCall, ToolContract};
 
 use crate::audit::AUDIT_SCHEMA_VERSION;
 use crate::audit_sink::AuditStart;
-use crate::messages::store_unavailable;
-use crate::pipeline::{Draft, Finished, add_detail};
+use crate::pipeline::{Draft, Finished};
 use crate::toolbox::Toolbox;
 
 impl Toolbox {
     /// Tells the audit sink that a write or destructive call is about to
-    /// run (once); when the sink fails, the call is refused.
+    /// run (once); when the sink fails, the call is not run
+    /// ([`Toolbox::store_failed`] says how it is answered).
     pub(super) async fn announce(
         &self,
         contract: &'static ToolContract,
@@ -38,10 +38,7 @@ impl Toolbox {
                 draft.audit_entry = Some(entry);
                 Ok(())
             }
-            Err(error) => {
-                add_detail(draft, error.to_string());
-                Err(self.refuse(draft, store_unavailable()))
-            }
+            Err(error) => Err(self.store_failed(draft, error.fault(), error.to_string())),
         }
     }
 }

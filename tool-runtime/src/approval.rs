@@ -23,6 +23,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use crate::audit::{Subject, Subjects};
 use crate::idempotency::BoxFuture;
 use serde::{Deserialize, Serialize};
+
+use crate::store_fault::StoreFault;
 use tool_core::Tool;
 use tool_core::Version;
 use tool_core::outcome::{CanonicalArguments, arguments_sha256};
@@ -246,15 +248,33 @@ impl fmt::Debug for Approvals {
 /// the audit record only.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ApprovalStoreError {
+    fault: StoreFault,
     message: String,
 }
 
 impl ApprovalStoreError {
-    /// A store failure with an internal message.
+    /// A failure of a store that did not answer or could not be reached
+    /// ([`StoreFault::Unavailable`]), with an internal message.
     pub fn new(message: impl Into<String>) -> Self {
         ApprovalStoreError {
+            fault: StoreFault::Unavailable,
             message: message.into(),
         }
+    }
+
+    /// A failure of a store that is not set up to serve the runtime
+    /// ([`StoreFault::Misconfigured`]: its tables missing, a grant lacking),
+    /// with an internal message that says what to fix.
+    pub fn misconfigured(message: impl Into<String>) -> Self {
+        ApprovalStoreError {
+            fault: StoreFault::Misconfigured,
+            message: message.into(),
+        }
+    }
+
+    /// What kind of failure it is.
+    pub fn fault(&self) -> StoreFault {
+        self.fault
     }
 
     /// The internal message.

@@ -26,6 +26,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::store_fault::StoreFault;
+
 use crate::audit::{AuditRecord, Subject};
 use crate::idempotency::BoxFuture;
 use tool_core::Version;
@@ -72,15 +74,33 @@ impl AuditEntry {
 /// A failure of an [`AuditSink`] (e.g. its database is unreachable).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AuditSinkError {
+    fault: StoreFault,
     message: String,
 }
 
 impl AuditSinkError {
-    /// A sink failure with an internal message.
+    /// A failure of a store that did not answer or could not be reached
+    /// ([`StoreFault::Unavailable`]), with an internal message.
     pub fn new(message: impl Into<String>) -> Self {
         AuditSinkError {
+            fault: StoreFault::Unavailable,
             message: message.into(),
         }
+    }
+
+    /// A failure of a store that is not set up to serve the runtime
+    /// ([`StoreFault::Misconfigured`]: its tables missing, a grant lacking),
+    /// with an internal message that says what to fix.
+    pub fn misconfigured(message: impl Into<String>) -> Self {
+        AuditSinkError {
+            fault: StoreFault::Misconfigured,
+            message: message.into(),
+        }
+    }
+
+    /// What kind of failure it is.
+    pub fn fault(&self) -> StoreFault {
+        self.fault
     }
 
     /// The internal message.

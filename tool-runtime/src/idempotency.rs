@@ -18,6 +18,8 @@ use tokio::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
+use crate::store_fault::StoreFault;
+
 use crate::audit::Subject;
 use crate::model_result::{ExecutionOutcome, ModelResult};
 use tool_core::ToolOutput;
@@ -92,15 +94,33 @@ pub enum ClaimOutcome {
 /// in the audit record only.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IdempotencyError {
+    fault: StoreFault,
     message: String,
 }
 
 impl IdempotencyError {
-    /// A store failure with an internal message.
+    /// A failure of a store that did not answer or could not be reached
+    /// ([`StoreFault::Unavailable`]), with an internal message.
     pub fn new(message: impl Into<String>) -> Self {
         IdempotencyError {
+            fault: StoreFault::Unavailable,
             message: message.into(),
         }
+    }
+
+    /// A failure of a store that is not set up to serve the runtime
+    /// ([`StoreFault::Misconfigured`]: its tables missing, a grant lacking),
+    /// with an internal message that says what to fix.
+    pub fn misconfigured(message: impl Into<String>) -> Self {
+        IdempotencyError {
+            fault: StoreFault::Misconfigured,
+            message: message.into(),
+        }
+    }
+
+    /// What kind of failure it is.
+    pub fn fault(&self) -> StoreFault {
+        self.fault
     }
 
     /// The internal message.
@@ -125,7 +145,11 @@ impl std::error::Error for IdempotencyError {}
 /// `Unknown`, and a retry with the key is refused as `OUTCOME_UNKNOWN`,
 /// since the first run may have taken effect), or
 /// [`release`](Self::release) when it never started or failed, so a retry
-/// with the same key runs again.
+/// with the same key runs again. When the call's future is dropped after
+/// the claim and before its end was written (a caller that gave up, a
+/// cancelled task), the runtime records the key `Unknown` on a task of its
+/// own (on the Tokio runtime the call ran on), since the handler may have
+/// taken effect, or (a blocking handler) may still be running.
 /// `claim` must be atomic: of two concurrent claims of one key, one gets
 /// [`ClaimOutcome::Fresh`]. A claim whose call never comes back (its process
 /// stopped) should expire after a while, as a lease: a store shared by

@@ -70,6 +70,15 @@ pub(super) fn aborted(running: Option<&ToolContract>) -> ToolError {
     ToolError::new(ToolError::ABORTED, ErrorCategory::Aborted, message)
 }
 
+/// The recorded end of a keyed call whose future was dropped while it ran.
+pub(super) fn dropped() -> ToolError {
+    ToolError::new(
+        ToolError::ABORTED,
+        ErrorCategory::Aborted,
+        "The call was dropped before it reported its end; it may or may not have taken effect.",
+    )
+}
+
 pub(super) fn key_reused(field: &str, key: &str) -> ToolError {
     ToolError::new(
         ToolError::IDEMPOTENCY_KEY_REUSED,

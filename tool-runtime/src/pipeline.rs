@@ -3,7 +3,7 @@
 //! audit record and trace.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::PoisonError;
+use std::sync::{Arc, PoisonError};
 use std::time::{Duration, SystemTime};
 
 use serde_json::Value;
@@ -16,6 +16,7 @@ use crate::approval::{ApprovalCheck, ApprovalLookup, ApprovalRequest, ApprovalSt
 use crate::audit::{AUDIT_SCHEMA_VERSION, AuditRecord, Subject, Subjects};
 use crate::audit_sink::{AuditEntry, AuditSink};
 use crate::call_result::CallResult;
+use crate::claim_guard::ClaimGuard;
 use crate::handler::{
     CallContext, CatchUnwind, DropPanic, HandlerResult, Notes, Parsed, take_panic,
 };
@@ -30,6 +31,7 @@ use crate::model_result::{
 };
 use crate::principal::principal;
 use crate::recipients;
+use crate::store_fault::StoreFault;
 use crate::toolbox::{Either, Toolbox, race};
 use tool_core::Session;
 use tool_core::ToolCall;
@@ -303,8 +305,7 @@ impl Toolbox {
                     }
                     Err(error) => {
                         // Never run a keyed call without its claim.
-                        add_detail(draft, error.to_string());
-                        return self.refuse(draft, store_unavailable());
+                        return self.store_failed(draft, error.fault(), error.to_string());
                     }
                 }
             }
@@ -312,6 +313,15 @@ impl Toolbox {
         };
 
         let claimed = scope.as_ref().map(|(_, claimed)| *claimed);
+        // Until the call's end is settled below, a drop of this future
+        // records the key as `Unknown` (the handler may still be running).
+        let mut guard = scope.as_ref().map(|(scope, _)| {
+            ClaimGuard::new(
+                Arc::clone(&self.idempotency),
+                scope.clone(),
+                draft.arguments_sha256.clone(),
+            )
+        });
         let finished = self
             .approve_and_run(contract, parsed, call, session, abort, claimed, draft)
             .await;
@@ -336,6 +346,9 @@ impl Toolbox {
             } else {
                 self.idempotency.release(&scope).await
             };
+            if let Some(guard) = &mut guard {
+                guard.disarm();
+            }
             if let Err(error) = settled {
                 add_detail(draft, error.to_string());
             }
@@ -384,8 +397,7 @@ impl Toolbox {
             let check = match store.consume(lookup).await {
                 Ok(check) => check,
                 Err(error) => {
-                    add_detail(draft, error.to_string());
-                    return self.refuse(draft, store_unavailable());
+                    return self.store_failed(draft, error.fault(), error.to_string());
                 }
             };
             match check {
@@ -648,6 +660,25 @@ impl Toolbox {
             ContentTrust::Runtime,
             &Notes::default(),
         )
+    }
+
+    /// The answer to a call that was not run because a store it needed
+    /// failed: `POLICY_STORE_UNAVAILABLE` (retry later) when the store did
+    /// not answer, a fatal `INTERNAL` when it is not set up (no retry can
+    /// help); `message` goes to the audit record only.
+    pub(super) fn store_failed(
+        &self,
+        draft: &mut Draft,
+        fault: StoreFault,
+        message: String,
+    ) -> Finished {
+        match fault {
+            StoreFault::Misconfigured => self.fatal(draft, ExecutionOutcome::NotStarted, message),
+            _ => {
+                add_detail(draft, message);
+                self.refuse(draft, store_unavailable())
+            }
+        }
     }
 
     /// A fatal `INTERNAL` whose reason only the audit record keeps.

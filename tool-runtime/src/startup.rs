@@ -1,5 +1,5 @@
 //! Start-up checks: what a toolbox needs from the sessions it will serve
-//! (`Subjects`, `Approvals` or an approval store, injected values), found
+//! (`Subjects`, one source of grants, injected values), found
 //! before the first call rather than as a fatal `INTERNAL` at it.
 
 use std::fmt;
@@ -51,9 +51,10 @@ impl Toolbox {
     /// [`ApprovalStore`](crate::approval::ApprovalStore), not neither and
     /// not both). Call it at start-up; nothing is run or stored.
     ///
-    /// Injected values are read by each tool's parser, which reads them
-    /// only from arguments that parse: check them with
-    /// [`check_call`](Self::check_call) and a sample call per tool.
+    /// It also names every required injected value (a `#[tool(inject)]`
+    /// field that is not an `Option`) whose type the session does not
+    /// hold. [`check_call`](Self::check_call) checks one sample call
+    /// through the tool's parser as well.
     pub fn check(&self, session: &Session) -> Result<(), StartupError> {
         let problems: Vec<String> = self
             .contracts()
@@ -67,9 +68,9 @@ impl Toolbox {
     }
 
     /// Checks one sample call against a sample session without running
-    /// it: the tool is known, the call's arguments parse, the session holds
-    /// every value the tool injects (the parser names a missing one), and
-    /// the tool's needs as [`check`](Self::check) sees them. Nothing is
+    /// it: the tool is known, the call's arguments parse (once the session
+    /// holds every value the tool injects), and the tool's needs as
+    /// [`check`](Self::check) sees them. Nothing is
     /// claimed, announced, approved or run.
     pub fn check_call(&self, call: &ToolCall, session: &Session) -> Result<(), StartupError> {
         let Some(contract) = self.contract(&call.name) else {
@@ -83,6 +84,12 @@ impl Toolbox {
             });
         };
         let mut problems = Vec::new();
+        // A missing injected value is named by `needs`, from the contract;
+        // the parser would stop at it before it read the arguments.
+        let injected_missing = contract
+            .fields()
+            .iter()
+            .any(|field| field.missing_from(session));
         let arguments = call.arguments_to_parse(contract.input_schema(), session);
         let parsed = catch_unwind(AssertUnwindSafe(|| {
             self.tools[contract.name()]
@@ -90,6 +97,7 @@ impl Toolbox {
                 .map(drop)
         }));
         match parsed {
+            _ if injected_missing => {}
             Ok(Ok(())) => {}
             Ok(Err(error)) => problems.push(format!(
                 "the sample call of `{}` does not parse ({}): {error}",
@@ -112,7 +120,19 @@ impl Toolbox {
 
     /// What `contract`'s calls need from `session` that it lacks.
     fn needs(&self, contract: &ToolContract, session: &Session) -> Vec<String> {
-        let mut problems = Vec::new();
+        let mut problems: Vec<String> = contract
+            .fields()
+            .iter()
+            .filter(|field| field.missing_from(session))
+            .map(|field| {
+                format!(
+                    "the tool `{}` takes the injected field \"{}\", but the session holds no `{}`; the application must add it with `Session::with`",
+                    contract.name(),
+                    field.name(),
+                    field.rust_type()
+                )
+            })
+            .collect();
         if matches!(contract.idempotency(), Idempotency::Keyed { .. }) {
             let shared = self.idempotency.requires_principal();
             if let Err(problem) = principal(contract, session, "an idempotency key", shared) {

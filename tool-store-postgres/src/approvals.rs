@@ -235,9 +235,9 @@ impl ApprovalStore for PostgresApprovalStore {
         call: ApprovalLookup<'a>,
     ) -> BoxFuture<'a, Result<ApprovalCheck, ApprovalStoreError>> {
         Box::pin(async move {
-            self.consume_now(call)
-                .await
-                .map_err(|error| ApprovalStoreError::new(error.to_string()))
+            self.consume_now(call).await.map_err(|error| {
+                error.to_runtime(ApprovalStoreError::new, ApprovalStoreError::misconfigured)
+            })
         })
     }
 

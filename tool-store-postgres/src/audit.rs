@@ -125,9 +125,9 @@ impl AuditSink for PostgresAuditSink {
         start: &'a AuditStart,
     ) -> BoxFuture<'a, Result<AuditEntry, AuditSinkError>> {
         Box::pin(async move {
-            self.started_now(start)
-                .await
-                .map_err(|error| AuditSinkError::new(error.to_string()))
+            self.started_now(start).await.map_err(|error| {
+                error.to_runtime(AuditSinkError::new, AuditSinkError::misconfigured)
+            })
         })
     }
 
@@ -137,9 +137,9 @@ impl AuditSink for PostgresAuditSink {
         record: &'a AuditRecord,
     ) -> BoxFuture<'a, Result<(), AuditSinkError>> {
         Box::pin(async move {
-            self.ended_now(entry, record)
-                .await
-                .map_err(|error| AuditSinkError::new(error.to_string()))
+            self.ended_now(entry, record).await.map_err(|error| {
+                error.to_runtime(AuditSinkError::new, AuditSinkError::misconfigured)
+            })
         })
     }
 }

@@ -77,6 +77,25 @@ impl StoreError {
     }
 }
 
+impl StoreError {
+    /// The runtime's error of the store trait (`IdempotencyError`,
+    /// `ApprovalStoreError`, `AuditSinkError`) for this failure, built with
+    /// `unavailable` or `misconfigured`: a database that is not prepared
+    /// ([`StoreErrorKind::Configuration`]) is a configuration error the
+    /// runtime ends the call on (fatal `INTERNAL`), since no retry helps;
+    /// every other failure is `POLICY_STORE_UNAVAILABLE` (retry later).
+    pub(crate) fn to_runtime<E>(
+        &self,
+        unavailable: fn(String) -> E,
+        misconfigured: fn(String) -> E,
+    ) -> E {
+        match self.kind {
+            StoreErrorKind::Configuration => misconfigured(self.to_string()),
+            _ => unavailable(self.to_string()),
+        }
+    }
+}
+
 impl fmt::Display for StoreError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message)

@@ -243,7 +243,7 @@ fn scope_sha256(scope: &IdempotencyScope) -> Result<String, StoreError> {
 }
 
 fn store_error(error: StoreError) -> IdempotencyError {
-    IdempotencyError::new(error.to_string())
+    error.to_runtime(IdempotencyError::new, IdempotencyError::misconfigured)
 }
 
 impl IdempotencyStore for PostgresIdempotencyStore {

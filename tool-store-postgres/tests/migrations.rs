@@ -8,11 +8,12 @@ mod support;
 
 use std::sync::Arc;
 
-use support::{Probe, TestDb, UNAVAILABLE, count, quick, session, toolbox, voucher};
+use support::{Probe, TestDb, count, quick, session, toolbox, voucher};
 use tool_contract::runtime::ExecutionOutcome;
 use tool_contract::store_postgres::{
     MIGRATIONS, MigrationReport, Pool, StoreErrorKind, check, connect, migrate,
 };
+use tool_contract::{ToolError, ToolOutput};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_migrations_apply_to_an_empty_database_and_again_as_a_no_op() {
@@ -123,12 +124,17 @@ async fn a_database_never_migrated_is_named_by_check_and_by_every_store_call() {
     assert_eq!(error.message(), NOT_MIGRATED);
 
     // A call refused by the store names the missing table and `migrate()`,
-    // not a database that did not answer.
+    // not a database that did not answer: no retry helps, so the call ends
+    // fatal (the run stops) rather than the model being told to try again.
     let probe = Arc::new(Probe::default());
     let result = toolbox(&pool, &probe, std::time::Duration::from_secs(600))
         .call(&voucher("CMP-1", "k"), &session())
         .await;
-    assert_eq!(result.model_text().as_deref(), Some(UNAVAILABLE));
+    assert_eq!(result.model_text(), None);
+    match &result.output {
+        ToolOutput::Fatal { error, .. } => assert_eq!(error.code, ToolError::INTERNAL),
+        other => panic!("expected a fatal INTERNAL, got {other:?}"),
+    }
     assert_eq!(result.audit.outcome, ExecutionOutcome::NotStarted);
     let missing = |table: &str| {
         format!(

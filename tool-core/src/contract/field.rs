@@ -4,6 +4,12 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Number, Value};
 
 use super::schema::SchemaFn;
+use super::session::Session;
+
+/// Whether a session holds the value of an injected field's type: what the
+/// derive gives [`FieldContract`] for each required injected field, so that
+/// a start-up check finds a missing value without a call.
+pub type SessionProbe = fn(&Session) -> bool;
 
 /// One field of the tool's struct.
 #[derive(Debug)]
@@ -19,6 +25,7 @@ pub struct FieldContract {
     item_constraints: &'static [Constraint<'static>],
     idempotency_key: bool,
     schema: Option<SchemaFn>,
+    session_probe: Option<SessionProbe>,
 }
 
 impl FieldContract {
@@ -36,8 +43,10 @@ impl FieldContract {
         item_constraints: &'static [Constraint<'static>],
         idempotency_key: bool,
         schema: Option<SchemaFn>,
+        session_probe: Option<SessionProbe>,
     ) -> Self {
         FieldContract {
+            session_probe,
             item_constraints,
             name,
             rust_name,
@@ -143,6 +152,14 @@ impl FieldContract {
             || [self.name, self.rust_name.trim_start_matches("r#")]
                 .iter()
                 .any(|name| tool_words::judge::destination_name(&tool_words::judge::words(name)))
+    }
+
+    /// True when the field is injected, required (not an `Option`), and
+    /// `session` holds no value of its type: a call of the tool in that
+    /// session ends as a fatal configuration error. [`rust_type`](Self::rust_type)
+    /// names the type to add with [`Session::with`].
+    pub fn missing_from(&self, session: &Session) -> bool {
+        self.session_probe.is_some_and(|holds| !holds(session))
     }
 
     /// Builds the field type's schema; `None` for injected fields.

@@ -19,7 +19,8 @@ mod waiver;
 
 pub use errors::{DeclaredError, ErrorCategory, OutputContract, Recovery};
 pub use field::{
-    Constraint, FieldContract, NumberBound, Presence, bound_from_json, bound_json, constraint_json,
+    Constraint, FieldContract, NumberBound, Presence, SessionProbe, bound_from_json, bound_json,
+    constraint_json,
 };
 pub use input_schema::args_schema;
 pub use money::{Currency, Money, SignedMoney};

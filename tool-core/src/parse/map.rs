@@ -417,6 +417,12 @@ pub fn inject<T: Clone + Send + Sync + 'static>(
     }
 }
 
+/// Whether `session` holds a `T`: the probe of a required injected field
+/// ([`FieldContract::missing_from`](crate::FieldContract::missing_from)).
+pub fn session_holds<T: Send + Sync + 'static>(session: &Session) -> bool {
+    session.contains::<T>()
+}
+
 /// The value of `T` from the session for an injected `Option<T>` field.
 pub fn inject_optional<T: Clone + Send + Sync + 'static>(session: &Session) -> Option<T> {
     session.get::<T>().cloned()

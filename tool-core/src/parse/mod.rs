@@ -26,7 +26,7 @@ pub use error::{ArgumentError, ArgumentErrorKind};
 pub use fold::fold_enum_case;
 pub use map::{
     ParseState, inject, inject_optional, last_call_read_fast, next_key, next_value, parse_map,
-    with_exact_reader_only,
+    session_holds, with_exact_reader_only,
 };
 pub use object::{EnumCase, arguments_text, object_text};
 /// The JSON path of a top-level field (`$.name`, `$["odd name"]`), for the
