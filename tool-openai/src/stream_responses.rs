@@ -30,8 +30,10 @@ use crate::stream::{
 /// [`ResponseCalls`] that `ToolboxExt::answer_calls` runs as one turn.
 ///
 /// A stream that ends before `response.completed`, a `response.incomplete`
-/// or `response.failed` event, an `error` event, or a call still open at
-/// the end is an error: no half call is ever given out; so is a response
+/// or `response.failed` event, an `error` event, a `response.completed`
+/// whose response did not complete (its `status`, or a `function_call`
+/// item's, as [`unfinished`](crate::unfinished) reads it: the paths agree),
+/// or a call still open at the end is an error: no half call is ever given out; so is a response
 /// past the bounds every provider's assembler shares
 /// ([`stream_limits`](crate::stream_limits)). Other events (text,
 /// reasoning, built-in tools) are skipped.
@@ -187,6 +189,21 @@ impl ResponsesStream {
             }
             "response.completed" => {
                 self.take_model(&reader, map)?;
+                // The whole-response reader answers the calls of a response
+                // that did not complete (its status, or a call's) not run;
+                // the stream gives none of them either.
+                if let Some(response) = map.get("response")
+                    && let Some(reason) = crate::calls::unfinished(response)
+                {
+                    return Err(reader.error(
+                        "$.response",
+                        format!(
+                            "`response.completed` carries a response that did not complete \
+                             ({}); no call is given out",
+                            tool_core::words::echo(&reason)
+                        ),
+                    ));
+                }
                 if let Some((_, call)) = self.open.iter().next() {
                     return Err(reader.error(
                         "$",

@@ -505,3 +505,70 @@ fn chat_a_huge_index_neither_panics_nor_allocates() {
         )
     );
 }
+
+/// One call streamed whole, then `response.completed` carrying `response`.
+fn streamed_call_then(response: Value) -> Vec<Value> {
+    let item = |status: &str| {
+        json!({"type": "function_call", "id": "fc_1", "call_id": "call_1",
+               "name": "get_inventory", "arguments": "{}", "status": status})
+    };
+    vec![
+        json!({"type": "response.created", "response": {"model": "gpt-4.1", "output": []}}),
+        json!({"type": "response.output_item.added", "output_index": 0, "item": item("in_progress")}),
+        json!({"type": "response.output_item.done", "output_index": 0, "item": item("completed")}),
+        json!({"type": "response.completed", "response": response}),
+    ]
+}
+
+#[test]
+fn responses_a_completed_event_whose_response_did_not_complete_gives_no_call() {
+    // The whole-response reader answers every call of these responses
+    // CALL_NOT_RUN; the stream refuses them, even after the call was
+    // streamed as completed.
+    let repeated_in_progress = json!({"model": "gpt-4.1", "status": "completed", "output": [
+        {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "get_inventory",
+         "arguments": "{}", "status": "in_progress"}]});
+    let cut = json!({"model": "gpt-4.1", "status": "incomplete",
+        "incomplete_details": {"reason": "max_output_tokens"}, "output": []});
+    let cancelled = json!({"model": "gpt-4.1", "status": "cancelled", "output": []});
+    for (response, reason) in [
+        (repeated_in_progress, "function_call call_1 is in_progress"),
+        (cut, "max_output_tokens"),
+        (cancelled, "cancelled"),
+    ] {
+        assert_eq!(tool_openai::unfinished(&response).as_deref(), Some(reason));
+        let events = streamed_call_then(response);
+        let mut stream = ResponsesStream::new();
+        for event in &events[..3] {
+            assert_eq!(stream.push(event).unwrap(), Vec::new());
+        }
+        let error = stream.push(&events[3]).unwrap_err();
+        assert_eq!(
+            parts(&error),
+            (
+                Some(3),
+                "$.response",
+                format!(
+                    "`response.completed` carries a response that did not complete \
+                     (\"{reason}\"); no call is given out"
+                )
+                .as_str()
+            )
+        );
+    }
+}
+
+#[test]
+fn responses_a_completed_response_with_completed_calls_still_gives_them() {
+    let whole = json!({"model": "gpt-4.1", "status": "completed", "output": [
+        {"type": "message", "id": "msg_1", "status": "in_progress", "content": []},
+        {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "get_inventory",
+         "arguments": "{}", "status": "completed"}]});
+    assert_eq!(tool_openai::unfinished(&whole), None);
+    let mut stream = ResponsesStream::new();
+    let mut given = Vec::new();
+    for event in &streamed_call_then(whole) {
+        given.extend(stream.push(event).unwrap());
+    }
+    assert_eq!(given, vec![call("call_1", "get_inventory", "{}")]);
+}
