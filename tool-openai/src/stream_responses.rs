@@ -68,7 +68,7 @@ pub struct ResponsesStream {
     /// Open calls by `output_index`.
     open: BTreeMap<usize, Partial>,
     done: Vec<ToolCall>,
-    /// Bytes of names and arguments held, over all calls.
+    /// Bytes of ids, names and arguments held, over all calls.
     held: usize,
 }
 
@@ -152,7 +152,12 @@ impl ResponsesStream {
             if self.done.len() >= MAX_STREAMED_CALLS {
                 return Err(too_many_calls(reader, at));
             }
-            hold(reader, &at, &mut self.held, name.len() + arguments.len())?;
+            hold(
+                reader,
+                &at,
+                &mut self.held,
+                call_id.len() + name.len() + arguments.len(),
+            )?;
             self.done.push(ToolCall::new(call_id, name, arguments));
         }
         Ok(())
@@ -313,6 +318,14 @@ impl ResponsesStream {
         }
         let item_id = reader.opt_string(item, "id", "$.item")?.map(str::to_owned);
         let call_id = reader.string(item, "call_id", "$.item")?.to_owned();
+        // The ids are held as long as the call is: counted as its name and
+        // arguments are.
+        hold(
+            reader,
+            "$.item.call_id",
+            &mut self.held,
+            item_id.as_ref().map_or(0, String::len) + call_id.len(),
+        )?;
         let mut name = String::new();
         let given_name = reader.string(item, "name", "$.item")?;
         append(reader, "$.item.name", &mut name, &mut self.held, given_name)?;

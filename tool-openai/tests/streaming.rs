@@ -280,7 +280,7 @@ fn chat_a_choice_that_goes_on_after_finishing_is_refused() {
         (
             Some(13),
             "$.choices[0]",
-            "choice 0 goes on after it finished (`tool_calls`)"
+            "choice 0 goes on after it finished (\"tool_calls\")"
         )
     );
 }
@@ -571,4 +571,27 @@ fn responses_a_completed_response_with_completed_calls_still_gives_them() {
         given.extend(stream.push(event).unwrap());
     }
     assert_eq!(given, vec![call("call_1", "get_inventory", "{}")]);
+}
+
+#[test]
+fn chat_a_finish_reason_is_kept_cut() {
+    // 4,096 choices may each finish; what is kept of each reason is the
+    // cut echo an error shows, not the text.
+    let reason = "r".repeat(1 << 20);
+    let chunks = [
+        json!({"model": "m", "choices": [{"index": 1, "delta": {}, "finish_reason": reason}]}),
+        json!({"choices": [{"index": 1, "delta": {"content": "more"}}]}),
+    ];
+    assert_eq!(
+        parts(&chat_error(&chunks)),
+        (
+            Some(1),
+            "$.choices[0]",
+            format!(
+                "choice 1 goes on after it finished (\"{}\"… (1048576 bytes))",
+                "r".repeat(64)
+            )
+            .as_str()
+        )
+    );
 }
