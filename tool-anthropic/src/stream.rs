@@ -93,7 +93,8 @@ enum Block {
 /// without arguments); dispatch from `finish` unless the tools' calls are
 /// harmless to start early. A response past the bounds every provider's
 /// assembler shares ([`stream_limits`](crate::stream_limits): calls, bytes
-/// of arguments over all calls, text kept, content blocks) is
+/// of ids, names and arguments over all calls, text kept, content blocks,
+/// those a `message_start` carries included) is
 /// [`StreamError::OverLimit`] at the event that goes past it.
 ///
 /// ```
@@ -133,6 +134,9 @@ pub struct StreamAssembler {
     max_argument_bytes: usize,
     /// `tool_use` blocks started (and calls of a `message_start`).
     opened_calls: usize,
+    /// Content blocks a `message_start` carried: they count toward
+    /// [`stream_limits::MAX_PARTS`] as started blocks do.
+    start_blocks: usize,
     /// Bytes of arguments held, over all calls.
     held_arguments: usize,
     /// Bytes of text held, over all blocks.
@@ -160,6 +164,7 @@ impl StreamAssembler {
             stopped: false,
             max_argument_bytes: DEFAULT_MAX_ARGUMENT_BYTES,
             opened_calls: 0,
+            start_blocks: 0,
             held_arguments: 0,
             held_text: 0,
         }
@@ -221,6 +226,12 @@ impl StreamAssembler {
                         .and_then(Value::as_array)
                         .is_some_and(|content| !content.is_empty())
                 {
+                    let blocks = message["content"].as_array().map_or(0, Vec::len);
+                    if blocks > stream_limits::MAX_PARTS {
+                        return Err(StreamError::OverLimit(stream_limits::too_many_parts(
+                            "content blocks",
+                        )));
+                    }
                     let whole = tool_use_calls(message).map_err(|error| {
                         let path = error.path().strip_prefix('$').unwrap_or(error.path());
                         StreamError::Malformed(format!(
@@ -228,24 +239,19 @@ impl StreamAssembler {
                             error.message()
                         ))
                     })?;
-                    let blocks = message["content"].as_array().map_or(0, Vec::len);
-                    if blocks > stream_limits::MAX_PARTS {
-                        return Err(StreamError::OverLimit(stream_limits::too_many_parts(
-                            "content blocks",
-                        )));
-                    }
                     if whole.calls.len() > stream_limits::MAX_CALLS {
                         return Err(StreamError::OverLimit(stream_limits::too_many_calls()));
                     }
                     for call in &whole.calls {
                         hold(
                             &mut self.held_arguments,
-                            call.arguments.len(),
+                            call.call_id.len() + call.name.len() + call.arguments.len(),
                             stream_limits::MAX_ARGUMENT_BYTES,
                             stream_limits::too_much_arguments,
                         )?;
                     }
                     self.opened_calls = whole.calls.len();
+                    self.start_blocks = blocks;
                     self.calls.extend(whole.calls);
                     for block in message["content"].as_array().into_iter().flatten() {
                         if block["type"] == "text" {
@@ -274,7 +280,7 @@ impl StreamAssembler {
                         "content_block_start {index} without `content_block`"
                     )));
                 };
-                if self.blocks.len() >= stream_limits::MAX_PARTS {
+                if self.blocks.len() + self.start_blocks >= stream_limits::MAX_PARTS {
                     return Err(StreamError::OverLimit(stream_limits::too_many_parts(
                         "content blocks",
                     )));
