@@ -2,7 +2,7 @@
 //! (`"stream": true`): `function_call` output items, their argument deltas,
 //! and the events that close them.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value};
 use tool_core::ToolCall;
@@ -35,7 +35,9 @@ use crate::stream::{
 /// item's, as [`unfinished`](crate::unfinished) reads it: the paths agree),
 /// or a call still open at the end is an error: no half call is ever given out; so is a response
 /// past the bounds every provider's assembler shares
-/// ([`stream_limits`](crate::stream_limits)). Other events (text,
+/// ([`stream_limits`](crate::stream_limits)), a delta after its call's
+/// `response.function_call_arguments.done`, and an output index opened
+/// again after its call was done. Other events (text,
 /// reasoning, built-in tools) are skipped.
 ///
 /// ```
@@ -67,6 +69,9 @@ pub struct ResponsesStream {
     completed: bool,
     /// Open calls by `output_index`.
     open: BTreeMap<usize, Partial>,
+    /// The output indexes of calls done (at most [`MAX_STREAMED_CALLS`]):
+    /// none is opened again.
+    closed: BTreeSet<usize>,
     done: Vec<ToolCall>,
     /// Bytes of ids, names and arguments held, over all calls.
     held: usize,
@@ -78,6 +83,8 @@ struct Partial {
     call_id: String,
     name: String,
     arguments: String,
+    /// `response.function_call_arguments.done` gave the whole text.
+    arguments_done: bool,
 }
 
 impl ResponsesStream {
@@ -251,6 +258,16 @@ impl ResponsesStream {
                 };
                 check_item_id(&reader, map, call)?;
                 let delta = reader.string(map, "delta", "$")?;
+                if call.arguments_done {
+                    return Err(reader.error(
+                        "$.delta",
+                        format!(
+                            "arguments for call `{}` after its \
+                             `response.function_call_arguments.done`",
+                            call.call_id
+                        ),
+                    ));
+                }
                 append(
                     &reader,
                     "$.delta",
@@ -273,6 +290,7 @@ impl ResponsesStream {
                 let arguments = reader.string(map, "arguments", "$")?;
                 self.held -= call.arguments.len();
                 call.arguments.clear();
+                call.arguments_done = true;
                 append(
                     &reader,
                     "$.arguments",
@@ -310,7 +328,7 @@ impl ResponsesStream {
         if reader.string(item, "type", "$.item")? != "function_call" {
             return Ok(());
         }
-        if self.open.contains_key(&index) {
+        if self.open.contains_key(&index) || self.closed.contains(&index) {
             return Err(reader.error("$.output_index", format!("output {index} is opened twice")));
         }
         if self.open.len() + self.done.len() >= MAX_STREAMED_CALLS {
@@ -347,6 +365,7 @@ impl ResponsesStream {
                 call_id,
                 name,
                 arguments,
+                arguments_done: false,
             },
         );
         Ok(())
@@ -425,6 +444,7 @@ impl ResponsesStream {
                 ),
             ));
         }
+        self.closed.insert(index);
         self.done.push(ToolCall::new(call_id, name, arguments));
         Ok(())
     }

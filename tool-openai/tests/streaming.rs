@@ -595,3 +595,43 @@ fn chat_a_finish_reason_is_kept_cut() {
         )
     );
 }
+
+/// `function_call_arguments.done` gives a call's whole text: a delta after
+/// it would grow text said to be whole, and an item done and then added
+/// again at its output index would be a second call where the
+/// whole-response reader sees one item.
+#[test]
+fn responses_a_call_does_not_grow_or_reopen_after_it_is_whole() {
+    let item = |call_id: &str, status: &str| {
+        json!({"type": "function_call", "id": "fc_1", "call_id": call_id,
+               "name": "get_inventory", "arguments": "", "status": status})
+    };
+    let created =
+        json!({"type": "response.created", "response": {"model": "gpt-4.1", "output": []}});
+    let added = json!({"type": "response.output_item.added", "output_index": 0, "item": item("call_1", "in_progress")});
+    let args_done = json!({"type": "response.function_call_arguments.done", "output_index": 0,
+        "item_id": "fc_1", "arguments": "{}"});
+    let late_delta = json!({"type": "response.function_call_arguments.delta", "output_index": 0,
+        "item_id": "fc_1", "delta": "{\"sku\": 1}"});
+    assert_eq!(
+        parts(&responses_error(&[
+            created.clone(),
+            added.clone(),
+            args_done.clone(),
+            late_delta
+        ])),
+        (
+            Some(3),
+            "$.delta",
+            "arguments for call `call_1` after its `response.function_call_arguments.done`"
+        )
+    );
+    let mut done_item = item("call_1", "completed");
+    done_item["arguments"] = json!("{}");
+    let done = json!({"type": "response.output_item.done", "output_index": 0, "item": done_item});
+    let again = json!({"type": "response.output_item.added", "output_index": 0, "item": item("call_2", "in_progress")});
+    assert_eq!(
+        parts(&responses_error(&[created, added, args_done, done, again])),
+        (Some(4), "$.output_index", "output 0 is opened twice")
+    );
+}
