@@ -141,6 +141,9 @@ pub struct StreamAssembler {
     held_arguments: usize,
     /// Bytes of text held, over all blocks.
     held_text: usize,
+    /// The error that refused the stream: every later push, and `finish`,
+    /// give it again.
+    refused: Option<StreamError>,
 }
 
 impl Default for StreamAssembler {
@@ -167,6 +170,7 @@ impl StreamAssembler {
             start_blocks: 0,
             held_arguments: 0,
             held_text: 0,
+            refused: None,
         }
     }
 
@@ -180,7 +184,22 @@ impl StreamAssembler {
     /// Reads one event. Returns the call a `content_block_stop` finished,
     /// if any. `ping` and event types this version does not know are
     /// skipped.
+    ///
+    /// Once a push is refused, the stream is: every later push, and
+    /// [`finish`](Self::finish), give that error again (what is left of a
+    /// refused stream is not the message the model sent).
     pub fn push(&mut self, event: &Value) -> Result<Option<ToolCall>, StreamError> {
+        if let Some(refused) = &self.refused {
+            return Err(refused.clone());
+        }
+        let pushed = self.take(event);
+        if let Err(error) = &pushed {
+            self.refused = Some(error.clone());
+        }
+        pushed
+    }
+
+    fn take(&mut self, event: &Value) -> Result<Option<ToolCall>, StreamError> {
         if self.stopped {
             return Err(StreamError::Malformed(
                 "an event after `message_stop`".to_owned(),
@@ -493,6 +512,9 @@ impl StreamAssembler {
     /// reason (or none) its calls are [`StreamError::Truncated`], since
     /// `max_tokens` may have cut a block before its first delta.
     pub fn finish(self) -> Result<ResponseCalls, StreamError> {
+        if let Some(refused) = self.refused {
+            return Err(refused);
+        }
         let open: Vec<String> = self
             .blocks
             .values()

@@ -69,6 +69,9 @@ pub struct ChatCompletionsStream {
     last_index: Option<usize>,
     /// Bytes of ids, names and arguments held, over all calls.
     held: usize,
+    /// The error that refused the stream: every later push, and `finish`,
+    /// give it again.
+    refused: Option<StreamError>,
 }
 
 #[derive(Debug, Default)]
@@ -89,7 +92,22 @@ impl ChatCompletionsStream {
 
     /// Takes in one chunk; gives the calls it makes whole (those of a choice
     /// whose `finish_reason` is in this chunk), else nothing.
+    ///
+    /// Once a push is refused, the stream is: every later push, and
+    /// [`finish`](Self::finish), give that error again (what is left of a
+    /// refused stream is not the response the model sent).
     pub fn push(&mut self, chunk: &Value) -> Result<Vec<ToolCall>, StreamError> {
+        if let Some(refused) = &self.refused {
+            return Err(refused.clone());
+        }
+        let pushed = self.take(chunk);
+        if let Err(error) = &pushed {
+            self.refused = Some(error.clone());
+        }
+        pushed
+    }
+
+    fn take(&mut self, chunk: &Value) -> Result<Vec<ToolCall>, StreamError> {
         let event = Event {
             number: self.events,
         };
@@ -333,6 +351,9 @@ impl ChatCompletionsStream {
     /// An error when no chunk came, when a choice has not finished, or when
     /// no chunk named the model.
     pub fn finish(self) -> Result<ResponseCalls, StreamError> {
+        if let Some(refused) = self.refused {
+            return Err(refused);
+        }
         if self.events == 0 {
             return Err(StreamError::at_end(
                 "the stream ended before its first chunk",

@@ -75,6 +75,9 @@ pub struct ResponsesStream {
     done: Vec<ToolCall>,
     /// Bytes of ids, names and arguments held, over all calls.
     held: usize,
+    /// The error that refused the stream: every later push, and `finish`,
+    /// give it again.
+    refused: Option<StreamError>,
 }
 
 #[derive(Debug)]
@@ -178,7 +181,22 @@ impl ResponsesStream {
     /// Takes in one event; at `response.completed`, gives every call of the
     /// response, in order of completion (the calls are whole only once the
     /// response is), else nothing.
+    ///
+    /// Once a push is refused, the stream is: every later push, and
+    /// [`finish`](Self::finish), give that error again (what is left of a
+    /// refused stream is not the response the model sent).
     pub fn push(&mut self, event: &Value) -> Result<Vec<ToolCall>, StreamError> {
+        if let Some(refused) = &self.refused {
+            return Err(refused.clone());
+        }
+        let pushed = self.take(event);
+        if let Err(error) = &pushed {
+            self.refused = Some(error.clone());
+        }
+        pushed
+    }
+
+    fn take(&mut self, event: &Value) -> Result<Vec<ToolCall>, StreamError> {
         let reader = Event {
             number: self.events,
         };
@@ -452,6 +470,9 @@ impl ResponsesStream {
     /// The end of the stream: gives every call, in order of completion, with
     /// the model. An error unless `response.completed` came.
     pub fn finish(self) -> Result<ResponseCalls, StreamError> {
+        if let Some(refused) = self.refused {
+            return Err(refused);
+        }
         if !self.completed {
             let open: Vec<&str> = self.open.values().map(|c| c.call_id.as_str()).collect();
             let pending = if open.is_empty() {

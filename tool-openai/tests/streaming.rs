@@ -635,3 +635,52 @@ fn responses_a_call_does_not_grow_or_reopen_after_it_is_whole() {
         (Some(4), "$.output_index", "output 0 is opened twice")
     );
 }
+
+/// A refused stream stays refused: a caller that goes on pushing after an
+/// error (logging it, say) gets the first error again from every later
+/// push and from `finish`, never the calls of what was left. Here the
+/// refused fragment is the middle of a call's arguments, and what is left
+/// is whole JSON the model never sent.
+#[test]
+fn chat_a_refused_stream_stays_refused() {
+    let fragment = |text: &str| {
+        json!({"model": "m", "choices": [{"index": 0, "delta": {"tool_calls": [
+            {"index": 0, "id": "c", "type": "function", "function": {"name": "f", "arguments": text}}]}}]})
+    };
+    let mut stream = ChatCompletionsStream::new();
+    stream.push(&fragment("{\"sku\": \"A")).unwrap();
+    let refused = stream
+        .push(&fragment(&"x".repeat(MAX_STREAMED_ARGUMENT_BYTES)))
+        .unwrap_err();
+    assert_eq!(
+        parts(&refused),
+        (
+            Some(1),
+            "$.choices[0].delta.tool_calls[0].function.arguments",
+            "the call's arguments grow past 16777216 bytes; the stream is refused"
+        )
+    );
+    assert_eq!(stream.push(&fragment("\"}")), Err(refused.clone()));
+    assert_eq!(
+        stream
+            .push(&json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]})),
+        Err(refused.clone())
+    );
+    assert_eq!(stream.finish().unwrap_err(), refused);
+}
+
+#[test]
+fn responses_a_refused_stream_stays_refused() {
+    let mut events = streamed_call_then(json!({"model": "gpt-4.1", "status": "incomplete",
+        "incomplete_details": {"reason": "max_output_tokens"}}));
+    // A second `response.completed`, this one without a status.
+    events.push(json!({"type": "response.completed", "response": {"model": "gpt-4.1"}}));
+    let mut stream = ResponsesStream::new();
+    for event in &events[..3] {
+        stream.push(event).unwrap();
+    }
+    let refused = stream.push(&events[3]).unwrap_err();
+    assert_eq!(refused.event(), Some(3));
+    assert_eq!(stream.push(&events[4]), Err(refused.clone()));
+    assert_eq!(stream.finish().unwrap_err(), refused);
+}
