@@ -421,6 +421,13 @@ impl StreamAssembler {
                         )?;
                         json.push_str(piece);
                     }
+                    // A call's arguments sent to a text block: a call
+                    // mislabelled, which would be lost if skipped.
+                    (Block::Text(_), Some("input_json_delta")) => {
+                        return Err(StreamError::Malformed(format!(
+                            "an input_json_delta for text block {index}"
+                        )));
+                    }
                     (Block::ToolUse { .. }, other) => {
                         return Err(StreamError::Malformed(format!(
                             "a {} delta for tool_use block {index}",

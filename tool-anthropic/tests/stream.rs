@@ -229,3 +229,24 @@ fn a_refused_stream_stays_refused() {
     }
     assert_eq!(stream.finish().unwrap_err(), refused);
 }
+
+/// Arguments sent to a text block are a call mislabelled, not text: the
+/// stream is refused rather than the call dropped (the message would stop
+/// for `tool_use` with the call lost).
+#[test]
+fn an_input_json_delta_for_a_text_block_is_refused() {
+    let mut stream = StreamAssembler::new();
+    for event in [
+        json!({"type": "message_start", "message": {"model": "m", "content": []}}),
+        json!({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}),
+    ] {
+        stream.push(&event).unwrap();
+    }
+    assert_eq!(
+        stream.push(&json!({"type": "content_block_delta", "index": 0,
+            "delta": {"type": "input_json_delta", "partial_json": "{\"sku\": 1}"}})),
+        Err(StreamError::Malformed(
+            "an input_json_delta for text block 0".to_owned()
+        ))
+    );
+}
