@@ -93,7 +93,8 @@ enum Block {
 /// without arguments); dispatch from `finish` unless the tools' calls are
 /// harmless to start early. A response past the bounds every provider's
 /// assembler shares ([`stream_limits`](crate::stream_limits): calls, bytes
-/// of arguments over all calls, text kept, content blocks) is
+/// of ids, names and arguments over all calls, text kept, content blocks,
+/// those a `message_start` carries included) is
 /// [`StreamError::OverLimit`] at the event that goes past it.
 ///
 /// ```
@@ -133,10 +134,16 @@ pub struct StreamAssembler {
     max_argument_bytes: usize,
     /// `tool_use` blocks started (and calls of a `message_start`).
     opened_calls: usize,
+    /// Content blocks a `message_start` carried: they count toward
+    /// [`stream_limits::MAX_PARTS`] as started blocks do.
+    start_blocks: usize,
     /// Bytes of arguments held, over all calls.
     held_arguments: usize,
     /// Bytes of text held, over all blocks.
     held_text: usize,
+    /// The error that refused the stream: every later push, and `finish`,
+    /// give it again.
+    refused: Option<StreamError>,
 }
 
 impl Default for StreamAssembler {
@@ -160,8 +167,10 @@ impl StreamAssembler {
             stopped: false,
             max_argument_bytes: DEFAULT_MAX_ARGUMENT_BYTES,
             opened_calls: 0,
+            start_blocks: 0,
             held_arguments: 0,
             held_text: 0,
+            refused: None,
         }
     }
 
@@ -175,7 +184,22 @@ impl StreamAssembler {
     /// Reads one event. Returns the call a `content_block_stop` finished,
     /// if any. `ping` and event types this version does not know are
     /// skipped.
+    ///
+    /// Once a push is refused, the stream is: every later push, and
+    /// [`finish`](Self::finish), give that error again (what is left of a
+    /// refused stream is not the message the model sent).
     pub fn push(&mut self, event: &Value) -> Result<Option<ToolCall>, StreamError> {
+        if let Some(refused) = &self.refused {
+            return Err(refused.clone());
+        }
+        let pushed = self.take(event);
+        if let Err(error) = &pushed {
+            self.refused = Some(error.clone());
+        }
+        pushed
+    }
+
+    fn take(&mut self, event: &Value) -> Result<Option<ToolCall>, StreamError> {
         if self.stopped {
             return Err(StreamError::Malformed(
                 "an event after `message_stop`".to_owned(),
@@ -221,6 +245,12 @@ impl StreamAssembler {
                         .and_then(Value::as_array)
                         .is_some_and(|content| !content.is_empty())
                 {
+                    let blocks = message["content"].as_array().map_or(0, Vec::len);
+                    if blocks > stream_limits::MAX_PARTS {
+                        return Err(StreamError::OverLimit(stream_limits::too_many_parts(
+                            "content blocks",
+                        )));
+                    }
                     let whole = tool_use_calls(message).map_err(|error| {
                         let path = error.path().strip_prefix('$').unwrap_or(error.path());
                         StreamError::Malformed(format!(
@@ -228,24 +258,19 @@ impl StreamAssembler {
                             error.message()
                         ))
                     })?;
-                    let blocks = message["content"].as_array().map_or(0, Vec::len);
-                    if blocks > stream_limits::MAX_PARTS {
-                        return Err(StreamError::OverLimit(stream_limits::too_many_parts(
-                            "content blocks",
-                        )));
-                    }
                     if whole.calls.len() > stream_limits::MAX_CALLS {
                         return Err(StreamError::OverLimit(stream_limits::too_many_calls()));
                     }
                     for call in &whole.calls {
                         hold(
                             &mut self.held_arguments,
-                            call.arguments.len(),
+                            call.call_id.len() + call.name.len() + call.arguments.len(),
                             stream_limits::MAX_ARGUMENT_BYTES,
                             stream_limits::too_much_arguments,
                         )?;
                     }
                     self.opened_calls = whole.calls.len();
+                    self.start_blocks = blocks;
                     self.calls.extend(whole.calls);
                     for block in message["content"].as_array().into_iter().flatten() {
                         if block["type"] == "text" {
@@ -274,7 +299,7 @@ impl StreamAssembler {
                         "content_block_start {index} without `content_block`"
                     )));
                 };
-                if self.blocks.len() >= stream_limits::MAX_PARTS {
+                if self.blocks.len() + self.start_blocks >= stream_limits::MAX_PARTS {
                     return Err(StreamError::OverLimit(stream_limits::too_many_parts(
                         "content blocks",
                     )));
@@ -396,6 +421,13 @@ impl StreamAssembler {
                         )?;
                         json.push_str(piece);
                     }
+                    // A call's arguments sent to a text block: a call
+                    // mislabelled, which would be lost if skipped.
+                    (Block::Text(_), Some("input_json_delta")) => {
+                        return Err(StreamError::Malformed(format!(
+                            "an input_json_delta for text block {index}"
+                        )));
+                    }
                     (Block::ToolUse { .. }, other) => {
                         return Err(StreamError::Malformed(format!(
                             "a {} delta for tool_use block {index}",
@@ -487,6 +519,9 @@ impl StreamAssembler {
     /// reason (or none) its calls are [`StreamError::Truncated`], since
     /// `max_tokens` may have cut a block before its first delta.
     pub fn finish(self) -> Result<ResponseCalls, StreamError> {
+        if let Some(refused) = self.refused {
+            return Err(refused);
+        }
         let open: Vec<String> = self
             .blocks
             .values()

@@ -86,6 +86,16 @@ fn a_delta_after_its_block_stopped_is_refused_not_dropped() {
             "a delta for content block 0 after its content_block_stop".to_owned()
         ))
     );
+    let mut stream = StreamAssembler::new();
+    push_all(
+        &mut stream,
+        &[
+            start(0, "toolu_01"),
+            delta(0, r#"{"store":"BER-1"}"#),
+            stop(0),
+        ],
+    )
+    .unwrap();
     assert_eq!(
         stream.push(&stop(0)),
         Err(StreamError::Malformed(

@@ -163,20 +163,21 @@ fn an_error_event_is_the_apis_error() {
 fn malformed_and_huge_streams_are_refused() {
     let start = json!({"type": "content_block_start", "index": 0, "content_block": {"type": "tool_use", "id": "t", "name": "x", "input": {}}});
     let delta = |text: &str| json!({"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta", "partial_json": text}});
-    let mut stream = StreamAssembler::new();
+    // Each on a fresh assembler: a refused stream stays refused.
     assert_eq!(
-        stream.push(&delta("{")).unwrap_err(),
+        StreamAssembler::new().push(&delta("{")).unwrap_err(),
         StreamError::Malformed("a delta for content block 0, which did not start".into())
     );
+    let mut stream = StreamAssembler::new();
     stream.push(&start).unwrap();
     assert_eq!(
         stream.push(&start).unwrap_err(),
         StreamError::Malformed("content block 0 started twice".into())
     );
-    assert!(matches!(
-        stream.push(&json!([1])),
-        Err(StreamError::Malformed(_))
-    ));
+    assert_eq!(
+        StreamAssembler::new().push(&json!([1])).unwrap_err(),
+        StreamError::Malformed("expected an event object with a `type`, got an array".into())
+    );
     let mut stream = StreamAssembler::new().with_max_argument_bytes(16);
     stream.push(&start).unwrap();
     stream.push(&delta("{\"a\": \"0123")).unwrap();
@@ -202,4 +203,50 @@ fn malformed_and_huge_streams_are_refused() {
         stream.push(&json!({"type": "ping"})),
         Err(StreamError::Malformed(_))
     ));
+}
+
+/// A refused stream stays refused: every push after an error, and
+/// `finish`, give the first error again, never the calls of what was left.
+#[test]
+fn a_refused_stream_stays_refused() {
+    let mut stream = StreamAssembler::new();
+    let start = json!({"type": "message_start", "message": {"model": "m", "content": []}});
+    stream.push(&start).unwrap();
+    let block = json!({"type": "content_block_start", "index": 0, "content_block":
+        {"type": "tool_use", "id": "t0", "name": "f", "input": {}}});
+    stream.push(&block).unwrap();
+    let refused = stream.push(&block).unwrap_err();
+    assert_eq!(
+        refused,
+        StreamError::Malformed("content block 0 started twice".to_owned())
+    );
+    for event in [
+        json!({"type": "content_block_stop", "index": 0}),
+        json!({"type": "message_delta", "delta": {"stop_reason": "tool_use"}}),
+        json!({"type": "message_stop"}),
+    ] {
+        assert_eq!(stream.push(&event), Err(refused.clone()));
+    }
+    assert_eq!(stream.finish().unwrap_err(), refused);
+}
+
+/// Arguments sent to a text block are a call mislabelled, not text: the
+/// stream is refused rather than the call dropped (the message would stop
+/// for `tool_use` with the call lost).
+#[test]
+fn an_input_json_delta_for_a_text_block_is_refused() {
+    let mut stream = StreamAssembler::new();
+    for event in [
+        json!({"type": "message_start", "message": {"model": "m", "content": []}}),
+        json!({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}),
+    ] {
+        stream.push(&event).unwrap();
+    }
+    assert_eq!(
+        stream.push(&json!({"type": "content_block_delta", "index": 0,
+            "delta": {"type": "input_json_delta", "partial_json": "{\"sku\": 1}"}})),
+        Err(StreamError::Malformed(
+            "an input_json_delta for text block 0".to_owned()
+        ))
+    );
 }

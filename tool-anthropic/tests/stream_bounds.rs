@@ -158,3 +158,53 @@ fn takes_4096_content_blocks_and_refuses_the_4097th() {
          refused"
     );
 }
+
+/// The content a `message_start` carries (a proxy replaying a finished
+/// message) is part of the response: its blocks count toward the 4,096.
+#[test]
+fn content_blocks_of_message_start_count_toward_the_bound() {
+    let content: Vec<Value> = (0..4000)
+        .map(|_| json!({"type": "text", "text": "x"}))
+        .collect();
+    let block = |index: usize| {
+        json!({"type": "content_block_start", "index": index,
+            "content_block": {"type": "server_tool_use_of_2030"}})
+    };
+    let mut stream = StreamAssembler::new();
+    stream
+        .push(&json!({"type": "message_start", "message": {"model": "m", "content": content}}))
+        .unwrap();
+    for index in 4000..4096 {
+        stream.push(&block(index)).unwrap();
+    }
+    assert_eq!(
+        stream.push(&block(4096)).unwrap_err(),
+        over(stream_limits::too_many_parts("content blocks"))
+    );
+}
+
+/// The ids and names of the calls a `message_start` carries count toward
+/// the response's 32 MiB as a streamed block's do.
+#[test]
+fn ids_and_names_of_message_start_calls_count_toward_the_bound() {
+    let long = "i".repeat(11 << 20);
+    let message = |field: &str| {
+        let content: Vec<Value> = (0..3)
+            .map(|index| {
+                let mut block = json!({"type": "tool_use", "id": format!("t{index}"),
+                    "name": format!("f{index}"), "input": {}});
+                block[field] = json!(format!("{field}{index}{long}"));
+                block
+            })
+            .collect();
+        json!({"type": "message_start", "message": {"model": "m", "content": content,
+            "stop_reason": "tool_use"}})
+    };
+    for field in ["id", "name"] {
+        assert_eq!(
+            StreamAssembler::new().push(&message(field)).unwrap_err(),
+            over(stream_limits::too_much_arguments()),
+            "{field}"
+        );
+    }
+}

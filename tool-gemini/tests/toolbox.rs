@@ -216,3 +216,44 @@ fn a_hostile_finish_reason_is_echoed_quoted_escaped_and_cut() {
         )
     );
 }
+
+/// With several candidates, the reason that counts is the one of the
+/// candidate the calls are in, not the first candidate's.
+#[test]
+fn the_finish_reason_is_the_calling_candidates() {
+    let calls = voucher_response(None)["candidates"][0]["content"].clone();
+    let text = json!({"role": "model", "parts": [{"text": "No voucher."}]});
+    let both = |first: serde_json::Value, second: serde_json::Value| json!({"modelVersion": "gemini-2.5-flash", "candidates": [first, second]});
+    let (toolbox, runs) = counting_toolbox();
+    let round = answer(
+        &toolbox,
+        &both(
+            json!({"index": 0, "content": text, "finishReason": "STOP"}),
+            json!({"index": 1, "content": calls, "finishReason": "SAFETY"}),
+        ),
+    );
+    assert_eq!(runs.load(Ordering::SeqCst), 0);
+    let codes: Vec<Option<&str>> = round
+        .results
+        .iter()
+        .map(|(_, result)| result.output.error().map(|e| e.code.as_ref()))
+        .collect();
+    assert_eq!(codes, [Some("CALL_NOT_RUN"); 2]);
+    assert_eq!(
+        round.user_content.unwrap()["parts"][0]["functionResponse"]["response"]["error"],
+        "Error [CALL_NOT_RUN]: The call did not run: the answer finished with \"SAFETY\", not \
+         \"STOP\", so its calls may be cut off or withheld. Make the call again if it is still \
+         needed."
+    );
+    // A blocked first candidate (no content) does not hold back the
+    // calls of a second that stopped.
+    let (toolbox, runs) = counting_toolbox();
+    answer(
+        &toolbox,
+        &both(
+            json!({"index": 0, "finishReason": "SAFETY"}),
+            json!({"index": 1, "content": calls, "finishReason": "STOP"}),
+        ),
+    );
+    assert_eq!(runs.load(Ordering::SeqCst), 2);
+}

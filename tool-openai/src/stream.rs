@@ -18,7 +18,7 @@ pub const MAX_STREAMED_ARGUMENT_BYTES: usize = 16 << 20;
 /// providers' assemblers share ([`stream_limits::MAX_CALLS`]).
 pub const MAX_STREAMED_CALLS: usize = stream_limits::MAX_CALLS;
 
-/// The most bytes of arguments and names all calls of one streamed
+/// The most bytes of arguments, ids and names all calls of one streamed
 /// response may add up to ([`stream_limits::MAX_ARGUMENT_BYTES`], shared by
 /// all providers' assemblers).
 pub const MAX_STREAMED_RESPONSE_ARGUMENT_BYTES: usize = stream_limits::MAX_ARGUMENT_BYTES;

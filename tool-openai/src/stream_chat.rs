@@ -11,7 +11,8 @@ use crate::calls::{Api, ResponseCalls};
 use tool_core::outcome::stream_limits;
 
 use crate::stream::{
-    Event, MAX_STREAMED_CALLS, StreamError, api_error, append, too_many_calls, whole_arguments,
+    Event, MAX_STREAMED_CALLS, StreamError, api_error, append, hold, too_many_calls,
+    whole_arguments,
 };
 
 /// Assembles the tool calls of a streamed Chat Completions response, chunk
@@ -30,8 +31,8 @@ use crate::stream::{
 /// `finish_reason`, or whose choice with calls finishes for `length` or
 /// `content_filter`, is an error: no half call is ever given out. So is a
 /// response past the bounds every provider's assembler shares
-/// ([`stream_limits`](crate::stream_limits)): more calls, bytes of names and
-/// arguments over all calls, or choices than one response may have.
+/// ([`stream_limits`](crate::stream_limits)): more calls, bytes of ids, names
+/// and arguments over all calls, or choices than one response may have.
 ///
 /// ```
 /// use serde_json::json;
@@ -55,7 +56,8 @@ use crate::stream::{
 pub struct ChatCompletionsStream {
     events: usize,
     model: Option<String>,
-    /// Every choice seen, by index, with its finish reason once it came.
+    /// Every choice seen, by index, with its finish reason once it came
+    /// (quoted and cut, as an error echoes it: 4,096 choices hold little).
     choices: BTreeMap<usize, Option<String>>,
     /// The one choice with tool calls.
     calling_choice: Option<usize>,
@@ -65,14 +67,19 @@ pub struct ChatCompletionsStream {
     done: Vec<ToolCall>,
     /// The call the last fragment went to.
     last_index: Option<usize>,
-    /// Bytes of names and arguments held, over all calls.
+    /// Bytes of ids, names and arguments held, over all calls.
     held: usize,
+    /// The error that refused the stream: every later push, and `finish`,
+    /// give it again.
+    refused: Option<StreamError>,
 }
 
 #[derive(Debug, Default)]
 struct Partial {
     id: Option<String>,
-    kind: Option<String>,
+    /// Whether the first `type` given was `function` (the text is not
+    /// kept).
+    function: Option<bool>,
     name: String,
     arguments: String,
 }
@@ -85,7 +92,22 @@ impl ChatCompletionsStream {
 
     /// Takes in one chunk; gives the calls it makes whole (those of a choice
     /// whose `finish_reason` is in this chunk), else nothing.
+    ///
+    /// Once a push is refused, the stream is: every later push, and
+    /// [`finish`](Self::finish), give that error again (what is left of a
+    /// refused stream is not the response the model sent).
     pub fn push(&mut self, chunk: &Value) -> Result<Vec<ToolCall>, StreamError> {
+        if let Some(refused) = &self.refused {
+            return Err(refused.clone());
+        }
+        let pushed = self.take(chunk);
+        if let Err(error) = &pushed {
+            self.refused = Some(error.clone());
+        }
+        pushed
+    }
+
+    fn take(&mut self, chunk: &Value) -> Result<Vec<ToolCall>, StreamError> {
         let event = Event {
             number: self.events,
         };
@@ -122,7 +144,7 @@ impl ChatCompletionsStream {
             if let Some(reason) = finished {
                 return Err(event.error(
                     &at,
-                    format!("choice {index} goes on after it finished (`{reason}`)"),
+                    format!("choice {index} goes on after it finished ({reason})"),
                 ));
             }
             if let Some(delta) = choice.get("delta").filter(|d| !d.is_null()) {
@@ -130,7 +152,8 @@ impl ChatCompletionsStream {
                 self.take_delta(&event, index, delta, &format!("{at}.delta"))?;
             }
             if let Some(reason) = event.opt_string(choice, "finish_reason", &at)? {
-                self.choices.insert(index, Some(reason.to_owned()));
+                self.choices
+                    .insert(index, Some(tool_core::words::echo(reason)));
                 if self.calling_choice == Some(index) {
                     whole = self.complete(&event, reason, &at)?;
                 }
@@ -194,11 +217,15 @@ impl ChatCompletionsStream {
                         ));
                     }
                     Some(_) => {}
-                    None => call.id = Some(id.to_owned()),
+                    None => {
+                        // Ids are held as long as names and arguments are.
+                        hold(event, &format!("{at}.id"), &mut self.held, id.len())?;
+                        call.id = Some(id.to_owned());
+                    }
                 }
             }
             if let Some(kind) = event.opt_string(fragment, "type", &at)? {
-                call.kind.get_or_insert_with(|| kind.to_owned());
+                call.function.get_or_insert(kind == "function");
             }
             if let Some(function) = fragment.get("function").filter(|f| !f.is_null()) {
                 let at = format!("{at}.function");
@@ -280,7 +307,7 @@ impl ChatCompletionsStream {
         }
         let mut whole = Vec::new();
         for (index, call) in std::mem::take(&mut self.partial) {
-            if call.kind.as_deref().is_some_and(|k| k != "function") {
+            if call.function == Some(false) {
                 continue;
             }
             let Some(id) = call.id else {
@@ -324,6 +351,9 @@ impl ChatCompletionsStream {
     /// An error when no chunk came, when a choice has not finished, or when
     /// no chunk named the model.
     pub fn finish(self) -> Result<ResponseCalls, StreamError> {
+        if let Some(refused) = self.refused {
+            return Err(refused);
+        }
         if self.events == 0 {
             return Err(StreamError::at_end(
                 "the stream ended before its first chunk",

@@ -2,7 +2,7 @@
 //! (`"stream": true`): `function_call` output items, their argument deltas,
 //! and the events that close them.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value};
 use tool_core::ToolCall;
@@ -30,10 +30,14 @@ use crate::stream::{
 /// [`ResponseCalls`] that `ToolboxExt::answer_calls` runs as one turn.
 ///
 /// A stream that ends before `response.completed`, a `response.incomplete`
-/// or `response.failed` event, an `error` event, or a call still open at
-/// the end is an error: no half call is ever given out; so is a response
+/// or `response.failed` event, an `error` event, a `response.completed`
+/// whose response did not complete (its `status`, or a `function_call`
+/// item's, as [`unfinished`](crate::unfinished) reads it: the paths agree),
+/// or a call still open at the end is an error: no half call is ever given out; so is a response
 /// past the bounds every provider's assembler shares
-/// ([`stream_limits`](crate::stream_limits)). Other events (text,
+/// ([`stream_limits`](crate::stream_limits)), a delta after its call's
+/// `response.function_call_arguments.done`, and an output index opened
+/// again after its call was done. Other events (text,
 /// reasoning, built-in tools) are skipped.
 ///
 /// ```
@@ -65,9 +69,15 @@ pub struct ResponsesStream {
     completed: bool,
     /// Open calls by `output_index`.
     open: BTreeMap<usize, Partial>,
+    /// The output indexes of calls done (at most [`MAX_STREAMED_CALLS`]):
+    /// none is opened again.
+    closed: BTreeSet<usize>,
     done: Vec<ToolCall>,
-    /// Bytes of names and arguments held, over all calls.
+    /// Bytes of ids, names and arguments held, over all calls.
     held: usize,
+    /// The error that refused the stream: every later push, and `finish`,
+    /// give it again.
+    refused: Option<StreamError>,
 }
 
 #[derive(Debug)]
@@ -76,6 +86,8 @@ struct Partial {
     call_id: String,
     name: String,
     arguments: String,
+    /// `response.function_call_arguments.done` gave the whole text.
+    arguments_done: bool,
 }
 
 impl ResponsesStream {
@@ -150,7 +162,12 @@ impl ResponsesStream {
             if self.done.len() >= MAX_STREAMED_CALLS {
                 return Err(too_many_calls(reader, at));
             }
-            hold(reader, &at, &mut self.held, name.len() + arguments.len())?;
+            hold(
+                reader,
+                &at,
+                &mut self.held,
+                call_id.len() + name.len() + arguments.len(),
+            )?;
             self.done.push(ToolCall::new(call_id, name, arguments));
         }
         Ok(())
@@ -164,7 +181,22 @@ impl ResponsesStream {
     /// Takes in one event; at `response.completed`, gives every call of the
     /// response, in order of completion (the calls are whole only once the
     /// response is), else nothing.
+    ///
+    /// Once a push is refused, the stream is: every later push, and
+    /// [`finish`](Self::finish), give that error again (what is left of a
+    /// refused stream is not the response the model sent).
     pub fn push(&mut self, event: &Value) -> Result<Vec<ToolCall>, StreamError> {
+        if let Some(refused) = &self.refused {
+            return Err(refused.clone());
+        }
+        let pushed = self.take(event);
+        if let Err(error) = &pushed {
+            self.refused = Some(error.clone());
+        }
+        pushed
+    }
+
+    fn take(&mut self, event: &Value) -> Result<Vec<ToolCall>, StreamError> {
         let reader = Event {
             number: self.events,
         };
@@ -187,6 +219,21 @@ impl ResponsesStream {
             }
             "response.completed" => {
                 self.take_model(&reader, map)?;
+                // The whole-response reader answers the calls of a response
+                // that did not complete (its status, or a call's) not run;
+                // the stream gives none of them either.
+                if let Some(response) = map.get("response")
+                    && let Some(reason) = crate::calls::unfinished(response)
+                {
+                    return Err(reader.error(
+                        "$.response",
+                        format!(
+                            "`response.completed` carries a response that did not complete \
+                             ({}); no call is given out",
+                            tool_core::words::echo(&reason)
+                        ),
+                    ));
+                }
                 if let Some((_, call)) = self.open.iter().next() {
                     return Err(reader.error(
                         "$",
@@ -229,6 +276,16 @@ impl ResponsesStream {
                 };
                 check_item_id(&reader, map, call)?;
                 let delta = reader.string(map, "delta", "$")?;
+                if call.arguments_done {
+                    return Err(reader.error(
+                        "$.delta",
+                        format!(
+                            "arguments for call `{}` after its \
+                             `response.function_call_arguments.done`",
+                            call.call_id
+                        ),
+                    ));
+                }
                 append(
                     &reader,
                     "$.delta",
@@ -251,6 +308,7 @@ impl ResponsesStream {
                 let arguments = reader.string(map, "arguments", "$")?;
                 self.held -= call.arguments.len();
                 call.arguments.clear();
+                call.arguments_done = true;
                 append(
                     &reader,
                     "$.arguments",
@@ -288,7 +346,7 @@ impl ResponsesStream {
         if reader.string(item, "type", "$.item")? != "function_call" {
             return Ok(());
         }
-        if self.open.contains_key(&index) {
+        if self.open.contains_key(&index) || self.closed.contains(&index) {
             return Err(reader.error("$.output_index", format!("output {index} is opened twice")));
         }
         if self.open.len() + self.done.len() >= MAX_STREAMED_CALLS {
@@ -296,6 +354,14 @@ impl ResponsesStream {
         }
         let item_id = reader.opt_string(item, "id", "$.item")?.map(str::to_owned);
         let call_id = reader.string(item, "call_id", "$.item")?.to_owned();
+        // The ids are held as long as the call is: counted as its name and
+        // arguments are.
+        hold(
+            reader,
+            "$.item.call_id",
+            &mut self.held,
+            item_id.as_ref().map_or(0, String::len) + call_id.len(),
+        )?;
         let mut name = String::new();
         let given_name = reader.string(item, "name", "$.item")?;
         append(reader, "$.item.name", &mut name, &mut self.held, given_name)?;
@@ -317,6 +383,7 @@ impl ResponsesStream {
                 call_id,
                 name,
                 arguments,
+                arguments_done: false,
             },
         );
         Ok(())
@@ -395,6 +462,7 @@ impl ResponsesStream {
                 ),
             ));
         }
+        self.closed.insert(index);
         self.done.push(ToolCall::new(call_id, name, arguments));
         Ok(())
     }
@@ -402,6 +470,9 @@ impl ResponsesStream {
     /// The end of the stream: gives every call, in order of completion, with
     /// the model. An error unless `response.completed` came.
     pub fn finish(self) -> Result<ResponseCalls, StreamError> {
+        if let Some(refused) = self.refused {
+            return Err(refused);
+        }
         if !self.completed {
             let open: Vec<&str> = self.open.values().map(|c| c.call_id.as_str()).collect();
             let pending = if open.is_empty() {

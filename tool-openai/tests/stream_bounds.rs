@@ -71,17 +71,17 @@ fn chat_takes_1024_calls_and_refuses_the_1025th() {
 }
 
 /// Many calls each under the per-call limit no longer add up past the
-/// response's bound: 32 MiB of names and arguments in all pass, one byte
-/// more is refused at the fragment that brings it.
+/// response's bound: 32 MiB of ids, names and arguments in all pass, one
+/// byte more is refused at the fragment that brings it.
 #[test]
 fn chat_arguments_over_all_calls_are_bounded() {
     let half = MAX_STREAMED_ARGUMENT_BYTES;
     let at_bound = |last: usize| {
         let mut stream = ChatCompletionsStream::new();
-        // 1 + 16 MiB, then 1 + (16 MiB - 2) + `last`.
+        // 6 + 1 + 16 MiB, then 6 + 1 + (16 MiB - 14) + `last`.
         stream.push(&chat_call(0, "f", &json_text(half))).unwrap();
         stream
-            .push(&chat_call(1, "g", &json_text(half - 2 + last)))
+            .push(&chat_call(1, "g", &json_text(half - 14 + last)))
             .map(|_| stream)
     };
     let mut stream = at_bound(0).unwrap();
@@ -90,7 +90,7 @@ fn chat_arguments_over_all_calls_are_bounded() {
     assert_eq!(
         whole
             .iter()
-            .map(|c| c.name.len() + c.arguments.len())
+            .map(|c| c.call_id.len() + c.name.len() + c.arguments.len())
             .sum::<usize>(),
         MAX_STREAMED_RESPONSE_ARGUMENT_BYTES
     );
@@ -196,8 +196,9 @@ fn responses_arguments_over_all_calls_are_bounded() {
         stream.push(&json!({"type": "response.function_call_arguments.done",
             "output_index": 0, "item_id": "fc_0", "arguments": first}))?;
         stream.push(&done(0, &first))?;
-        // 1 + (16 MiB - 1) held; then 1 + (16 MiB - 1) + `last`.
-        let second = json_text(per_call - 1 + last);
+        // 4 + 6 + 1 + (16 MiB - 1) held (item id, call id, name,
+        // arguments); then 4 + 6 + 1 + (16 MiB - 21) + `last`.
+        let second = json_text(per_call - 21 + last);
         stream.push(&added(1, ""))?;
         stream.push(&json!({"type": "response.function_call_arguments.delta",
             "output_index": 1, "item_id": "fc_1", "delta": second}))?;
@@ -213,6 +214,98 @@ fn responses_arguments_over_all_calls_are_bounded() {
             "$.delta",
             "the arguments of the response's calls add up to more than 33554432 bytes; the \
              stream is refused"
+        )
+    );
+}
+
+/// Ids are held as long as names and arguments are, and count toward the
+/// same bound: three calls with ids of 11 MiB are refused at the third id.
+#[test]
+fn chat_ids_count_toward_the_arguments_bound() {
+    let id = "i".repeat(11 << 20);
+    let mut stream = ChatCompletionsStream::new();
+    let call = |index: usize| {
+        json!({"model": "m", "choices": [{"index": 0, "delta": {"tool_calls": [
+            {"index": index, "id": format!("{index}{id}"), "type": "function",
+             "function": {"name": "f", "arguments": "{}"}}]}}]})
+    };
+    stream.push(&call(0)).unwrap();
+    stream.push(&call(1)).unwrap();
+    let error = stream.push(&call(2)).unwrap_err();
+    assert_eq!(
+        parts(&error),
+        (
+            Some(2),
+            "$.choices[0].delta.tool_calls[0].id",
+            stream_limits::too_much_arguments().as_str()
+        )
+    );
+}
+
+#[test]
+fn responses_ids_count_toward_the_arguments_bound() {
+    let id = "i".repeat(11 << 20);
+    let item = |index: usize| {
+        json!({"type": "response.output_item.added", "output_index": index, "item": {
+            "type": "function_call", "call_id": format!("{index}{id}"), "name": "f",
+            "arguments": "", "status": "in_progress"}})
+    };
+    let mut stream = ResponsesStream::new();
+    stream.push(&created()).unwrap();
+    stream.push(&item(0)).unwrap();
+    stream.push(&item(1)).unwrap();
+    let error = stream.push(&item(2)).unwrap_err();
+    assert_eq!(
+        parts(&error),
+        (
+            Some(3),
+            "$.item.call_id",
+            stream_limits::too_much_arguments().as_str()
+        )
+    );
+    // The item ids as well.
+    let item = |index: usize| {
+        json!({"type": "response.output_item.added", "output_index": index, "item": {
+            "type": "function_call", "id": format!("{index}{id}"), "call_id": format!("c{index}"),
+            "name": "f", "arguments": "", "status": "in_progress"}})
+    };
+    let mut stream = ResponsesStream::new();
+    stream.push(&created()).unwrap();
+    stream.push(&item(0)).unwrap();
+    stream.push(&item(1)).unwrap();
+    assert_eq!(
+        parts(&stream.push(&item(2)).unwrap_err()),
+        (
+            Some(3),
+            "$.item.call_id",
+            stream_limits::too_much_arguments().as_str()
+        )
+    );
+}
+
+/// The `function_call` items only `response.completed` lists count their
+/// ids as well.
+#[test]
+fn responses_ids_of_completed_output_count_toward_the_arguments_bound() {
+    let id = "i".repeat(11 << 20);
+    let output: Vec<Value> = (0..3)
+        .map(|index| {
+            json!({"type": "function_call", "call_id": format!("{index}{id}"), "name": "f",
+                   "arguments": "{}", "status": "completed"})
+        })
+        .collect();
+    let mut stream = ResponsesStream::new();
+    stream.push(&created()).unwrap();
+    let error = stream
+        .push(&json!({"type": "response.completed", "response": {
+            "model": "m", "status": "completed", "output": output}}))
+        .unwrap_err();
+    assert_eq!(
+        parts(&error),
+        (
+            Some(1),
+            "$.response.output[2]",
+            stream_limits::too_much_arguments().as_str()
         )
     );
 }

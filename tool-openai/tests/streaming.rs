@@ -280,7 +280,7 @@ fn chat_a_choice_that_goes_on_after_finishing_is_refused() {
         (
             Some(13),
             "$.choices[0]",
-            "choice 0 goes on after it finished (`tool_calls`)"
+            "choice 0 goes on after it finished (\"tool_calls\")"
         )
     );
 }
@@ -504,4 +504,183 @@ fn chat_a_huge_index_neither_panics_nor_allocates() {
             "call 18446744073709551615 already has the id `a`, not `b`"
         )
     );
+}
+
+/// One call streamed whole, then `response.completed` carrying `response`.
+fn streamed_call_then(response: Value) -> Vec<Value> {
+    let item = |status: &str| {
+        json!({"type": "function_call", "id": "fc_1", "call_id": "call_1",
+               "name": "get_inventory", "arguments": "{}", "status": status})
+    };
+    vec![
+        json!({"type": "response.created", "response": {"model": "gpt-4.1", "output": []}}),
+        json!({"type": "response.output_item.added", "output_index": 0, "item": item("in_progress")}),
+        json!({"type": "response.output_item.done", "output_index": 0, "item": item("completed")}),
+        json!({"type": "response.completed", "response": response}),
+    ]
+}
+
+#[test]
+fn responses_a_completed_event_whose_response_did_not_complete_gives_no_call() {
+    // The whole-response reader answers every call of these responses
+    // CALL_NOT_RUN; the stream refuses them, even after the call was
+    // streamed as completed.
+    let repeated_in_progress = json!({"model": "gpt-4.1", "status": "completed", "output": [
+        {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "get_inventory",
+         "arguments": "{}", "status": "in_progress"}]});
+    let cut = json!({"model": "gpt-4.1", "status": "incomplete",
+        "incomplete_details": {"reason": "max_output_tokens"}, "output": []});
+    let cancelled = json!({"model": "gpt-4.1", "status": "cancelled", "output": []});
+    for (response, reason) in [
+        (repeated_in_progress, "function_call call_1 is in_progress"),
+        (cut, "max_output_tokens"),
+        (cancelled, "cancelled"),
+    ] {
+        assert_eq!(tool_openai::unfinished(&response).as_deref(), Some(reason));
+        let events = streamed_call_then(response);
+        let mut stream = ResponsesStream::new();
+        for event in &events[..3] {
+            assert_eq!(stream.push(event).unwrap(), Vec::new());
+        }
+        let error = stream.push(&events[3]).unwrap_err();
+        assert_eq!(
+            parts(&error),
+            (
+                Some(3),
+                "$.response",
+                format!(
+                    "`response.completed` carries a response that did not complete \
+                     (\"{reason}\"); no call is given out"
+                )
+                .as_str()
+            )
+        );
+    }
+}
+
+#[test]
+fn responses_a_completed_response_with_completed_calls_still_gives_them() {
+    let whole = json!({"model": "gpt-4.1", "status": "completed", "output": [
+        {"type": "message", "id": "msg_1", "status": "in_progress", "content": []},
+        {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "get_inventory",
+         "arguments": "{}", "status": "completed"}]});
+    assert_eq!(tool_openai::unfinished(&whole), None);
+    let mut stream = ResponsesStream::new();
+    let mut given = Vec::new();
+    for event in &streamed_call_then(whole) {
+        given.extend(stream.push(event).unwrap());
+    }
+    assert_eq!(given, vec![call("call_1", "get_inventory", "{}")]);
+}
+
+#[test]
+fn chat_a_finish_reason_is_kept_cut() {
+    // 4,096 choices may each finish; what is kept of each reason is the
+    // cut echo an error shows, not the text.
+    let reason = "r".repeat(1 << 20);
+    let chunks = [
+        json!({"model": "m", "choices": [{"index": 1, "delta": {}, "finish_reason": reason}]}),
+        json!({"choices": [{"index": 1, "delta": {"content": "more"}}]}),
+    ];
+    assert_eq!(
+        parts(&chat_error(&chunks)),
+        (
+            Some(1),
+            "$.choices[0]",
+            format!(
+                "choice 1 goes on after it finished (\"{}\"… (1048576 bytes))",
+                "r".repeat(64)
+            )
+            .as_str()
+        )
+    );
+}
+
+/// `function_call_arguments.done` gives a call's whole text: a delta after
+/// it would grow text said to be whole, and an item done and then added
+/// again at its output index would be a second call where the
+/// whole-response reader sees one item.
+#[test]
+fn responses_a_call_does_not_grow_or_reopen_after_it_is_whole() {
+    let item = |call_id: &str, status: &str| {
+        json!({"type": "function_call", "id": "fc_1", "call_id": call_id,
+               "name": "get_inventory", "arguments": "", "status": status})
+    };
+    let created =
+        json!({"type": "response.created", "response": {"model": "gpt-4.1", "output": []}});
+    let added = json!({"type": "response.output_item.added", "output_index": 0, "item": item("call_1", "in_progress")});
+    let args_done = json!({"type": "response.function_call_arguments.done", "output_index": 0,
+        "item_id": "fc_1", "arguments": "{}"});
+    let late_delta = json!({"type": "response.function_call_arguments.delta", "output_index": 0,
+        "item_id": "fc_1", "delta": "{\"sku\": 1}"});
+    assert_eq!(
+        parts(&responses_error(&[
+            created.clone(),
+            added.clone(),
+            args_done.clone(),
+            late_delta
+        ])),
+        (
+            Some(3),
+            "$.delta",
+            "arguments for call `call_1` after its `response.function_call_arguments.done`"
+        )
+    );
+    let mut done_item = item("call_1", "completed");
+    done_item["arguments"] = json!("{}");
+    let done = json!({"type": "response.output_item.done", "output_index": 0, "item": done_item});
+    let again = json!({"type": "response.output_item.added", "output_index": 0, "item": item("call_2", "in_progress")});
+    assert_eq!(
+        parts(&responses_error(&[created, added, args_done, done, again])),
+        (Some(4), "$.output_index", "output 0 is opened twice")
+    );
+}
+
+/// A refused stream stays refused: a caller that goes on pushing after an
+/// error (logging it, say) gets the first error again from every later
+/// push and from `finish`, never the calls of what was left. Here the
+/// refused fragment is the middle of a call's arguments, and what is left
+/// is whole JSON the model never sent.
+#[test]
+fn chat_a_refused_stream_stays_refused() {
+    let fragment = |text: &str| {
+        json!({"model": "m", "choices": [{"index": 0, "delta": {"tool_calls": [
+            {"index": 0, "id": "c", "type": "function", "function": {"name": "f", "arguments": text}}]}}]})
+    };
+    let mut stream = ChatCompletionsStream::new();
+    stream.push(&fragment("{\"sku\": \"A")).unwrap();
+    let refused = stream
+        .push(&fragment(&"x".repeat(MAX_STREAMED_ARGUMENT_BYTES)))
+        .unwrap_err();
+    assert_eq!(
+        parts(&refused),
+        (
+            Some(1),
+            "$.choices[0].delta.tool_calls[0].function.arguments",
+            "the call's arguments grow past 16777216 bytes; the stream is refused"
+        )
+    );
+    assert_eq!(stream.push(&fragment("\"}")), Err(refused.clone()));
+    assert_eq!(
+        stream
+            .push(&json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]})),
+        Err(refused.clone())
+    );
+    assert_eq!(stream.finish().unwrap_err(), refused);
+}
+
+#[test]
+fn responses_a_refused_stream_stays_refused() {
+    let mut events = streamed_call_then(json!({"model": "gpt-4.1", "status": "incomplete",
+        "incomplete_details": {"reason": "max_output_tokens"}}));
+    // A second `response.completed`, this one without a status.
+    events.push(json!({"type": "response.completed", "response": {"model": "gpt-4.1"}}));
+    let mut stream = ResponsesStream::new();
+    for event in &events[..3] {
+        stream.push(event).unwrap();
+    }
+    let refused = stream.push(&events[3]).unwrap_err();
+    assert_eq!(refused.event(), Some(3));
+    assert_eq!(stream.push(&events[4]), Err(refused.clone()));
+    assert_eq!(stream.finish().unwrap_err(), refused);
 }

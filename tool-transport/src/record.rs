@@ -89,7 +89,8 @@ impl<T> Recorder<T> {
     /// and, when a request carries `tools`, [`TOOLS_FILE`] with the first
     /// request's tools (the requests with the same tools say
     /// `"tools": "<tools.json>"`; others keep theirs). Each file is pretty
-    /// JSON with a final newline; files of an earlier recording are
+    /// JSON with a final newline (its numbers read back exactly, floats
+    /// included); files of an earlier recording are
     /// replaced, and a `tools.json` this recording does not need is
     /// removed.
     ///

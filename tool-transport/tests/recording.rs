@@ -273,3 +273,42 @@ fn files_that_do_not_make_a_recording_are_refused_with_the_file() {
         "{error}"
     );
 }
+
+/// Numbers are written so that they read back as the same numbers: a
+/// tool's computed result sent back in the next request (`0.1 + 0.2`), a
+/// price, a tiny or huge float, integers past 2^53. Parsing them back
+/// inexactly would make the replay of the very conversation recorded
+/// report a mismatch.
+#[test]
+fn numbers_replay_as_the_numbers_recorded() {
+    let numbers = json!([
+        0.1 + 0.2,
+        0.136_456_700_000_000_01,
+        0.196_456_699_999_999_98,
+        1.071_566_039_146_582_6e-75,
+        -1.603_964_615_428_183e143,
+        1.586_084_611_999_269_7e-265,
+        f64::MIN_POSITIVE,
+        f64::MAX,
+        u64::MAX,
+        i64::MIN,
+        -0.0
+    ]);
+    let request = json!({"model": "m", "input": [{"type": "function_call_output",
+        "call_id": "c1", "output": numbers.clone()}], "temperature": 0.7});
+    let response = json!({"output": [], "numbers": numbers});
+    let mut recorder = Recorder::new(Replay::new(vec![Exchange::new(
+        "responses",
+        request.clone(),
+        response.clone(),
+    )]));
+    assert_eq!(
+        block_on(recorder.send("responses", &request)).unwrap(),
+        response
+    );
+    let dir = TempDir::new("numbers");
+    recorder.write_to(&dir.0).unwrap();
+    let mut replay = Replay::from_dir(&dir.0, "responses").unwrap();
+    assert_eq!(block_on(replay.send("responses", &request)), Ok(response));
+    assert!(replay.is_done());
+}

@@ -12,9 +12,9 @@
 /// handful; parallel calls in the hundreds are already a broken stream).
 pub const MAX_CALLS: usize = 1024;
 
-/// The most bytes of tool-call arguments (and names) one streamed response
-/// may add up to, over all its calls: 32 MiB, the most the HTTP transport
-/// reads as one answer.
+/// The most bytes of tool-call arguments (and ids and names) one streamed
+/// response may add up to, over all its calls: 32 MiB, the most the HTTP
+/// transport reads as one answer.
 pub const MAX_ARGUMENT_BYTES: usize = 32 << 20;
 
 /// The most bytes of text and thinking an assembler keeps for one streamed
