@@ -246,6 +246,9 @@ pub async fn check(pool: &Pool) -> Result<(), StoreError> {
         let role: String = client.query_one("SELECT current_user::text", &[]).await?.get(0);
         let mut missing = Vec::new();
         let mut lacks = Vec::new();
+        // Whether the version can be read: the table exists and the role
+        // may read it (whatever else it lacks, the version is named too).
+        let mut version_readable = false;
         for (kind, name, privileges) in NEEDED {
             let exists: bool = client
                 .query_one("SELECT to_regclass($1) IS NOT NULL", &[name])
@@ -266,13 +269,16 @@ pub async fn check(pool: &Pool) -> Result<(), StoreError> {
                     absent.push(*privilege);
                 }
             }
+            if *name == "tool_contract_migrations" {
+                version_readable = absent.is_empty();
+            }
             if !absent.is_empty() {
                 let kind = if *kind == "sequence" { "sequence " } else { "" };
                 lacks.push(format!("{} on {kind}{name}", absent.join(", ")));
             }
         }
         let mut problems = Vec::new();
-        if !missing.contains(&"tool_contract_migrations") && lacks.is_empty() {
+        if version_readable {
             let current: i32 = client
                 .query_one(
                     "SELECT COALESCE(max(version), 0) FROM tool_contract_migrations",

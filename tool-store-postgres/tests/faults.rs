@@ -423,3 +423,55 @@ async fn a_frozen_database_fails_every_store_call_within_the_pool_bounds_and_rec
     assert_eq!(probe.runs(), 18);
     check(&pool).await.unwrap();
 }
+
+/// Options no PostgreSQL server or clock can honour (waits of
+/// `Duration::MAX`, a `statement_timeout` longer than the server's
+/// 2147483647 ms): `connect` names the one the server refuses, and the
+/// bounds saturate instead of overflowing, so no store call panics.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn options_beyond_what_a_server_or_clock_can_hold_are_refused_or_saturate() {
+    let endless = PoolOptions {
+        max_size: 1,
+        connect_timeout: Duration::MAX,
+        wait_timeout: Duration::MAX,
+        statement_timeout: Duration::MAX,
+    };
+    assert_eq!(endless.call_limit(), Duration::MAX);
+    assert_eq!(endless.finish_limit(), Duration::MAX);
+    let error = connect("host=127.0.0.1 port=1 user=postgres", &endless).unwrap_err();
+    assert_eq!(
+        error.kind(),
+        tool_contract::store_postgres::StoreErrorKind::Configuration
+    );
+    assert_eq!(
+        error.message(),
+        "the statement timeout is 18446744073709551615999 ms; PostgreSQL takes at most 2147483647 ms (about 24.8 days)"
+    );
+
+    // Waits of `Duration::MAX` with a statement timeout the server takes:
+    // a store call on a closed port fails with its reason, no panic.
+    let waits = PoolOptions {
+        statement_timeout: Duration::from_millis(2_147_483_647),
+        ..endless
+    };
+    assert_eq!(waits.call_limit(), Duration::MAX);
+    let pool = connect(
+        "host=127.0.0.1 port=1 user=postgres dbname=postgres",
+        &waits,
+    )
+    .unwrap();
+    let error = check(&pool).await.unwrap_err();
+    assert_eq!(error.message(), REFUSED);
+    let probe = Arc::new(Probe::default());
+    let result = toolbox(&pool, &probe, LEASE)
+        .call(&voucher("CMP-1", "k"), &session())
+        .await;
+    assert_eq!(result.model_text().as_deref(), Some(UNAVAILABLE));
+    assert_eq!(
+        result.audit.internal_detail,
+        Some(format!(
+            "idempotency store failed: {REFUSED}; audit sink failed: {REFUSED}"
+        ))
+    );
+    assert_eq!(probe.runs(), 0);
+}

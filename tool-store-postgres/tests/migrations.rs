@@ -250,5 +250,16 @@ async fn the_application_role_migrates_a_current_schema_and_check_names_its_miss
             "the database is not ready for the PostgreSQL stores: the role `{role}` lacks INSERT on tool_contract_audit; grant them as the README shows"
         )
     );
+    // An older schema and a grant short: both are named, not only the grant.
+    client
+        .batch_execute("DELETE FROM tool_contract_migrations WHERE version = 2")
+        .await
+        .unwrap();
+    assert_eq!(
+        check(&app).await.unwrap_err().message(),
+        format!(
+            "the database is not ready for the PostgreSQL stores: the schema is at version 1 of 2; run `migrate()` as the role that owns the schema; the role `{role}` lacks INSERT on tool_contract_audit; grant them as the README shows"
+        )
+    );
     drop_role(&client, &role, app).await;
 }
