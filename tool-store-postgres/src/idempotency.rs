@@ -10,7 +10,7 @@ use tool_runtime::idempotency::{
 };
 
 use crate::error::StoreError;
-use crate::pool::{Use, bounded, checkout, committed, settle};
+use crate::pool::{Undo, Use, bounded, checkout, committed, settle};
 use crate::values::{millis, readable, readable_json};
 
 /// An [`IdempotencyStore`] in PostgreSQL, shared by every instance that
@@ -116,6 +116,9 @@ impl PostgresIdempotencyStore {
             .map_err(|_| StoreError::new("the contract's major version is too large"))?;
         let key = readable(&scope.key);
         let client = checkout(&self.pool, Use::Start).await?;
+        // A claim given up on while its COMMIT is in flight is deleted once
+        // the database answers again, if the server committed it.
+        let mut undo = Undo::new(&self.pool, UNDO_CLAIM, id.clone());
         let result: Result<_, StoreError> = bounded(&self.pool, committed(&client, async {
             let insert = client
                 .prepare_cached(
@@ -123,7 +126,8 @@ impl PostgresIdempotencyStore {
                          (scope_sha256, tool, contract_major, subjects, key, state, lease_until)
                      VALUES ($1, $2, $3, $4, $5, 'running', now() + $6::bigint * interval '1 millisecond')
                      ON CONFLICT (scope_sha256) DO NOTHING
-                     RETURNING 1",
+                     RETURNING pg_current_xact_id()::text::bigint,
+                               (extract(epoch FROM claimed_at) * 1000000)::bigint",
                 )
                 .await?;
             let expire = client
@@ -149,7 +153,8 @@ impl PostgresIdempotencyStore {
                     &key.as_ref(),
                     &millis(self.lease),
                 ];
-                if client.query_opt(&insert, &params).await?.is_some() {
+                if let Some(row) = client.query_opt(&insert, &params).await? {
+                    undo.arm(row.get(0), row.get(1));
                     return Ok(ClaimOutcome::Fresh);
                 }
                 if client.query_opt(&expire, &[&id]).await?.is_some() {
@@ -176,6 +181,9 @@ impl PostgresIdempotencyStore {
             ))
         }))
         .await;
+        if result.is_ok() {
+            undo.disarm();
+        }
         settle(client, result)
     }
 
@@ -223,6 +231,14 @@ impl PostgresIdempotencyStore {
         settle(client, result)
     }
 }
+
+/// Deletes a claim (`$1` its scope's hash, `$2` the microseconds of its
+/// `claimed_at`) that committed after the client gave it up: the call was
+/// refused, so the key was never used. (Marked `abandoned` meanwhile by a
+/// claim after its lease, it was not used either.)
+const UNDO_CLAIM: &str = "DELETE FROM tool_contract_idempotency
+     WHERE scope_sha256 = $1 AND state IN ('running', 'abandoned')
+       AND (extract(epoch FROM claimed_at) * 1000000)::bigint = $2";
 
 /// The row's id: the SHA-256 of the scope as JSON, so that a key of any
 /// length fits the index and is only ever a bound parameter. The subjects

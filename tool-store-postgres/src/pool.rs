@@ -324,6 +324,108 @@ pub(crate) async fn committed<T>(
     Ok(value)
 }
 
+/// How long a [`Undo`] keeps trying to reach the database.
+const UNDO_FOR: Duration = Duration::from_secs(3600);
+
+/// How long a [`Undo`] waits between its tries.
+const UNDO_EVERY: Duration = Duration::from_secs(1);
+
+/// The undo of a starting write (a claim, an approval's use) whose
+/// transaction may commit after the client gave it up: once its statements
+/// answered and its COMMIT was sent, the client cannot tell whether the
+/// server will commit it (a server frozen, a connection cut in the COMMIT).
+///
+/// [`arm`](Self::arm) it with the transaction's id (`pg_current_xact_id()`)
+/// and the written row's token when the write answered; [`disarm`](Self::disarm)
+/// it when the COMMIT answered. Dropped armed (the store call failed, or
+/// its future was dropped), it spawns a task that, as soon as the database
+/// answers, waits until that transaction ended and, if it committed, runs
+/// `sql` (`$1` the row's text key, `$2` its token) to undo it, so that a
+/// refused call has changed nothing. It keeps trying for an hour.
+pub(crate) struct Undo {
+    pool: Pool,
+    sql: &'static str,
+    key: String,
+    armed: Option<(i64, i64)>,
+}
+
+impl Undo {
+    /// An undo by `sql` of the row `key`, not armed yet.
+    pub(crate) fn new(pool: &Pool, sql: &'static str, key: impl Into<String>) -> Undo {
+        Undo {
+            pool: pool.clone(),
+            sql,
+            key: key.into(),
+            armed: None,
+        }
+    }
+
+    /// The write of transaction `xid` answered and wrote the row with
+    /// `token`: from now on, a failure may leave it committed.
+    pub(crate) fn arm(&mut self, xid: i64, token: i64) {
+        self.armed = Some((xid, token));
+    }
+
+    /// The COMMIT answered: nothing to undo.
+    pub(crate) fn disarm(&mut self) {
+        self.armed = None;
+    }
+}
+
+impl Drop for Undo {
+    fn drop(&mut self) {
+        let Some((xid, token)) = self.armed.take() else {
+            return;
+        };
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        let (pool, sql, key) = (self.pool.clone(), self.sql, std::mem::take(&mut self.key));
+        runtime.spawn(async move {
+            let until = tokio::time::Instant::now() + UNDO_FOR;
+            while tokio::time::Instant::now() < until {
+                if let Ok(true) = undo_once(&pool, sql, &key, xid, token).await {
+                    return;
+                }
+                tokio::time::sleep(UNDO_EVERY).await;
+            }
+        });
+    }
+}
+
+/// One try of an [`Undo`]: `Ok(true)` once the transaction ended and its
+/// row, if it committed, was undone.
+async fn undo_once(
+    pool: &Pool,
+    sql: &str,
+    key: &str,
+    xid: i64,
+    token: i64,
+) -> Result<bool, StoreError> {
+    let client = checkout(pool, Use::Finish).await?;
+    let result = bounded(pool, async {
+        let status: Option<String> = client
+            .query_one(
+                "SELECT pg_xact_status($1::bigint::text::xid8)::text",
+                &[&xid],
+            )
+            .await?
+            .get(0);
+        match status.as_deref() {
+            // Its connection is closed: the server ends it soon.
+            Some("in progress") => Ok(false),
+            Some("committed") => {
+                client.execute(sql, &[&key, &token]).await?;
+                Ok(true)
+            }
+            // Aborted, or too old to tell (then long ended).
+            _ => Ok(true),
+        }
+    })
+    .await;
+    settle(client, result)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

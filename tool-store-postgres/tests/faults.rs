@@ -475,3 +475,76 @@ async fn options_beyond_what_a_server_or_clock_can_hold_are_refused_or_saturate(
     );
     assert_eq!(probe.runs(), 0);
 }
+
+/// Slows the first claim of key `slow` down on the server: its INSERT and
+/// its COMMIT (a deferred trigger) each take 6 s, within the server's
+/// 10 s `statement_timeout`, but together longer than the client's 11 s
+/// bound, so that the client gives the claim up while its COMMIT is in
+/// flight, and the server commits it a second later.
+const SLOW_COMMIT: &str = "
+    CREATE FUNCTION slow_claim() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        IF NEW.key = 'slow' THEN PERFORM pg_sleep(6); END IF;
+        RETURN NEW;
+    END $$;
+    CREATE TRIGGER slow_insert BEFORE INSERT ON tool_contract_idempotency
+        FOR EACH ROW EXECUTE FUNCTION slow_claim();
+    CREATE CONSTRAINT TRIGGER slow_commit AFTER INSERT ON tool_contract_idempotency
+        DEFERRABLE INITIALLY DEFERRED
+        FOR EACH ROW EXECUTE FUNCTION slow_claim();";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_claim_given_up_while_its_commit_is_in_flight_does_not_hold_the_key() {
+    let Some(db) = TestDb::create("fault_commit_in_flight").await else {
+        return;
+    };
+    let options = PoolOptions {
+        statement_timeout: Duration::from_secs(10),
+        ..quick()
+    };
+    let pool = db.migrated_pool(&options).await;
+    let client = db.client().await;
+    client.batch_execute(SLOW_COMMIT).await.unwrap();
+    let probe = Arc::new(Probe::default());
+    let instance = toolbox(&pool, &probe, Duration::from_secs(600));
+
+    let refused = instance.call(&voucher("CMP-1", "slow"), &session()).await;
+    assert_eq!(refused.model_text().as_deref(), Some(UNAVAILABLE));
+    assert_eq!(refused.audit.outcome, ExecutionOutcome::NotStarted);
+    assert_eq!(
+        refused.audit.internal_detail.as_deref(),
+        Some(
+            "idempotency store failed: the database did not answer within 11000 ms; the connection is closed"
+        )
+    );
+    assert_eq!(probe.runs(), 0);
+    // Dropping the triggers waits for the claim's transaction to end: by
+    // then the server has committed the claim the client gave up on.
+    client
+        .batch_execute("DROP TRIGGER slow_commit ON tool_contract_idempotency; DROP TRIGGER slow_insert ON tool_contract_idempotency")
+        .await
+        .unwrap();
+    // The store undoes it once the database answers again (generous: the
+    // machine may be busy).
+    let mut left = -1;
+    for _ in 0..600 {
+        left = count(&client, "SELECT count(*) FROM tool_contract_idempotency").await;
+        if left == 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(left, 0);
+    // The retry runs: the refusal said nothing was changed.
+    let retry = instance.call(&voucher("CMP-1", "slow"), &session()).await;
+    assert_eq!(retry.model_text().as_deref(), Some("Voucher V-1 for CMP-1"));
+    assert_eq!(retry.audit.internal_detail, None);
+    let again = instance.call(&voucher("CMP-1", "slow"), &session()).await;
+    assert_eq!(
+        again.model_text().as_deref(),
+        Some(
+            "Voucher V-1 for CMP-1\n\nThis is the recorded result of an earlier call with the same request_id; it was not run again."
+        )
+    );
+    assert_eq!(probe.runs(), 1);
+}
