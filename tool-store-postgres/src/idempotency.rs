@@ -34,7 +34,9 @@ use crate::values::{millis, readable, readable_json};
 ///   that a key may run again.
 /// - **Faults**: a claim commits only once the database answered it, so a
 ///   claim the client gave up on (a frozen server) never holds the key
-///   later; a record or release waits for a connection at least 30 s
+///   later (one given up on while its COMMIT was in flight, which the
+///   server may still commit, is deleted once the database answers again,
+///   if it committed); a record or release waits for a connection at least 30 s
 ///   ([`PoolOptions::finish_limit`](crate::PoolOptions::finish_limit)), so a
 ///   busy pool does not lose the record of a call that ran.
 /// - **Principal**: the subjects are compared as a set (their order does
@@ -118,7 +120,7 @@ impl PostgresIdempotencyStore {
         let client = checkout(&self.pool, Use::Start).await?;
         // A claim given up on while its COMMIT is in flight is deleted once
         // the database answers again, if the server committed it.
-        let mut undo = Undo::new(&self.pool, UNDO_CLAIM, id.clone());
+        let mut undo = Undo::new(&self.pool, UNDO_CLAIM);
         let result: Result<_, StoreError> = bounded(&self.pool, committed(&client, async {
             let insert = client
                 .prepare_cached(
@@ -154,7 +156,7 @@ impl PostgresIdempotencyStore {
                     &millis(self.lease),
                 ];
                 if let Some(row) = client.query_opt(&insert, &params).await? {
-                    undo.arm(row.get(0), row.get(1));
+                    undo.arm(id.clone(), row.get(1), row.get(0));
                     return Ok(ClaimOutcome::Fresh);
                 }
                 if client.query_opt(&expire, &[&id]).await?.is_some() {

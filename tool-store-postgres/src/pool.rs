@@ -335,8 +335,8 @@ const UNDO_EVERY: Duration = Duration::from_secs(1);
 /// answered and its COMMIT was sent, the client cannot tell whether the
 /// server will commit it (a server frozen, a connection cut in the COMMIT).
 ///
-/// [`arm`](Self::arm) it with the transaction's id (`pg_current_xact_id()`)
-/// and the written row's token when the write answered; [`disarm`](Self::disarm)
+/// [`arm`](Self::arm) it with the written row's key, its token and the
+/// transaction's id (`pg_current_xact_id()`) when the write answered; [`disarm`](Self::disarm)
 /// it when the COMMIT answered. Dropped armed (the store call failed, or
 /// its future was dropped), it spawns a task that, as soon as the database
 /// answers, waits until that transaction ended and, if it committed, runs
@@ -345,25 +345,24 @@ const UNDO_EVERY: Duration = Duration::from_secs(1);
 pub(crate) struct Undo {
     pool: Pool,
     sql: &'static str,
-    key: String,
-    armed: Option<(i64, i64)>,
+    /// The row's key, its token, and the transaction's id.
+    armed: Option<(String, i64, i64)>,
 }
 
 impl Undo {
-    /// An undo by `sql` of the row `key`, not armed yet.
-    pub(crate) fn new(pool: &Pool, sql: &'static str, key: impl Into<String>) -> Undo {
+    /// An undo by `sql`, not armed yet.
+    pub(crate) fn new(pool: &Pool, sql: &'static str) -> Undo {
         Undo {
             pool: pool.clone(),
             sql,
-            key: key.into(),
             armed: None,
         }
     }
 
-    /// The write of transaction `xid` answered and wrote the row with
-    /// `token`: from now on, a failure may leave it committed.
-    pub(crate) fn arm(&mut self, xid: i64, token: i64) {
-        self.armed = Some((xid, token));
+    /// The write of transaction `xid` answered and wrote the row `key`
+    /// with `token`: from now on, a failure may leave it committed.
+    pub(crate) fn arm(&mut self, key: String, token: i64, xid: i64) {
+        self.armed = Some((key, token, xid));
     }
 
     /// The COMMIT answered: nothing to undo.
@@ -374,13 +373,13 @@ impl Undo {
 
 impl Drop for Undo {
     fn drop(&mut self) {
-        let Some((xid, token)) = self.armed.take() else {
+        let Some((key, token, xid)) = self.armed.take() else {
             return;
         };
         let Ok(runtime) = tokio::runtime::Handle::try_current() else {
             return;
         };
-        let (pool, sql, key) = (self.pool.clone(), self.sql, std::mem::take(&mut self.key));
+        let (pool, sql) = (self.pool.clone(), self.sql);
         runtime.spawn(async move {
             let until = tokio::time::Instant::now() + UNDO_FOR;
             while tokio::time::Instant::now() < until {
