@@ -548,3 +548,50 @@ async fn a_claim_given_up_while_its_commit_is_in_flight_does_not_hold_the_key() 
     );
     assert_eq!(probe.runs(), 1);
 }
+
+/// The caller drops a keyed call 8 s in: after the slowed claim's INSERT
+/// answered (6 s), while its COMMIT is in flight (or, on a busy machine,
+/// while the INSERT still is). Either way the key is free afterwards and
+/// the call, never run, runs on its retry.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_dropped_while_its_claim_commits_does_not_hold_the_key() {
+    let Some(db) = TestDb::create("fault_drop_in_commit").await else {
+        return;
+    };
+    let options = PoolOptions {
+        statement_timeout: Duration::from_secs(10),
+        ..quick()
+    };
+    let pool = db.migrated_pool(&options).await;
+    let client = db.client().await;
+    client.batch_execute(SLOW_COMMIT).await.unwrap();
+    let probe = Arc::new(Probe::default());
+    let instance = toolbox(&pool, &probe, Duration::from_secs(600));
+
+    let dropped = tokio::time::timeout(
+        Duration::from_secs(8),
+        instance.call(&voucher("CMP-1", "slow"), &session()),
+    )
+    .await;
+    assert!(dropped.is_err());
+    assert_eq!(probe.runs(), 0);
+    client
+        .batch_execute(
+            "DROP TRIGGER slow_commit ON tool_contract_idempotency;
+             DROP TRIGGER slow_insert ON tool_contract_idempotency",
+        )
+        .await
+        .unwrap();
+    let mut left = -1;
+    for _ in 0..600 {
+        left = count(&client, "SELECT count(*) FROM tool_contract_idempotency").await;
+        if left == 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(left, 0);
+    let retry = instance.call(&voucher("CMP-1", "slow"), &session()).await;
+    assert_eq!(retry.model_text().as_deref(), Some("Voucher V-1 for CMP-1"));
+    assert_eq!(probe.runs(), 1);
+}
