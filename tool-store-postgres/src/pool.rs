@@ -330,7 +330,8 @@ const UNDO_FOR: Duration = Duration::from_secs(3600);
 /// How long a [`Undo`] waits between its tries.
 const UNDO_EVERY: Duration = Duration::from_secs(1);
 
-/// The undo of a starting write (a claim, an approval's use) whose
+/// The undo of a starting write (a claim, an approval's use, an audit
+/// `started` entry) whose
 /// transaction may commit after the client gave it up: once its statements
 /// answered and its COMMIT was sent, the client cannot tell whether the
 /// server will commit it (a server frozen, a connection cut in the COMMIT).
@@ -340,7 +341,7 @@ const UNDO_EVERY: Duration = Duration::from_secs(1);
 /// it when the COMMIT answered. Dropped armed (the store call failed, or
 /// its future was dropped), it spawns a task that, as soon as the database
 /// answers, waits until that transaction ended and, if it committed, runs
-/// `sql` (`$1` the row's text key, `$2` its token) to undo it, so that a
+/// `sql` (`$1` the text the write armed it with, `$2` its token) to undo it, so that a
 /// refused call has changed nothing. It keeps trying for an hour.
 pub(crate) struct Undo {
     pool: Pool,
@@ -359,8 +360,9 @@ impl Undo {
         }
     }
 
-    /// The write of transaction `xid` answered and wrote the row `key`
-    /// with `token`: from now on, a failure may leave it committed.
+    /// The write of transaction `xid` answered and wrote the row that
+    /// `key` and `token` name (`sql`'s `$1` and `$2`): from now on, a
+    /// failure may leave it committed.
     pub(crate) fn arm(&mut self, key: String, token: i64, xid: i64) {
         self.armed = Some((key, token, xid));
     }
