@@ -28,7 +28,7 @@ fn not_run(start: &AuditStart) -> AuditRecord {
         schema_version: start.schema_version.clone(),
         call_id: start.call_id.clone(),
         tool: start.tool.clone(),
-        contract_version: Some(start.contract_version.clone()),
+        contract_version: Some(start.contract_version),
         subjects: start.subjects.clone(),
         started_at: start.started_at.clone(),
         duration_ms: 0,
