@@ -346,8 +346,9 @@ const UNDO_EVERY: Duration = Duration::from_secs(1);
 pub(crate) struct Undo {
     pool: Pool,
     sql: &'static str,
-    /// The row's key, its token, and the transaction's id.
-    armed: Option<(String, i64, i64)>,
+    /// The row's key, its token, and the transaction's id (`None`: run
+    /// `sql` whatever became of the transaction).
+    armed: Option<(String, i64, Option<i64>)>,
 }
 
 impl Undo {
@@ -364,12 +365,24 @@ impl Undo {
     /// `key` and `token` name (`sql`'s `$1` and `$2`): from now on, a
     /// failure may leave it committed.
     pub(crate) fn arm(&mut self, key: String, token: i64, xid: i64) {
-        self.armed = Some((key, token, xid));
+        self.armed = Some((key, token, Some(xid)));
+    }
+
+    /// Runs `sql` with `key` and `token` unless disarmed: a write that must
+    /// happen once the database answers, whatever this try does (a
+    /// release of a claim whose call did not run).
+    pub(crate) fn arm_always(&mut self, key: String, token: i64) {
+        self.armed = Some((key, token, None));
     }
 
     /// The COMMIT answered: nothing to undo.
     pub(crate) fn disarm(&mut self) {
         self.armed = None;
+    }
+
+    /// The token it is armed with.
+    pub(crate) fn token(&self) -> Option<i64> {
+        self.armed.as_ref().map(|(_, token, _)| *token)
     }
 }
 
@@ -384,7 +397,7 @@ impl Drop for Undo {
         let (pool, sql) = (self.pool.clone(), self.sql);
         runtime.spawn(async move {
             let until = tokio::time::Instant::now() + UNDO_FOR;
-            while tokio::time::Instant::now() < until {
+            while tokio::time::Instant::now() < until && !pool.is_closed() {
                 if let Ok(true) = undo_once(&pool, sql, &key, xid, token).await {
                     return;
                 }
@@ -400,11 +413,15 @@ async fn undo_once(
     pool: &Pool,
     sql: &str,
     key: &str,
-    xid: i64,
+    xid: Option<i64>,
     token: i64,
 ) -> Result<bool, StoreError> {
     let client = checkout(pool, Use::Finish).await?;
     let result = bounded(pool, async {
+        let Some(xid) = xid else {
+            client.execute(sql, &[&key, &token]).await?;
+            return Ok(true);
+        };
         let status: Option<String> = client
             .query_one(
                 "SELECT pg_xact_status($1::bigint::text::xid8)::text",

@@ -4,7 +4,10 @@
 //! cluster of the test's own stopped with `SIGSTOP`); nothing is run without
 //! its claim, nothing runs twice, every store call ends within the bound
 //! `PoolOptions` gives, and a claim that never completes ends as
-//! OUTCOME_UNKNOWN.
+//! OUTCOME_UNKNOWN; a claim given up on (or dropped) while its COMMIT was
+//! in flight, and a release that failed, leave the key free once the
+//! database answers; options no server or clock can hold are refused or
+//! saturate.
 
 mod support;
 
@@ -592,6 +595,74 @@ async fn a_call_dropped_while_its_claim_commits_does_not_hold_the_key() {
     }
     assert_eq!(left, 0);
     let retry = instance.call(&voucher("CMP-1", "slow"), &session()).await;
+    assert_eq!(retry.model_text().as_deref(), Some("Voucher V-1 for CMP-1"));
+    assert_eq!(probe.runs(), 1);
+}
+
+/// A keyed call refused after its claim (the audit sink does not answer)
+/// whose release fails too (every DELETE on the claims outlasts the
+/// server's 300 ms `statement_timeout`): the store frees the key once the
+/// database takes the release again, so the retry the refusal asks for
+/// runs, instead of reading CALL_IN_PROGRESS and then OUTCOME_UNKNOWN for a
+/// call that never ran.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_release_that_failed_frees_the_key_once_the_database_takes_it() {
+    let Some(db) = TestDb::create("fault_release").await else {
+        return;
+    };
+    let options = PoolOptions {
+        statement_timeout: Duration::from_millis(300),
+        ..quick()
+    };
+    let pool = db.migrated_pool(&options).await;
+    let client = db.client().await;
+    client
+        .batch_execute(
+            "CREATE FUNCTION slow_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+             BEGIN PERFORM pg_sleep(1); RETURN OLD; END $$;
+             CREATE TRIGGER slow_delete BEFORE DELETE ON tool_contract_idempotency
+                 FOR EACH ROW EXECUTE FUNCTION slow_delete();",
+        )
+        .await
+        .unwrap();
+    let probe = Arc::new(Probe::default());
+    let refusing = bare_toolbox(&probe)
+        .with_idempotency_store(Arc::new(PostgresIdempotencyStore::new(pool.clone())))
+        .with_audit_sink(Arc::new(PostgresAuditSink::new(closed_port())));
+    let refused = refusing.call(&voucher("CMP-1", "k"), &session()).await;
+    assert_eq!(refused.model_text().as_deref(), Some(UNAVAILABLE));
+    assert_eq!(
+        refused.audit.internal_detail,
+        Some(format!(
+            "audit sink failed: {REFUSED}; idempotency store failed: 57014: canceling statement due to statement timeout; audit sink failed: {REFUSED}"
+        ))
+    );
+    assert_eq!(probe.runs(), 0);
+    assert_eq!(
+        count(
+            &client,
+            "SELECT count(*) FROM tool_contract_idempotency WHERE state = 'running'"
+        )
+        .await,
+        1
+    );
+
+    client
+        .batch_execute("DROP TRIGGER slow_delete ON tool_contract_idempotency")
+        .await
+        .unwrap();
+    let mut left = -1;
+    for _ in 0..600 {
+        left = count(&client, "SELECT count(*) FROM tool_contract_idempotency").await;
+        if left == 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(left, 0);
+    let retry = toolbox(&pool, &probe, LEASE)
+        .call(&voucher("CMP-1", "k"), &session())
+        .await;
     assert_eq!(retry.model_text().as_deref(), Some("Voucher V-1 for CMP-1"));
     assert_eq!(probe.runs(), 1);
 }
