@@ -11,8 +11,14 @@ use tool_runtime::audit::Subject;
 use tool_runtime::idempotency::BoxFuture;
 
 use crate::error::{StoreError, StoreErrorKind};
-use crate::pool::{Use, bounded, checkout, committed, settle};
+use crate::pool::{Undo, Use, bounded, checkout, committed, settle};
 use crate::values::{millis, readable, readable_json};
+
+/// Gives a grant back (`$1` its id, `$2` the microseconds of its
+/// `used_at`) whose use committed after the client gave it up: the call
+/// was refused, so the grant was not used.
+const UNDO_USE: &str = "UPDATE tool_contract_approvals SET used_at = NULL
+     WHERE approval_id = $1 AND (extract(epoch FROM used_at) * 1000000)::bigint = $2";
 
 /// The longest approval id, in bytes.
 const MAX_APPROVAL_ID_BYTES: usize = 512;
@@ -28,6 +34,9 @@ const MAX_APPROVAL_ID_BYTES: usize = 512;
 /// ([`requires_principal`](ApprovalStore::requires_principal)). It is used
 /// by exactly one call, across instances (`UPDATE … WHERE used_at IS NULL
 /// … RETURNING`), and not after its expiry (the database server's clock).
+/// A use the client gave up on (a frozen server) is never committed later,
+/// and one given up on while its COMMIT was in flight, which the server may
+/// still commit, is given back once the database answers again.
 ///
 /// **Where grants come from**: with this store on the toolbox
 /// ([`Toolbox::with_approval_store`](tool_runtime::Toolbox::with_approval_store)),
@@ -164,6 +173,9 @@ impl PostgresApprovalStore {
         let version = call.contract_version.to_string();
         let binding = binding_sha256(call.tool, &version, call.subjects, call.arguments_sha256)?;
         let client = checkout(&self.pool, Use::Start).await?;
+        // A use given up on while its COMMIT is in flight is given back
+        // once the database answers again, if the server committed it.
+        let mut undo = Undo::new(&self.pool, UNDO_USE);
         let result: Result<_, StoreError> = bounded(
             &self.pool,
             committed(&client, async {
@@ -180,11 +192,13 @@ impl PostgresApprovalStore {
                          LIMIT 1
                          FOR UPDATE SKIP LOCKED)
                        AND used_at IS NULL
-                     RETURNING approval_id",
+                     RETURNING approval_id, pg_current_xact_id()::text::bigint,
+                               (extract(epoch FROM used_at) * 1000000)::bigint",
                     )
                     .await?;
                 if let Some(row) = client.query_opt(&take, &[&binding]).await? {
                     let approval_id: String = row.get(0);
+                    undo.arm(approval_id.clone(), row.get(2), row.get(1));
                     let grant = ApprovalGrant {
                         approval_id,
                         tool: call.tool.to_owned(),
@@ -209,6 +223,9 @@ impl PostgresApprovalStore {
             }),
         )
         .await;
+        if result.is_ok() {
+            undo.disarm();
+        }
         settle(client, result)
     }
 }

@@ -1,13 +1,51 @@
 //! The audit trail in `tool_contract_audit`.
 
 use deadpool_postgres::Pool;
+use tool_core::{OutputKind, ToolError};
 use tool_runtime::audit::AuditRecord;
 use tool_runtime::audit_sink::{AuditEntry, AuditSink, AuditSinkError, AuditStart};
 use tool_runtime::idempotency::BoxFuture;
+use tool_runtime::model_result::{Delivery, ExecutionOutcome};
 
 use crate::error::StoreError;
-use crate::pool::{Use, bounded, checkout, committed, settle};
+use crate::pool::{Undo, Use, bounded, checkout, committed, settle};
 use crate::values::{readable, readable_json};
+
+/// Ends a `started` entry (`$2` its id) that committed after the client
+/// gave it up, with `$1` (the record of [`not_run`]): the call was refused,
+/// so it did not run. Once: an entry has at most one end.
+const UNDO_START: &str =
+    "INSERT INTO tool_contract_audit (phase, started_id, call_id, tool, outcome, record)
+     SELECT 'ended', id, call_id, tool, 'not_started', $1::text::jsonb
+     FROM tool_contract_audit
+     WHERE id = $2 AND phase = 'started'
+     ON CONFLICT (started_id) DO NOTHING";
+
+/// The end of a call announced by `start` whose `started` entry the client
+/// gave up on: refused as `POLICY_STORE_UNAVAILABLE`, not run.
+fn not_run(start: &AuditStart) -> AuditRecord {
+    AuditRecord {
+        schema_version: start.schema_version.clone(),
+        call_id: start.call_id.clone(),
+        tool: start.tool.clone(),
+        contract_version: Some(start.contract_version),
+        subjects: start.subjects.clone(),
+        started_at: start.started_at.clone(),
+        duration_ms: 0,
+        arguments_sha256: start.arguments_sha256.clone(),
+        result: OutputKind::RespondToModel,
+        error_code: Some(ToolError::POLICY_STORE_UNAVAILABLE.to_owned()),
+        outcome: ExecutionOutcome::NotStarted,
+        delivery: Delivery::Fresh,
+        approval_id: None,
+        idempotency_key: start.idempotency_key.clone(),
+        undeclared_error_code: None,
+        internal_detail: Some(
+            "audit sink failed: this start entry was committed after the client gave it up; the call was not run"
+                .to_owned(),
+        ),
+    }
+}
 
 /// An [`AuditSink`] that appends to `tool_contract_audit`: a `started`
 /// entry (outcome `unknown`) before a write or destructive call runs, and
@@ -34,6 +72,12 @@ use crate::values::{readable, readable_json};
 /// so a busy pool does not drop it; one that fails all the same is named in
 /// the returned record's `internal_detail` (`audit sink failed: …`).
 ///
+/// A `started` entry the client gave up on (a frozen server) is never
+/// committed later; one given up on while its COMMIT was in flight, which
+/// the server may still commit, is ended once the database answers again
+/// by an `ended` entry with outcome `not_started` (error code
+/// `POLICY_STORE_UNAVAILABLE`), so no refused call shows as `unknown`.
+///
 /// The table is append-only: a trigger refuses `UPDATE` and `DELETE`, and
 /// the application's role needs only `INSERT` and `SELECT` on it (see the
 /// README for the grants).
@@ -51,7 +95,11 @@ impl PostgresAuditSink {
 
     async fn started_now(&self, start: &AuditStart) -> Result<AuditEntry, StoreError> {
         let record = readable_json(serde_json::to_value(start)?);
+        let end = readable_json(serde_json::to_value(not_run(start))?).to_string();
         let client = checkout(&self.pool, Use::Start).await?;
+        // An entry given up on while its COMMIT is in flight is ended as not
+        // run once the database answers again, if the server committed it.
+        let mut undo = Undo::new(&self.pool, UNDO_START);
         let result: Result<_, StoreError> = bounded(
             &self.pool,
             committed(&client, async {
@@ -59,7 +107,7 @@ impl PostgresAuditSink {
                     .prepare_cached(
                         "INSERT INTO tool_contract_audit (phase, call_id, tool, outcome, record)
                      VALUES ('started', $1, $2, 'unknown', $3)
-                     RETURNING id",
+                     RETURNING id, pg_current_xact_id()::text::bigint",
                     )
                     .await?;
                 let row = client
@@ -73,12 +121,16 @@ impl PostgresAuditSink {
                     )
                     .await?;
                 let id: i64 = row.get(0);
+                undo.arm(end.clone(), id, row.get(1));
                 u64::try_from(id)
                     .map(AuditEntry::new)
                     .map_err(|_| StoreError::new("the audit entry's id is negative"))
             }),
         )
         .await;
+        if result.is_ok() {
+            undo.disarm();
+        }
         settle(client, result)
     }
 

@@ -1,6 +1,8 @@
 //! Idempotency records in `tool_contract_idempotency`.
 
-use std::time::Duration;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 use deadpool_postgres::Pool;
 use tool_core::outcome::sha256_hex;
@@ -10,7 +12,7 @@ use tool_runtime::idempotency::{
 };
 
 use crate::error::StoreError;
-use crate::pool::{Use, bounded, checkout, committed, settle};
+use crate::pool::{Undo, Use, bounded, checkout, committed, settle};
 use crate::values::{millis, readable, readable_json};
 
 /// An [`IdempotencyStore`] in PostgreSQL, shared by every instance that
@@ -36,7 +38,12 @@ use crate::values::{millis, readable, readable_json};
 ///   that a key may run again.
 /// - **Faults**: a claim commits only once the database answered it, so a
 ///   claim the client gave up on (a frozen server) never holds the key
-///   later; a record or release waits for a connection at least 30 s
+///   later (one given up on while its COMMIT was in flight, which the
+///   server may still commit, is deleted once the database answers again,
+///   if it committed); a release that fails (the call did not run or
+///   failed) is tried again once the database answers, and deletes only
+///   this store's own claim, so the retry the refusal asks for finds the
+///   key free; a record or release waits for a connection at least 30 s
 ///   ([`PoolOptions::finish_limit`](crate::PoolOptions::finish_limit)), so a
 ///   busy pool does not lose the record of a call that ran.
 /// - **Principal**: the subjects are compared as a set (their order does
@@ -49,6 +56,11 @@ pub struct PostgresIdempotencyStore {
     pool: Pool,
     lease: Duration,
     retention: Duration,
+    /// The claims this store (and its clones) made and has not recorded or
+    /// released yet: the scope's hash, the claim's token (its `claimed_at`
+    /// in microseconds) and when it was made. A release deletes only its
+    /// own claim, so retrying one is safe.
+    claims: Arc<Mutex<HashMap<String, (i64, Instant)>>>,
 }
 
 impl PostgresIdempotencyStore {
@@ -64,6 +76,7 @@ impl PostgresIdempotencyStore {
             pool,
             lease: Self::DEFAULT_LEASE,
             retention: Self::DEFAULT_RETENTION,
+            claims: Arc::default(),
         }
     }
 
@@ -122,6 +135,9 @@ impl PostgresIdempotencyStore {
             .map_err(|_| StoreError::new("the contract's major version is too large"))?;
         let key = readable(&scope.key);
         let client = checkout(&self.pool, Use::Start).await?;
+        // A claim given up on while its COMMIT is in flight is deleted once
+        // the database answers again, if the server committed it.
+        let mut undo = Undo::new(&self.pool, UNDO_CLAIM);
         let result: Result<_, StoreError> = bounded(&self.pool, committed(&client, async {
             let insert = client
                 .prepare_cached(
@@ -129,7 +145,8 @@ impl PostgresIdempotencyStore {
                          (scope_sha256, tool, contract_major, subjects, key, state, lease_until)
                      VALUES ($1, $2, $3, $4, $5, 'running', now() + $6::bigint * interval '1 millisecond')
                      ON CONFLICT (scope_sha256) DO NOTHING
-                     RETURNING 1",
+                     RETURNING pg_current_xact_id()::text::bigint,
+                               (extract(epoch FROM claimed_at) * 1000000)::bigint",
                 )
                 .await?;
             let expire = client
@@ -155,7 +172,8 @@ impl PostgresIdempotencyStore {
                     &key.as_ref(),
                     &millis(self.lease.max(hold)),
                 ];
-                if client.query_opt(&insert, &params).await?.is_some() {
+                if let Some(row) = client.query_opt(&insert, &params).await? {
+                    undo.arm(id.clone(), row.get(1), row.get(0));
                     return Ok(ClaimOutcome::Fresh);
                 }
                 if client.query_opt(&expire, &[&id]).await?.is_some() {
@@ -182,7 +200,31 @@ impl PostgresIdempotencyStore {
             ))
         }))
         .await;
+        let token = undo.token();
+        if result.is_ok() {
+            undo.disarm();
+        }
+        if let (Ok(ClaimOutcome::Fresh), Some(token)) = (&result, token) {
+            self.remember(id, token);
+        }
         settle(client, result)
+    }
+
+    /// Keeps the token of a fresh claim for its release; forgets the
+    /// claims older than twice the lease (their calls were dropped before
+    /// they ended), so the map stays small.
+    fn remember(&self, id: String, token: i64) {
+        let mut claims = self.claims.lock().unwrap_or_else(PoisonError::into_inner);
+        let now = Instant::now();
+        let keep = self.lease.saturating_mul(2);
+        claims.retain(|_, (_, at)| now.duration_since(*at) < keep);
+        claims.insert(id, (token, now));
+    }
+
+    /// The token of this store's claim of `id`, forgotten.
+    fn forget(&self, id: &str) -> Option<i64> {
+        let mut claims = self.claims.lock().unwrap_or_else(PoisonError::into_inner);
+        claims.remove(id).map(|(token, _)| token)
     }
 
     async fn record_now(
@@ -192,6 +234,7 @@ impl PostgresIdempotencyStore {
     ) -> Result<(), StoreError> {
         let id = scope_sha256(scope)?;
         let record = serde_json::to_string(record)?;
+        self.forget(&id);
         let client = checkout(&self.pool, Use::Finish).await?;
         let result: Result<_, StoreError> = bounded(&self.pool, async {
             let statement = client
@@ -214,21 +257,55 @@ impl PostgresIdempotencyStore {
 
     async fn release_now(&self, scope: &IdempotencyScope) -> Result<(), StoreError> {
         let id = scope_sha256(scope)?;
+        // A release of this store's own claim that fails (or whose future
+        // is dropped) is tried again once the database answers: the call
+        // did not run, and its retry must not find the key held.
+        let token = self.forget(&id);
+        let mut retry = Undo::new(&self.pool, RELEASE_CLAIM);
+        if let Some(token) = token {
+            retry.arm_always(id.clone(), token);
+        }
         let client = checkout(&self.pool, Use::Finish).await?;
         let result: Result<_, StoreError> = bounded(&self.pool, async {
-            let statement = client
-                .prepare_cached(
-                    "DELETE FROM tool_contract_idempotency
-                     WHERE scope_sha256 = $1 AND state = 'running'",
-                )
-                .await?;
-            client.execute(&statement, &[&id]).await?;
+            match token {
+                Some(token) => {
+                    let statement = client.prepare_cached(RELEASE_CLAIM).await?;
+                    client.execute(&statement, &[&id, &token]).await?;
+                }
+                None => {
+                    let statement = client
+                        .prepare_cached(
+                            "DELETE FROM tool_contract_idempotency
+                             WHERE scope_sha256 = $1 AND state = 'running'",
+                        )
+                        .await?;
+                    client.execute(&statement, &[&id]).await?;
+                }
+            }
             Ok(())
         })
         .await;
+        if result.is_ok() {
+            retry.disarm();
+        }
         settle(client, result)
     }
 }
+
+/// Deletes a claim (`$1` its scope's hash, `$2` the microseconds of its
+/// `claimed_at`) that committed after the client gave it up: the call was
+/// refused, so the key was never used. (Marked `abandoned` meanwhile by a
+/// claim after its lease, it was not used either.)
+const UNDO_CLAIM: &str = "DELETE FROM tool_contract_idempotency
+     WHERE scope_sha256 = $1 AND state IN ('running', 'abandoned')
+       AND (extract(epoch FROM claimed_at) * 1000000)::bigint = $2";
+
+/// Frees this store's own running claim (`$1` its scope's hash, `$2` the
+/// microseconds of its `claimed_at`): never another instance's claim of
+/// the key made after this one was freed.
+const RELEASE_CLAIM: &str = "DELETE FROM tool_contract_idempotency
+     WHERE scope_sha256 = $1 AND state = 'running'
+       AND (extract(epoch FROM claimed_at) * 1000000)::bigint = $2";
 
 /// The row's id: the SHA-256 of the scope as JSON, so that a key of any
 /// length fits the index and is only ever a bound parameter. The subjects

@@ -60,7 +60,8 @@ fn latest() -> i32 {
 /// application's own role can call it at start-up once the schema's owner
 /// has migrated. Applying a migration needs the owner's rights (`CREATE` on
 /// the schema); without them it fails with
-/// [`StoreErrorKind::Configuration`].
+/// [`StoreErrorKind::Configuration`], as it does when the role lacks
+/// `USAGE` on the schema that holds the tables.
 pub async fn migrate(pool: &Pool) -> Result<MigrationReport, StoreError> {
     let found = found(pool).await?;
     if let Some(current) = found.version
@@ -70,6 +71,15 @@ pub async fn migrate(pool: &Pool) -> Result<MigrationReport, StoreError> {
             applied: Vec::new(),
             current,
         });
+    }
+    if let Some(schema) = &found.unusable_schema {
+        return Err(StoreError::of(
+            StoreErrorKind::Configuration,
+            format!(
+                "the role `{}` lacks USAGE on schema {schema}, which holds the tool-contract tables; grant it USAGE on schema {schema}, or run `migrate()` as the role that owns the schema",
+                found.role
+            ),
+        ));
     }
     if !found.may_create && found.unreadable {
         return Err(StoreError::of(
@@ -153,6 +163,26 @@ async fn apply(client: &mut deadpool_postgres::Object) -> Result<MigrationReport
     })
 }
 
+/// The schema on the search path that holds `tool_contract_migrations`
+/// and that the role may not use (no `USAGE`), when no schema it may use
+/// does: PostgreSQL then skips it, and the tables look missing. Its oid
+/// and name.
+const UNUSABLE_SCHEMA: &str = "
+    WITH path AS (
+        SELECT ord, CASE WHEN btrim(entry) IN ('$user', '\"$user\"') THEN current_user::text
+                         WHEN btrim(entry) LIKE '\"%\"'
+                             THEN replace(substr(btrim(entry), 2, length(btrim(entry)) - 2), '\"\"', '\"')
+                         ELSE lower(btrim(entry)) END AS name
+        FROM unnest(string_to_array(current_setting('search_path'), ',')) WITH ORDINALITY AS t(entry, ord))
+    SELECT n.oid, n.nspname::text
+    FROM path
+    JOIN pg_namespace n ON n.nspname = path.name
+    JOIN pg_class c ON c.relnamespace = n.oid AND c.relname = 'tool_contract_migrations'
+    WHERE to_regclass('tool_contract_migrations') IS NULL
+      AND NOT has_schema_privilege(n.oid, 'USAGE')
+    ORDER BY path.ord
+    LIMIT 1";
+
 /// What `migrate` reads before it takes its lock.
 struct Found {
     /// The schema version recorded in `tool_contract_migrations`, or
@@ -164,6 +194,8 @@ struct Found {
     may_create: bool,
     /// `tool_contract_migrations` exists, and this role may not read it.
     unreadable: bool,
+    /// The schema that holds the tables, when this role may not use it.
+    unusable_schema: Option<String>,
 }
 
 async fn found(pool: &Pool) -> Result<Found, StoreError> {
@@ -192,7 +224,12 @@ async fn found(pool: &Pool) -> Result<Found, StoreError> {
         } else {
             None
         };
+        let unusable_schema = client
+            .query_opt(UNUSABLE_SCHEMA, &[])
+            .await?
+            .map(|row| row.get(1));
         Ok(Found {
+            unusable_schema,
             version,
             role: row.get(1),
             schema: row.get(2),
@@ -228,7 +265,8 @@ const NEEDED: &[(&str, &str, &[&str])] = &[
 /// `tool_contract_idempotency`; `SELECT, INSERT, UPDATE` on
 /// `tool_contract_approvals`; `SELECT, INSERT` on `tool_contract_audit`;
 /// `USAGE` on `tool_contract_audit_id_seq`; `SELECT` on
-/// `tool_contract_migrations`). Call it at start-up, after
+/// `tool_contract_migrations`; `USAGE` on the schema that holds them,
+/// which PostgreSQL's name lookup otherwise skips). Call it at start-up, after
 /// [`migrate`]: without it, a missing table or grant shows only at the
 /// first call, as a failed store call.
 ///
@@ -246,25 +284,49 @@ pub async fn check(pool: &Pool) -> Result<(), StoreError> {
         let role: String = client.query_one("SELECT current_user::text", &[]).await?.get(0);
         let mut missing = Vec::new();
         let mut lacks = Vec::new();
+        // Whether the version can be read: the table exists and the role
+        // may read it (whatever else it lacks, the version is named too).
+        let mut version_readable = false;
+        // Tables in a schema the role may not use are looked up in the
+        // catalog (PostgreSQL's name lookup skips that schema).
+        let unusable: Option<(u32, String)> = client
+            .query_opt(UNUSABLE_SCHEMA, &[])
+            .await?
+            .map(|row| (row.get(0), row.get(1)));
+        if let Some((_, schema)) = &unusable {
+            lacks.push(format!("USAGE on schema {schema}"));
+        }
         for (kind, name, privileges) in NEEDED {
-            let exists: bool = client
-                .query_one("SELECT to_regclass($1) IS NOT NULL", &[name])
-                .await?
-                .get(0);
-            if !exists {
+            let oid: Option<u32> = match &unusable {
+                None => client
+                    .query_one("SELECT to_regclass($1)::oid", &[name])
+                    .await?
+                    .get(0),
+                Some((schema, _)) => client
+                    .query_opt(
+                        "SELECT oid FROM pg_class WHERE relnamespace = $1::oid AND relname = $2",
+                        &[schema, name],
+                    )
+                    .await?
+                    .map(|row| row.get(0)),
+            };
+            let Some(oid) = oid else {
                 missing.push(*name);
                 continue;
-            }
+            };
             let mut absent = Vec::new();
             for privilege in *privileges {
                 let sql = match *kind {
-                    "sequence" => "SELECT has_sequence_privilege($1, $2)",
-                    _ => "SELECT has_table_privilege($1, $2)",
+                    "sequence" => "SELECT has_sequence_privilege($1::oid, $2)",
+                    _ => "SELECT has_table_privilege($1::oid, $2)",
                 };
-                let held: bool = client.query_one(sql, &[name, privilege]).await?.get(0);
+                let held: bool = client.query_one(sql, &[&oid, privilege]).await?.get(0);
                 if !held {
                     absent.push(*privilege);
                 }
+            }
+            if *name == "tool_contract_migrations" {
+                version_readable = absent.is_empty() && unusable.is_none();
             }
             if !absent.is_empty() {
                 let kind = if *kind == "sequence" { "sequence " } else { "" };
@@ -272,7 +334,7 @@ pub async fn check(pool: &Pool) -> Result<(), StoreError> {
             }
         }
         let mut problems = Vec::new();
-        if !missing.contains(&"tool_contract_migrations") && lacks.is_empty() {
+        if version_readable {
             let current: i32 = client
                 .query_one(
                     "SELECT COALESCE(max(version), 0) FROM tool_contract_migrations",

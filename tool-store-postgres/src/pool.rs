@@ -27,6 +27,9 @@ pub(crate) const MARGIN: Duration = Duration::from_secs(1);
 /// record or release, its audit end) wait for a free connection.
 pub(crate) const FINISH_WAIT: Duration = Duration::from_secs(30);
 
+/// The longest `statement_timeout` PostgreSQL takes, in milliseconds.
+const MAX_STATEMENT_TIMEOUT_MS: u128 = i32::MAX as u128;
+
 /// How the pool connects and how long anything may wait.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PoolOptions {
@@ -39,7 +42,8 @@ pub struct PoolOptions {
     /// The `statement_timeout` of every connection (default 5 s): a stuck
     /// statement fails the store call. The client gives the statements of
     /// one store call up this long plus one second after they were sent,
-    /// also when the server does not answer at all.
+    /// also when the server does not answer at all. At most 2147483647 ms,
+    /// PostgreSQL's limit: [`connect`] refuses a longer one.
     pub statement_timeout: Duration,
 }
 
@@ -48,7 +52,8 @@ impl PoolOptions {
     /// an audit `started` entry, an approval's use, a grant) takes with
     /// these options, whatever the database does: `wait_timeout +
     /// connect_timeout + statement_timeout` plus one second (16 s by
-    /// default). It then fails with [`StoreErrorKind::Unavailable`].
+    /// default; [`Duration::MAX`] when the sum does not fit). It then fails
+    /// with [`StoreErrorKind::Unavailable`].
     pub fn call_limit(&self) -> Duration {
         limits(&self.timeouts()).call()
     }
@@ -88,8 +93,21 @@ impl Default for PoolOptions {
 /// A pool of connections to the database at `url` (a
 /// `postgres://user@host:port/db` URL or a `key=value` string), without
 /// TLS. No connection is opened until one is needed, so an unreachable
-/// database shows up as failed store calls, not here.
+/// database shows up as failed store calls, not here. Fails with
+/// [`StoreErrorKind::Configuration`] for a `statement_timeout` longer than
+/// PostgreSQL's 2147483647 ms (the server would refuse every connection)
+/// and with [`StoreErrorKind::Database`] for a URL that does not parse.
 pub fn connect(url: &str, options: &PoolOptions) -> Result<Pool, StoreError> {
+    let timeout_ms = options.statement_timeout.as_millis().max(1);
+    if timeout_ms > MAX_STATEMENT_TIMEOUT_MS {
+        // The server would refuse every connection with it.
+        return Err(StoreError::of(
+            StoreErrorKind::Configuration,
+            format!(
+                "the statement timeout is {timeout_ms} ms; PostgreSQL takes at most {MAX_STATEMENT_TIMEOUT_MS} ms (about 24.8 days)"
+            ),
+        ));
+    }
     let mut config = tokio_postgres::Config::from_str(url)
         .map_err(|error| StoreError::new(format!("the database URL is invalid: {error}")))?;
     config.connect_timeout(options.connect_timeout);
@@ -101,10 +119,7 @@ pub fn connect(url: &str, options: &PoolOptions) -> Result<Pool, StoreError> {
     config.keepalives_retries(3);
     // Added to the URL's own `options` (a `search_path`, other settings),
     // never in place of them.
-    let timeout = format!(
-        "-c statement_timeout={}",
-        options.statement_timeout.as_millis().max(1)
-    );
+    let timeout = format!("-c statement_timeout={timeout_ms}");
     let given = config.get_options().map(str::to_owned);
     config.options(match given {
         Some(given) if !given.trim().is_empty() => format!("{given} {timeout}"),
@@ -147,11 +162,16 @@ impl Limits {
     }
 
     fn call(&self) -> Duration {
-        self.wait + self.connect + self.statements
+        self.wait
+            .saturating_add(self.connect)
+            .saturating_add(self.statements)
     }
 
     fn finish(&self) -> Duration {
-        self.wait.max(FINISH_WAIT) + self.connect + self.statements
+        self.wait
+            .max(FINISH_WAIT)
+            .saturating_add(self.connect)
+            .saturating_add(self.statements)
     }
 }
 
@@ -160,7 +180,10 @@ fn limits(timeouts: &Timeouts) -> Limits {
     Limits {
         wait: timeouts.wait.unwrap_or(default.wait_timeout),
         connect: timeouts.create.unwrap_or(default.connect_timeout),
-        statements: timeouts.recycle.unwrap_or(default.statement_timeout) + MARGIN,
+        statements: timeouts
+            .recycle
+            .unwrap_or(default.statement_timeout)
+            .saturating_add(MARGIN),
     }
 }
 
@@ -192,13 +215,14 @@ pub(crate) async fn checkout(pool: &Pool, use_: Use) -> Result<Checkout, StoreEr
         recycle: Some(limits.connect),
     };
     // The pool applies both timeouts itself; this bound is the backstop.
-    match tokio::time::timeout(wait + limits.connect + MARGIN, pool.timeout_get(&timeouts)).await {
+    let backstop = wait.saturating_add(limits.connect).saturating_add(MARGIN);
+    match tokio::time::timeout(backstop, pool.timeout_get(&timeouts)).await {
         Ok(client) => Ok(Checkout(Some(client?))),
         Err(_) => Err(StoreError::of(
             StoreErrorKind::Unavailable,
             format!(
                 "no database connection within {} ms",
-                (wait + limits.connect).as_millis()
+                wait.saturating_add(limits.connect).as_millis()
             ),
         )),
     }
@@ -222,7 +246,9 @@ pub(crate) async fn bounded_for<T>(
     count: usize,
     statements: impl Future<Output = Result<T, StoreError>>,
 ) -> Result<T, StoreError> {
-    let limit = Limits::of(pool).statements * u32::try_from(count.max(1)).unwrap_or(u32::MAX);
+    let limit = Limits::of(pool)
+        .statements
+        .saturating_mul(u32::try_from(count.max(1)).unwrap_or(u32::MAX));
     match tokio::time::timeout(limit, statements).await {
         Ok(result) => result,
         Err(_) => Err(StoreError::of(
@@ -296,6 +322,126 @@ pub(crate) async fn committed<T>(
     let value = statements.await?;
     client.batch_execute("COMMIT").await?;
     Ok(value)
+}
+
+/// How long a [`Undo`] keeps trying to reach the database.
+const UNDO_FOR: Duration = Duration::from_secs(3600);
+
+/// How long a [`Undo`] waits between its tries.
+const UNDO_EVERY: Duration = Duration::from_secs(1);
+
+/// The undo of a starting write (a claim, an approval's use, an audit
+/// `started` entry) whose
+/// transaction may commit after the client gave it up: once its statements
+/// answered and its COMMIT was sent, the client cannot tell whether the
+/// server will commit it (a server frozen, a connection cut in the COMMIT).
+///
+/// [`arm`](Self::arm) it with the written row's key, its token and the
+/// transaction's id (`pg_current_xact_id()`) when the write answered; [`disarm`](Self::disarm)
+/// it when the COMMIT answered. Dropped armed (the store call failed, or
+/// its future was dropped), it spawns a task that, as soon as the database
+/// answers, waits until that transaction ended and, if it committed, runs
+/// `sql` (`$1` the text the write armed it with, `$2` its token) to undo it, so that a
+/// refused call has changed nothing. It keeps trying for an hour.
+pub(crate) struct Undo {
+    pool: Pool,
+    sql: &'static str,
+    /// The row's key, its token, and the transaction's id (`None`: run
+    /// `sql` whatever became of the transaction).
+    armed: Option<(String, i64, Option<i64>)>,
+}
+
+impl Undo {
+    /// An undo by `sql`, not armed yet.
+    pub(crate) fn new(pool: &Pool, sql: &'static str) -> Undo {
+        Undo {
+            pool: pool.clone(),
+            sql,
+            armed: None,
+        }
+    }
+
+    /// The write of transaction `xid` answered and wrote the row that
+    /// `key` and `token` name (`sql`'s `$1` and `$2`): from now on, a
+    /// failure may leave it committed.
+    pub(crate) fn arm(&mut self, key: String, token: i64, xid: i64) {
+        self.armed = Some((key, token, Some(xid)));
+    }
+
+    /// Runs `sql` with `key` and `token` unless disarmed: a write that must
+    /// happen once the database answers, whatever this try does (a
+    /// release of a claim whose call did not run).
+    pub(crate) fn arm_always(&mut self, key: String, token: i64) {
+        self.armed = Some((key, token, None));
+    }
+
+    /// The COMMIT answered: nothing to undo.
+    pub(crate) fn disarm(&mut self) {
+        self.armed = None;
+    }
+
+    /// The token it is armed with.
+    pub(crate) fn token(&self) -> Option<i64> {
+        self.armed.as_ref().map(|(_, token, _)| *token)
+    }
+}
+
+impl Drop for Undo {
+    fn drop(&mut self) {
+        let Some((key, token, xid)) = self.armed.take() else {
+            return;
+        };
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        let (pool, sql) = (self.pool.clone(), self.sql);
+        runtime.spawn(async move {
+            let until = tokio::time::Instant::now() + UNDO_FOR;
+            while tokio::time::Instant::now() < until && !pool.is_closed() {
+                if let Ok(true) = undo_once(&pool, sql, &key, xid, token).await {
+                    return;
+                }
+                tokio::time::sleep(UNDO_EVERY).await;
+            }
+        });
+    }
+}
+
+/// One try of an [`Undo`]: `Ok(true)` once the transaction ended and its
+/// row, if it committed, was undone.
+async fn undo_once(
+    pool: &Pool,
+    sql: &str,
+    key: &str,
+    xid: Option<i64>,
+    token: i64,
+) -> Result<bool, StoreError> {
+    let client = checkout(pool, Use::Finish).await?;
+    let result = bounded(pool, async {
+        let Some(xid) = xid else {
+            client.execute(sql, &[&key, &token]).await?;
+            return Ok(true);
+        };
+        let status: Option<String> = client
+            .query_one(
+                "SELECT pg_xact_status($1::bigint::text::xid8)::text",
+                &[&xid],
+            )
+            .await?
+            .get(0);
+        match status.as_deref() {
+            // Its connection is closed: the server ends it soon.
+            Some("in progress") => Ok(false),
+            Some("committed") => {
+                client.execute(sql, &[&key, &token]).await?;
+                Ok(true)
+            }
+            // Aborted, or too old to tell (then long ended).
+            _ => Ok(true),
+        }
+    })
+    .await;
+    settle(client, result)
 }
 
 #[cfg(test)]

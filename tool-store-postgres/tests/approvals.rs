@@ -1,15 +1,17 @@
 //! Approval grants in the database: granted out of band through one
 //! instance, used by a call on another, each by exactly one call; ids the
 //! database cannot keep refused with their reason before anything is
-//! written.
+//! written; a grant whose use the client gave up on while its COMMIT was
+//! in flight is left for the retry.
 
 mod support;
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use support::{Probe, TestDb, close, count, quick, session, subjects, toolbox};
+use support::{Probe, TestDb, UNAVAILABLE, close, count, quick, session, subjects, toolbox};
 use tool_contract::audit::{Subject, Subjects};
+use tool_contract::store_postgres::PoolOptions;
 use tool_contract::store_postgres::{PostgresApprovalStore, StoreErrorKind};
 use tool_contract::{
     ToolError, ToolOutput, approval::ApprovalCheck, approval::ApprovalGrant,
@@ -275,4 +277,83 @@ async fn an_approval_id_the_database_cannot_keep_is_refused_with_its_reason() {
         .unwrap()
         .get(0);
     assert_eq!(tool, "close\u{FFFD}account");
+}
+
+/// Slows the first use of grant `appr-slow` down on the server: its
+/// UPDATE and its COMMIT (a deferred trigger) each take 6 s, within the
+/// server's 10 s `statement_timeout`, but together longer than the
+/// client's 11 s bound, so that the client gives the use up while its
+/// COMMIT is in flight, and the server commits it a second later.
+const SLOW_COMMIT: &str = "
+    CREATE FUNCTION slow_use() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        IF NEW.approval_id = 'appr-slow' THEN PERFORM pg_sleep(6); END IF;
+        RETURN NEW;
+    END $$;
+    CREATE TRIGGER slow_update BEFORE UPDATE ON tool_contract_approvals
+        FOR EACH ROW EXECUTE FUNCTION slow_use();
+    CREATE CONSTRAINT TRIGGER slow_commit AFTER UPDATE ON tool_contract_approvals
+        DEFERRABLE INITIALLY DEFERRED
+        FOR EACH ROW EXECUTE FUNCTION slow_use();";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_grant_whose_use_was_given_up_while_its_commit_was_in_flight_is_left_for_the_retry() {
+    let Some(db) = TestDb::create("appr_commit_in_flight").await else {
+        return;
+    };
+    let options = PoolOptions {
+        statement_timeout: Duration::from_secs(10),
+        ..quick()
+    };
+    let pool = db.migrated_pool(&options).await;
+    let approvals = PostgresApprovalStore::new(pool.clone());
+    assert_eq!(
+        approvals
+            .grant(&grant("appr-slow", "ACC-1"), Duration::from_secs(600))
+            .await,
+        Ok(true)
+    );
+    let client = db.client().await;
+    client.batch_execute(SLOW_COMMIT).await.unwrap();
+    let probe = Arc::new(Probe::default());
+    let instance = toolbox(&pool, &probe, LEASE);
+
+    let refused = instance.call(&close("ACC-1"), &session()).await;
+    assert_eq!(refused.model_text().as_deref(), Some(UNAVAILABLE));
+    assert_eq!(refused.audit.outcome, ExecutionOutcome::NotStarted);
+    assert_eq!(refused.audit.approval_id, None);
+    assert_eq!(
+        refused.audit.internal_detail.as_deref(),
+        Some(
+            "approval store failed: the database did not answer within 11000 ms; the connection is closed"
+        )
+    );
+    assert_eq!(probe.runs(), 0);
+    // Dropping the triggers waits for the use's transaction to end: by
+    // then the server has committed the use the client gave up on.
+    client
+        .batch_execute(
+            "DROP TRIGGER slow_commit ON tool_contract_approvals;
+             DROP TRIGGER slow_update ON tool_contract_approvals",
+        )
+        .await
+        .unwrap();
+    // The store undoes it once the database answers again (generous: the
+    // machine may be busy).
+    let mut unused = Ok(0);
+    for _ in 0..600 {
+        unused = approvals.unused().await;
+        if unused == Ok(1) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(unused, Ok(1));
+    // The retry uses the grant: the refusal said nothing was changed.
+    let ran = instance.call(&close("ACC-1"), &session()).await;
+    assert_eq!(ran.model_text().as_deref(), Some("Closed ACC-1."));
+    assert_eq!(ran.audit.approval_id.as_deref(), Some("appr-slow"));
+    let again = instance.call(&close("ACC-1"), &session()).await;
+    assert_eq!(again.model_text().as_deref(), Some(USED));
+    assert_eq!(probe.runs(), 1);
 }

@@ -1,14 +1,17 @@
 //! The audit trail: a write call is written before it runs and its outcome
 //! appended when it ends; a read is written when it ends; the table takes
 //! no update or delete, and the documented grants make the application's
-//! role append-only.
+//! role append-only; a `started` entry committed after the client gave it
+//! up gets an end saying the call did not run.
 
 mod support;
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use support::{Probe, TestDb, list, quick, session, toolbox, voucher};
+use support::{Probe, TestDb, UNAVAILABLE, close, list, quick, session, toolbox, voucher};
+use tool_contract::runtime::ExecutionOutcome;
+use tool_contract::store_postgres::PoolOptions;
 
 const LEASE: Duration = Duration::from_secs(60);
 
@@ -189,4 +192,102 @@ async fn the_audit_table_takes_no_update_or_delete_and_the_app_role_only_appends
         ))
         .await
         .unwrap();
+}
+
+/// Slows the `started` entry of a destructive call down on the server: its
+/// INSERT and its COMMIT (a deferred trigger) each take 6 s, within the
+/// server's 10 s `statement_timeout`, but together longer than the
+/// client's 11 s bound, so that the client gives the entry up while its
+/// COMMIT is in flight, and the server commits it a second later.
+const SLOW_COMMIT: &str = "
+    CREATE FUNCTION slow_start() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        IF NEW.phase = 'started' AND NEW.tool = 'close_account' THEN PERFORM pg_sleep(6); END IF;
+        RETURN NEW;
+    END $$;
+    CREATE TRIGGER slow_insert BEFORE INSERT ON tool_contract_audit
+        FOR EACH ROW EXECUTE FUNCTION slow_start();
+    CREATE CONSTRAINT TRIGGER slow_commit AFTER INSERT ON tool_contract_audit
+        DEFERRABLE INITIALLY DEFERRED
+        FOR EACH ROW EXECUTE FUNCTION slow_start();";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_start_entry_committed_after_the_client_gave_it_up_is_ended_as_not_started() {
+    let Some(db) = TestDb::create("audit_commit_in_flight").await else {
+        return;
+    };
+    let options = PoolOptions {
+        statement_timeout: Duration::from_secs(10),
+        ..quick()
+    };
+    let pool = db.migrated_pool(&options).await;
+    let client = db.client().await;
+    client.batch_execute(SLOW_COMMIT).await.unwrap();
+    let probe = Arc::new(Probe::default());
+    let instance = toolbox(&pool, &probe, LEASE);
+
+    let refused = instance.call(&close("ACC-1"), &session()).await;
+    assert_eq!(refused.model_text().as_deref(), Some(UNAVAILABLE));
+    assert_eq!(refused.audit.outcome, ExecutionOutcome::NotStarted);
+    assert_eq!(
+        refused.audit.internal_detail.as_deref(),
+        Some(
+            "audit sink failed: the database did not answer within 11000 ms; the connection is closed"
+        )
+    );
+    assert_eq!(probe.runs(), 0);
+    // Dropping the triggers waits for the entry's transaction to end: by
+    // then the server has committed the entry the client gave up on.
+    client
+        .batch_execute(
+            "DROP TRIGGER slow_commit ON tool_contract_audit;
+             DROP TRIGGER slow_insert ON tool_contract_audit",
+        )
+        .await
+        .unwrap();
+    // Once the database answers again, the entry gets its end (generous:
+    // the machine may be busy); no call is left `unknown`.
+    let calls = "SELECT outcome, ended, record->>'error_code', record->>'internal_detail'
+                 FROM tool_contract_audit_calls ORDER BY id";
+    let mut rows = Vec::new();
+    for _ in 0..600 {
+        rows = client
+            .query(calls, &[])
+            .await
+            .unwrap()
+            .iter()
+            .map(|row| {
+                (
+                    row.get::<_, String>(0),
+                    row.get::<_, bool>(1),
+                    row.get::<_, Option<String>>(2),
+                    row.get::<_, Option<String>>(3),
+                )
+            })
+            .collect::<Vec<_>>();
+        if rows.iter().all(|row| row.1) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let refusal = Some("POLICY_STORE_UNAVAILABLE".to_owned());
+    assert_eq!(
+        rows,
+        [
+            // The entry the client gave up on, ended by the store.
+            (
+                "not_started".to_owned(),
+                true,
+                refusal.clone(),
+                Some("audit sink failed: this start entry was committed after the client gave it up; the call was not run".to_owned())
+            ),
+            // The refusal the toolbox wrote.
+            (
+                "not_started".to_owned(),
+                true,
+                refusal,
+                Some("audit sink failed: the database did not answer within 11000 ms; the connection is closed".to_owned())
+            ),
+        ]
+    );
 }

@@ -4,7 +4,10 @@
 //! cluster of the test's own stopped with `SIGSTOP`); nothing is run without
 //! its claim, nothing runs twice, every store call ends within the bound
 //! `PoolOptions` gives, and a claim that never completes ends as
-//! OUTCOME_UNKNOWN.
+//! OUTCOME_UNKNOWN; a claim given up on (or dropped) while its COMMIT was
+//! in flight, and a release that failed, leave the key free once the
+//! database answers; options no server or clock can hold are refused or
+//! saturate.
 
 mod support;
 
@@ -435,4 +438,244 @@ async fn a_frozen_database_fails_every_store_call_within_the_pool_bounds_and_rec
     );
     assert_eq!(probe.runs(), 18);
     check(&pool).await.unwrap();
+}
+
+/// Options no PostgreSQL server or clock can honour (waits of
+/// `Duration::MAX`, a `statement_timeout` longer than the server's
+/// 2147483647 ms): `connect` names the one the server refuses, and the
+/// bounds saturate instead of overflowing, so no store call panics.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn options_beyond_what_a_server_or_clock_can_hold_are_refused_or_saturate() {
+    let endless = PoolOptions {
+        max_size: 1,
+        connect_timeout: Duration::MAX,
+        wait_timeout: Duration::MAX,
+        statement_timeout: Duration::MAX,
+    };
+    assert_eq!(endless.call_limit(), Duration::MAX);
+    assert_eq!(endless.finish_limit(), Duration::MAX);
+    let error = connect("host=127.0.0.1 port=1 user=postgres", &endless).unwrap_err();
+    assert_eq!(
+        error.kind(),
+        tool_contract::store_postgres::StoreErrorKind::Configuration
+    );
+    assert_eq!(
+        error.message(),
+        "the statement timeout is 18446744073709551615999 ms; PostgreSQL takes at most 2147483647 ms (about 24.8 days)"
+    );
+
+    // Waits of `Duration::MAX` with a statement timeout the server takes:
+    // a store call on a closed port fails with its reason, no panic.
+    let waits = PoolOptions {
+        statement_timeout: Duration::from_millis(2_147_483_647),
+        ..endless
+    };
+    assert_eq!(waits.call_limit(), Duration::MAX);
+    let pool = connect(
+        "host=127.0.0.1 port=1 user=postgres dbname=postgres",
+        &waits,
+    )
+    .unwrap();
+    let error = check(&pool).await.unwrap_err();
+    assert_eq!(error.message(), REFUSED);
+    let probe = Arc::new(Probe::default());
+    let result = toolbox(&pool, &probe, LEASE)
+        .call(&voucher("CMP-1", "k"), &session())
+        .await;
+    assert_eq!(result.model_text().as_deref(), Some(UNAVAILABLE));
+    assert_eq!(
+        result.audit.internal_detail,
+        Some(format!(
+            "idempotency store failed: {REFUSED}; audit sink failed: {REFUSED}"
+        ))
+    );
+    assert_eq!(probe.runs(), 0);
+}
+
+/// Slows the first claim of key `slow` down on the server: its INSERT and
+/// its COMMIT (a deferred trigger) each take 6 s, within the server's
+/// 10 s `statement_timeout`, but together longer than the client's 11 s
+/// bound, so that the client gives the claim up while its COMMIT is in
+/// flight, and the server commits it a second later.
+const SLOW_COMMIT: &str = "
+    CREATE FUNCTION slow_claim() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        IF NEW.key = 'slow' THEN PERFORM pg_sleep(6); END IF;
+        RETURN NEW;
+    END $$;
+    CREATE TRIGGER slow_insert BEFORE INSERT ON tool_contract_idempotency
+        FOR EACH ROW EXECUTE FUNCTION slow_claim();
+    CREATE CONSTRAINT TRIGGER slow_commit AFTER INSERT ON tool_contract_idempotency
+        DEFERRABLE INITIALLY DEFERRED
+        FOR EACH ROW EXECUTE FUNCTION slow_claim();";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_claim_given_up_while_its_commit_is_in_flight_does_not_hold_the_key() {
+    let Some(db) = TestDb::create("fault_commit_in_flight").await else {
+        return;
+    };
+    let options = PoolOptions {
+        statement_timeout: Duration::from_secs(10),
+        ..quick()
+    };
+    let pool = db.migrated_pool(&options).await;
+    let client = db.client().await;
+    client.batch_execute(SLOW_COMMIT).await.unwrap();
+    let probe = Arc::new(Probe::default());
+    let instance = toolbox(&pool, &probe, Duration::from_secs(600));
+
+    let refused = instance.call(&voucher("CMP-1", "slow"), &session()).await;
+    assert_eq!(refused.model_text().as_deref(), Some(UNAVAILABLE));
+    assert_eq!(refused.audit.outcome, ExecutionOutcome::NotStarted);
+    assert_eq!(
+        refused.audit.internal_detail.as_deref(),
+        Some(
+            "idempotency store failed: the database did not answer within 11000 ms; the connection is closed"
+        )
+    );
+    assert_eq!(probe.runs(), 0);
+    // Dropping the triggers waits for the claim's transaction to end: by
+    // then the server has committed the claim the client gave up on.
+    client
+        .batch_execute("DROP TRIGGER slow_commit ON tool_contract_idempotency; DROP TRIGGER slow_insert ON tool_contract_idempotency")
+        .await
+        .unwrap();
+    // The store undoes it once the database answers again (generous: the
+    // machine may be busy).
+    let mut left = -1;
+    for _ in 0..600 {
+        left = count(&client, "SELECT count(*) FROM tool_contract_idempotency").await;
+        if left == 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(left, 0);
+    // The retry runs: the refusal said nothing was changed.
+    let retry = instance.call(&voucher("CMP-1", "slow"), &session()).await;
+    assert_eq!(retry.model_text().as_deref(), Some("Voucher V-1 for CMP-1"));
+    assert_eq!(retry.audit.internal_detail, None);
+    let again = instance.call(&voucher("CMP-1", "slow"), &session()).await;
+    assert_eq!(
+        again.model_text().as_deref(),
+        Some(
+            "Voucher V-1 for CMP-1\n\nThis is the recorded result of an earlier call with the same request_id; it was not run again."
+        )
+    );
+    assert_eq!(probe.runs(), 1);
+}
+
+/// The caller drops a keyed call 8 s in: after the slowed claim's INSERT
+/// answered (6 s), while its COMMIT is in flight (or, on a busy machine,
+/// while the INSERT still is). Either way the key is free afterwards and
+/// the call, never run, runs on its retry.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_dropped_while_its_claim_commits_does_not_hold_the_key() {
+    let Some(db) = TestDb::create("fault_drop_in_commit").await else {
+        return;
+    };
+    let options = PoolOptions {
+        statement_timeout: Duration::from_secs(10),
+        ..quick()
+    };
+    let pool = db.migrated_pool(&options).await;
+    let client = db.client().await;
+    client.batch_execute(SLOW_COMMIT).await.unwrap();
+    let probe = Arc::new(Probe::default());
+    let instance = toolbox(&pool, &probe, Duration::from_secs(600));
+
+    let dropped = tokio::time::timeout(
+        Duration::from_secs(8),
+        instance.call(&voucher("CMP-1", "slow"), &session()),
+    )
+    .await;
+    assert!(dropped.is_err());
+    assert_eq!(probe.runs(), 0);
+    client
+        .batch_execute(
+            "DROP TRIGGER slow_commit ON tool_contract_idempotency;
+             DROP TRIGGER slow_insert ON tool_contract_idempotency",
+        )
+        .await
+        .unwrap();
+    let mut left = -1;
+    for _ in 0..600 {
+        left = count(&client, "SELECT count(*) FROM tool_contract_idempotency").await;
+        if left == 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(left, 0);
+    let retry = instance.call(&voucher("CMP-1", "slow"), &session()).await;
+    assert_eq!(retry.model_text().as_deref(), Some("Voucher V-1 for CMP-1"));
+    assert_eq!(probe.runs(), 1);
+}
+
+/// A keyed call refused after its claim (the audit sink does not answer)
+/// whose release fails too (every DELETE on the claims outlasts the
+/// server's 300 ms `statement_timeout`): the store frees the key once the
+/// database takes the release again, so the retry the refusal asks for
+/// runs, instead of reading CALL_IN_PROGRESS and then OUTCOME_UNKNOWN for a
+/// call that never ran.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_release_that_failed_frees_the_key_once_the_database_takes_it() {
+    let Some(db) = TestDb::create("fault_release").await else {
+        return;
+    };
+    let options = PoolOptions {
+        statement_timeout: Duration::from_millis(300),
+        ..quick()
+    };
+    let pool = db.migrated_pool(&options).await;
+    let client = db.client().await;
+    client
+        .batch_execute(
+            "CREATE FUNCTION slow_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+             BEGIN PERFORM pg_sleep(1); RETURN OLD; END $$;
+             CREATE TRIGGER slow_delete BEFORE DELETE ON tool_contract_idempotency
+                 FOR EACH ROW EXECUTE FUNCTION slow_delete();",
+        )
+        .await
+        .unwrap();
+    let probe = Arc::new(Probe::default());
+    let refusing = bare_toolbox(&probe)
+        .with_idempotency_store(Arc::new(PostgresIdempotencyStore::new(pool.clone())))
+        .with_audit_sink(Arc::new(PostgresAuditSink::new(closed_port())));
+    let refused = refusing.call(&voucher("CMP-1", "k"), &session()).await;
+    assert_eq!(refused.model_text().as_deref(), Some(UNAVAILABLE));
+    assert_eq!(
+        refused.audit.internal_detail,
+        Some(format!(
+            "audit sink failed: {REFUSED}; idempotency store failed: 57014: canceling statement due to statement timeout; audit sink failed: {REFUSED}"
+        ))
+    );
+    assert_eq!(probe.runs(), 0);
+    assert_eq!(
+        count(
+            &client,
+            "SELECT count(*) FROM tool_contract_idempotency WHERE state = 'running'"
+        )
+        .await,
+        1
+    );
+
+    client
+        .batch_execute("DROP TRIGGER slow_delete ON tool_contract_idempotency")
+        .await
+        .unwrap();
+    let mut left = -1;
+    for _ in 0..600 {
+        left = count(&client, "SELECT count(*) FROM tool_contract_idempotency").await;
+        if left == 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(left, 0);
+    let retry = toolbox(&pool, &probe, LEASE)
+        .call(&voucher("CMP-1", "k"), &session())
+        .await;
+    assert_eq!(retry.model_text().as_deref(), Some("Voucher V-1 for CMP-1"));
+    assert_eq!(probe.runs(), 1);
 }

@@ -256,5 +256,87 @@ async fn the_application_role_migrates_a_current_schema_and_check_names_its_miss
             "the database is not ready for the PostgreSQL stores: the role `{role}` lacks INSERT on tool_contract_audit; grant them as the README shows"
         )
     );
+    // An older schema and a grant short: both are named, not only the grant.
+    client
+        .batch_execute("DELETE FROM tool_contract_migrations WHERE version = 2")
+        .await
+        .unwrap();
+    assert_eq!(
+        check(&app).await.unwrap_err().message(),
+        format!(
+            "the database is not ready for the PostgreSQL stores: the schema is at version 1 of 2; run `migrate()` as the role that owns the schema; the role `{role}` lacks INSERT on tool_contract_audit; grant them as the README shows"
+        )
+    );
     drop_role(&client, &role, app).await;
+}
+
+/// The tables in a schema of their own, on the search path the URL's
+/// `options` set; the application's role holds every table grant but not
+/// `USAGE` on the schema. `check` and `migrate` name that grant, not a
+/// schema that was never migrated.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_schema_the_role_may_not_use_is_named_by_check_and_migrate() {
+    let Some(db) = TestDb::create("migrate_schema_usage").await else {
+        return;
+    };
+    let client = db.client().await;
+    client.batch_execute("CREATE SCHEMA tc").await.unwrap();
+    let in_tc = |url: &str| format!("{url} options='-c search_path=tc'");
+    let owner = connect(&in_tc(&db.url), &quick()).unwrap();
+    migrate(&owner).await.unwrap();
+    let (role, plain) = app_role(&db, &client).await;
+    plain.close();
+    let app = connect(&in_tc(&format!("{} user={role}", db.url)), &quick()).unwrap();
+    client
+        .batch_execute(&format!(
+            "SET search_path = tc;
+             GRANT SELECT ON tool_contract_migrations TO \"{role}\";
+             GRANT SELECT, INSERT, UPDATE, DELETE ON tool_contract_idempotency, tool_contract_approvals TO \"{role}\";
+             GRANT SELECT, INSERT ON tool_contract_audit TO \"{role}\";
+             GRANT SELECT ON tool_contract_audit_calls TO \"{role}\";
+             GRANT USAGE ON SEQUENCE tool_contract_audit_id_seq TO \"{role}\";
+             RESET search_path;"
+        ))
+        .await
+        .unwrap();
+
+    let error = check(&app).await.unwrap_err();
+    assert_eq!(error.kind(), StoreErrorKind::Configuration);
+    assert_eq!(
+        error.message(),
+        format!(
+            "the database is not ready for the PostgreSQL stores: the role `{role}` lacks USAGE on schema tc; grant them as the README shows"
+        )
+    );
+    let error = migrate(&app).await.unwrap_err();
+    assert_eq!(error.kind(), StoreErrorKind::Configuration);
+    assert_eq!(
+        error.message(),
+        format!(
+            "the role `{role}` lacks USAGE on schema tc, which holds the tool-contract tables; grant it USAGE on schema tc, or run `migrate()` as the role that owns the schema"
+        )
+    );
+
+    client
+        .batch_execute(&format!("GRANT USAGE ON SCHEMA tc TO \"{role}\""))
+        .await
+        .unwrap();
+    assert_eq!(check(&app).await, Ok(()));
+    assert_eq!(
+        migrate(&app).await,
+        Ok(MigrationReport {
+            applied: vec![],
+            current: 2
+        })
+    );
+    app.close();
+    client
+        .batch_execute(&format!(
+            "REVOKE ALL ON ALL TABLES IN SCHEMA tc FROM \"{role}\";
+             REVOKE ALL ON ALL SEQUENCES IN SCHEMA tc FROM \"{role}\";
+             REVOKE ALL ON SCHEMA tc FROM \"{role}\";
+             DROP ROLE \"{role}\";"
+        ))
+        .await
+        .unwrap();
 }
