@@ -29,10 +29,17 @@
 //!   which a drop does not disturb); a writer task owns the other stream
 //!   and writes one whole line at a time, in the order `send` was called,
 //!   so two answers never interleave and a dropped `send` future still
-//!   leaves its line whole.
+//!   leaves its line whole;
+//! - a client that reads no answers is not read ahead of without bound:
+//!   rmcp queues each answer without waiting for it to be written, so the
+//!   reader reads no further line while more than [`MAX_UNWRITTEN`] bytes
+//!   of answers wait (the client's writes block instead);
+//! - a line may be up to 16 MiB before its `\n` (as rmcp's own transport
+//!   counts), and a last line without `\n` is read when the stream ends.
 
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use rmcp::RoleServer;
@@ -48,7 +55,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, BufWriter};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{Notify, mpsc, oneshot};
 use tool_runtime::AbortHandle;
 
 /// The `arguments` of a `tools/call` exactly as the client's line held
@@ -65,6 +72,44 @@ pub(crate) struct CallAbort(pub(crate) AbortHandle);
 
 /// How many whole messages the reader task reads ahead of rmcp.
 const READ_AHEAD: usize = 64;
+
+/// How many bytes of answers may wait unwritten (the client is not reading
+/// them) before the reader task stops reading: past it, a client that
+/// writes requests and reads no answers finds its writes blocked, and the
+/// server holds no more answers than this and those of the requests it
+/// had already read.
+const MAX_UNWRITTEN: usize = 1 << 20;
+
+/// The bytes of answers handed to the writer task and not yet written.
+#[derive(Default)]
+struct Backlog {
+    bytes: AtomicUsize,
+    written: Notify,
+}
+
+impl Backlog {
+    /// Counts `len` more bytes waiting to be written.
+    fn add(&self, len: usize) {
+        self.bytes.fetch_add(len, Ordering::SeqCst);
+    }
+
+    /// Counts `len` bytes as written, and wakes a reader waiting for room.
+    fn remove(&self, len: usize) {
+        self.bytes.fetch_sub(len, Ordering::SeqCst);
+        self.written.notify_waiters();
+    }
+
+    /// Waits until no more than [`MAX_UNWRITTEN`] bytes wait to be written.
+    async fn room(&self) {
+        loop {
+            let written = self.written.notified();
+            if self.bytes.load(Ordering::SeqCst) <= MAX_UNWRITTEN {
+                return;
+            }
+            written.await;
+        }
+    }
+}
 
 /// The state of one client request id that has not been answered.
 enum Pending {
@@ -104,6 +149,7 @@ pub(crate) struct LineTransport {
     incoming: mpsc::Receiver<RxJsonRpcMessage<RoleServer>>,
     out: mpsc::UnboundedSender<Out>,
     in_flight: Arc<InFlight>,
+    backlog: Arc<Backlog>,
     reader: tokio::task::AbortHandle,
 }
 
@@ -118,12 +164,20 @@ impl LineTransport {
         let (out, outbox) = mpsc::unbounded_channel();
         let (incoming_tx, incoming) = mpsc::channel(READ_AHEAD);
         let in_flight = Arc::new(InFlight::default());
-        tokio::spawn(write_loop(write, outbox));
-        let reader = tokio::spawn(read_loop(read, incoming_tx, out.clone(), in_flight.clone()));
+        let backlog = Arc::new(Backlog::default());
+        tokio::spawn(write_loop(write, outbox, backlog.clone()));
+        let reader = tokio::spawn(read_loop(
+            read,
+            incoming_tx,
+            out.clone(),
+            in_flight.clone(),
+            backlog.clone(),
+        ));
         LineTransport {
             incoming,
             out,
             in_flight,
+            backlog,
             reader: reader.abort_handle(),
         }
     }
@@ -143,26 +197,33 @@ enum Line {
 }
 
 /// Reads the next line into `line` (cleared first), without its `\n`; a
-/// line longer than rmcp's limit (16 MiB) is skipped to its end. The end of
-/// the stream (or a read error) ends a partial last line unread.
+/// line longer than rmcp's limit (16 MiB before its `\n`, as rmcp's own
+/// transport counts) is skipped to its end. The end of the stream (or a
+/// read error) ends a last line that has no `\n` as a line all the same
+/// (a client that closes stdin after its last request gets its answer),
+/// then ends the stream.
 async fn read_line<R: AsyncRead + Unpin>(read: &mut BufReader<R>, line: &mut Vec<u8>) -> Line {
     line.clear();
     let mut discarding = false;
+    let mut started = false;
     loop {
         let available = match read.fill_buf().await {
             Ok(available) if !available.is_empty() => available,
+            _ if discarding => return Line::Oversized,
+            _ if started => return Line::Complete,
             _ => return Line::End,
         };
+        started = true;
         let newline = available.iter().position(|b| *b == b'\n');
-        let take = newline.map_or(available.len(), |at| at + 1);
-        if !discarding && line.len() + take > DEFAULT_MAX_LINE_LENGTH {
+        let content = newline.unwrap_or(available.len());
+        if !discarding && line.len() + content > DEFAULT_MAX_LINE_LENGTH {
             line.clear();
             discarding = true;
         }
         if !discarding {
-            line.extend_from_slice(&available[..newline.unwrap_or(available.len())]);
+            line.extend_from_slice(&available[..content]);
         }
-        read.consume(take);
+        read.consume(newline.map_or(content, |at| at + 1));
         if newline.is_some() {
             return if discarding {
                 Line::Oversized
@@ -175,16 +236,19 @@ async fn read_line<R: AsyncRead + Unpin>(read: &mut BufReader<R>, line: &mut Vec
 
 /// The reader task: reads lines until the stream ends or rmcp stops
 /// listening, hands each message to rmcp and has the writer answer each
-/// line that is none.
+/// line that is none; it reads no line while more than [`MAX_UNWRITTEN`]
+/// bytes of answers wait to be written.
 async fn read_loop<R: AsyncRead + Unpin>(
     read: R,
     incoming: mpsc::Sender<RxJsonRpcMessage<RoleServer>>,
     out: mpsc::UnboundedSender<Out>,
     in_flight: Arc<InFlight>,
+    backlog: Arc<Backlog>,
 ) {
     let mut read = BufReader::with_capacity(1 << 16, read);
     let mut line = Vec::new();
     loop {
+        backlog.room().await;
         let read = match read_line(&mut read, &mut line).await {
             Line::End => return,
             Line::Oversized => Read::Answer(error_line(
@@ -205,7 +269,9 @@ async fn read_loop<R: AsyncRead + Unpin>(
                 // lines and reads no answers is not read ahead of without
                 // bound.
                 let (done, written) = oneshot::channel();
-                if out.send(Out::Line(to_line(&answer), Some(done))).is_err() {
+                let answer = to_line(&answer);
+                backlog.add(answer.len());
+                if out.send(Out::Line(answer, Some(done))).is_err() {
                     return;
                 }
                 if !matches!(written.await, Ok(Ok(()))) {
@@ -219,7 +285,11 @@ async fn read_loop<R: AsyncRead + Unpin>(
 
 /// The writer task: writes each line whole, in order, flushing whenever
 /// nothing more is waiting; after a write error every later line fails.
-async fn write_loop<W: AsyncWrite + Unpin>(write: W, mut outbox: mpsc::UnboundedReceiver<Out>) {
+async fn write_loop<W: AsyncWrite + Unpin>(
+    write: W,
+    mut outbox: mpsc::UnboundedReceiver<Out>,
+    backlog: Arc<Backlog>,
+) {
     let mut write = BufWriter::with_capacity(1 << 16, write);
     let mut failed: Option<std::io::ErrorKind> = None;
     let mut written = Vec::new();
@@ -233,6 +303,7 @@ async fn write_loop<W: AsyncWrite + Unpin>(write: W, mut outbox: mpsc::Unbounded
                     {
                         failed = Some(error.kind());
                     }
+                    backlog.remove(bytes.len());
                     written.extend(done);
                 }
                 Out::Close(done) => {
@@ -614,7 +685,16 @@ impl Transport<RoleServer> for LineTransport {
             .and_then(|id| self.in_flight.ids().remove(id))
             .is_some_and(|pending| matches!(pending, Pending::Cancelled));
         let (done, written) = oneshot::channel();
-        let queued = !cancelled && self.out.send(Out::Line(to_line(&item), Some(done))).is_ok();
+        let queued = !cancelled && {
+            let line = to_line(&item);
+            let len = line.len();
+            self.backlog.add(len);
+            let queued = self.out.send(Out::Line(line, Some(done))).is_ok();
+            if !queued {
+                self.backlog.remove(len);
+            }
+            queued
+        };
         async move {
             if cancelled {
                 return Ok(());
