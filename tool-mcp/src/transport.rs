@@ -9,9 +9,11 @@
 //!   integer and refuses the repeated key; arguments rmcp cannot read at
 //!   all (a lone surrogate escape) are answered by the parser, not dropped.
 //!   The method and keys are read however they are spelled (`"tools\/call"`,
-//!   `"argu\u006dents"`), and a key given twice in the message or in its
-//!   `params` makes the line an invalid request: no `tools/call` reaches
-//!   the toolbox with rmcp's map in place of what was written;
+//!   `"argu\u006dents"`), and a key given twice in any object of the message
+//!   (`params`, `params._meta`, ...; a `tools/call`'s `arguments` are the
+//!   parser's to refuse) makes the line an invalid request naming where:
+//!   no `tools/call` reaches the toolbox with rmcp's map in place of what
+//!   was written, and no reader of the line can take another of two values;
 //! - every line gets an answer: a line that is not JSON gets JSON-RPC's
 //!   parse error (`-32700`, id `null`), a JSON line that is no message of
 //!   the protocol an invalid request (`-32600`, with its id when it has a
@@ -496,16 +498,130 @@ impl<'a> Members<'a> {
             .find(|(k, _)| k == key)
             .map(|(_, value)| *value)
     }
+}
 
-    /// The first key given twice.
-    fn repeated(&self) -> Option<&str> {
-        self.0.iter().enumerate().find_map(|(at, (key, _))| {
-            self.0[..at]
-                .iter()
-                .any(|(earlier, _)| earlier == key)
-                .then_some(key.as_str())
-        })
+/// A key given twice in an object of a message: where (`""` for the
+/// message itself, else a path such as `params._meta`) and which.
+struct Repeated {
+    at: String,
+    key: String,
+}
+
+/// Walks a JSON value in one pass and finds the first key given twice in
+/// any object in it (keys read however they are spelled); a `tools/call`'s
+/// `params.arguments` are skipped when `skip_arguments` (the contract's
+/// parser answers those). Each object's keys go into a set, so a message of
+/// a million keys is walked in linear time.
+struct Walk<'s> {
+    at: &'s mut String,
+    found: &'s mut Option<Repeated>,
+    skip_arguments: bool,
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for Walk<'_> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
     }
+}
+
+impl<'de> Visitor<'de> for Walk<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let mut keys = std::collections::HashSet::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if !keys.insert(key.clone()) {
+                *self.found = Some(Repeated {
+                    at: self.at.clone(),
+                    key,
+                });
+                return Err(serde::de::Error::custom("a key given twice"));
+            }
+            if self.skip_arguments && self.at == "params" && key == "arguments" {
+                map.next_value::<IgnoredAny>()?;
+                continue;
+            }
+            let len = self.at.len();
+            if len > 0 {
+                self.at.push('.');
+            }
+            self.at.push_str(&key);
+            let walked = map.next_value_seed(Walk {
+                at: &mut *self.at,
+                found: &mut *self.found,
+                skip_arguments: self.skip_arguments,
+            });
+            self.at.truncate(len);
+            walked?;
+        }
+        Ok(())
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let mut index = 0usize;
+        loop {
+            let len = self.at.len();
+            self.at.push_str(&format!("[{index}]"));
+            let walked = seq.next_element_seed(Walk {
+                at: &mut *self.at,
+                found: &mut *self.found,
+                skip_arguments: self.skip_arguments,
+            });
+            self.at.truncate(len);
+            if walked?.is_none() {
+                return Ok(());
+            }
+            index += 1;
+        }
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_i128<E>(self, _: i128) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_u128<E>(self, _: u128) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_str<E>(self, _: &str) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+}
+
+/// The first key given twice anywhere in the message `line` (outside a
+/// `tools/call`'s arguments when `skip_arguments`).
+fn repeated_key(line: &str, skip_arguments: bool) -> Option<Repeated> {
+    let mut at = String::new();
+    let mut found = None;
+    let mut deserializer = serde_json::Deserializer::from_str(line);
+    let _ = serde::de::DeserializeSeed::deserialize(
+        Walk {
+            at: &mut at,
+            found: &mut found,
+            skip_arguments,
+        },
+        &mut deserializer,
+    );
+    found
 }
 
 /// The `id` member of a message.
@@ -531,8 +647,8 @@ struct Envelope<'a> {
 
 impl<'a> Envelope<'a> {
     /// The envelope of a JSON object line (`Ok(None)`: the line is JSON but
-    /// no object); `Err` is the answer to a key given twice in the message
-    /// or in its `params` (`null`: none, for a notification).
+    /// no object); `Err` is the answer to a key given twice in any object of
+    /// the message (`null`: none, for a notification).
     fn read(line: &'a str) -> Result<Option<Envelope<'a>>, Value> {
         let Ok(members) = serde_json::from_str::<Members<'a>>(line) else {
             return Ok(None);
@@ -548,15 +664,15 @@ impl<'a> Envelope<'a> {
         let params = members
             .get("params")
             .and_then(|raw| serde_json::from_str::<Members<'a>>(raw.get()).ok());
-        let repeated = match (members.repeated(), &params) {
-            (Some(key), _) => Some(format!("the key `{key}` is given twice")),
-            (None, Some(params)) => params
-                .repeated()
-                .map(|key| format!("the key `{key}` is given twice in `params`")),
-            (None, None) => None,
-        };
-        if let Some(repeated) = repeated {
-            if members.repeated() == Some("id") {
+        if let Some(Repeated { at, key }) =
+            repeated_key(line, method.as_deref() == Some("tools/call"))
+        {
+            let repeated = if at.is_empty() {
+                format!("the key `{key}` is given twice")
+            } else {
+                format!("the key `{key}` is given twice in `{at}`")
+            };
+            if at.is_empty() && key == "id" {
                 return Err(invalid(&repeated, None));
             }
             return Err(match (&id, &method) {

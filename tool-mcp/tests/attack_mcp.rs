@@ -942,3 +942,63 @@ async fn a_client_that_reads_no_answers_is_not_read_ahead_of() {
     assert!(answered.iter().all(|n| *n == 1));
     assert_eq!(runs.load(Ordering::SeqCst), CALLS);
 }
+
+/// A key given twice in any object of a message, however deep (its
+/// `_meta`, an array in it), is an invalid request naming where; inside a
+/// `tools/call`'s `arguments` it is the parser's argument error.
+#[tokio::test]
+async fn a_key_given_twice_at_any_depth_is_refused_naming_where() {
+    let mut host = Host::start().await;
+    let cases = [
+        (
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_shelf_label","arguments":{"shelf":"A"},"_meta":{"progressToken":1,"progressToken":2}}}"#,
+            "Invalid request: the key `progressToken` is given twice in `params._meta`; give each key once",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":{"trace":[{"span":1},{"span":1,"sp\u0061n":2}]}}}"#,
+            "Invalid request: the key `span` is given twice in `params._meta.trace[1]`; give each key once",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"cursor":"a"},"extra":{"a":{"b":1,"b":1}}}"#,
+            "Invalid request: the key `b` is given twice in `extra.a`; give each key once",
+        ),
+    ];
+    for (probe, (line, message)) in (100..).zip(cases) {
+        let (before, served) = host.send_then_probe(line, probe).await;
+        assert!(served, "{line}");
+        let id: Value = serde_json::from_str::<Value>(line).unwrap()["id"].clone();
+        assert_eq!(
+            before,
+            vec![
+                json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32600, "message": message}})
+            ],
+            "{line}"
+        );
+    }
+    let expected = repeated_key_text().await;
+    host.send_line(r#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"get_shelf_label","arguments":{"shelf":"A-1","shelf":"B-2"}}}"#).await;
+    let answer = host.next().await.expect("an answer");
+    assert_eq!(answer["id"], 5, "{answer}");
+    assert_eq!(answer["result"]["content"][0]["text"], expected);
+}
+
+/// A message of half a million keys (unknown ones, which rmcp ignores) is
+/// read in linear time: answered, not
+/// left to a quadratic search for a key given twice.
+// Two workers: a reader stuck in a quadratic search would not stop the
+// test's own timeout.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_message_of_half_a_million_keys_is_answered() {
+    let mut host = Host::start().await;
+    let keys: String = (0..500_000).map(|k| format!(r#","k{k}":0"#)).collect();
+    let line = format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/list","x":0{keys}}}"#);
+    host.send_line(&line).await;
+    let answer = tokio::time::timeout(Duration::from_secs(60), host.from_server.next_line())
+        .await
+        .expect("an answer within 60 s")
+        .unwrap()
+        .unwrap();
+    let answer: Value = serde_json::from_str(&answer).unwrap();
+    assert_eq!(answer["id"], 1, "{answer}");
+    assert!(answer["result"]["tools"].is_array(), "{answer}");
+}
