@@ -41,6 +41,7 @@
 
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
+use std::fmt::Write as _;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -567,7 +568,7 @@ impl<'de> Visitor<'de> for Walk<'_> {
         let mut index = 0usize;
         loop {
             let len = self.at.len();
-            self.at.push_str(&format!("[{index}]"));
+            let _ = write!(self.at, "[{index}]");
             let walked = seq.next_element_seed(Walk {
                 at: &mut *self.at,
                 found: &mut *self.found,

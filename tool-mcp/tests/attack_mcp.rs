@@ -1001,4 +1001,17 @@ async fn a_message_of_half_a_million_keys_is_answered() {
     let answer: Value = serde_json::from_str(&answer).unwrap();
     assert_eq!(answer["id"], 1, "{answer}");
     assert!(answer["result"]["tools"].is_array(), "{answer}");
+    // So is a line of 16 MiB that is one array of eight million numbers.
+    let head = r#"{"jsonrpc":"2.0","id":2,"method":"tools/list","x":[0"#;
+    let items = (16 * 1024 * 1024 - head.len() - 2) / 2;
+    let line = format!("{head}{}]}}", ",0".repeat(items));
+    host.send_line(&line).await;
+    let answer = tokio::time::timeout(Duration::from_secs(60), host.from_server.next_line())
+        .await
+        .expect("an answer within 60 s")
+        .unwrap()
+        .unwrap();
+    let answer: Value = serde_json::from_str(&answer).unwrap();
+    assert_eq!(answer["id"], 2, "{answer}");
+    assert!(answer["result"]["tools"].is_array(), "{answer}");
 }
