@@ -116,8 +116,9 @@ impl Backlog {
 
 /// The state of one client request id that has not been answered.
 enum Pending {
-    /// Being served; a `tools/call` has the handle that aborts it.
-    Serving(Option<AbortHandle>),
+    /// Being served; a `tools/call` has the handle that aborts it; `true`
+    /// when its success opens the session (see [`InFlight::opened`]).
+    Serving(Option<AbortHandle>, bool),
     /// The client cancelled it: its answer is not sent (MCP: the receiver
     /// of a cancellation does not answer the request), and the id stays in
     /// use until that answer would have gone out.
@@ -131,6 +132,14 @@ enum Pending {
 #[derive(Default)]
 struct InFlight {
     ids: Mutex<HashMap<RequestId, Pending>>,
+    /// Whether rmcp serves the session: an `initialize` was handed over, or
+    /// another request (not `ping`, not `server/discover`) was answered
+    /// with a result. Before, rmcp takes only requests and ends the
+    /// connection on any other message, so the transport drops a
+    /// notification or response a client sends that early (there is
+    /// nothing yet for it to be about), and every request after it is
+    /// still answered.
+    opened: std::sync::atomic::AtomicBool,
 }
 
 impl InFlight {
@@ -426,6 +435,15 @@ fn admit(mut message: RxJsonRpcMessage<RoleServer>, in_flight: &InFlight) -> Rea
                     ));
                 }
                 Entry::Vacant(vacant) => {
+                    let opens = !matches!(
+                        request.request,
+                        ClientRequest::PingRequest(_)
+                            | ClientRequest::DiscoverRequest(_)
+                            | ClientRequest::InitializeRequest(_)
+                    );
+                    if matches!(request.request, ClientRequest::InitializeRequest(_)) {
+                        in_flight.opened.store(true, Ordering::SeqCst);
+                    }
                     let abort = match &mut request.request {
                         ClientRequest::CallToolRequest(call) => {
                             let abort = AbortHandle::new();
@@ -434,7 +452,7 @@ fn admit(mut message: RxJsonRpcMessage<RoleServer>, in_flight: &InFlight) -> Rea
                         }
                         _ => None,
                     };
-                    vacant.insert(Pending::Serving(abort));
+                    vacant.insert(Pending::Serving(abort, opens));
                 }
             }
         }
@@ -446,7 +464,7 @@ fn admit(mut message: RxJsonRpcMessage<RoleServer>, in_flight: &InFlight) -> Rea
                 // The transport cancels it: rmcp would drop the request
                 // from its table, and its answer with it, before the
                 // transport could give the id back.
-                if let Pending::Serving(Some(abort)) = pending {
+                if let Pending::Serving(Some(abort), _) = pending {
                     abort.abort();
                 }
                 *pending = Pending::Cancelled;
@@ -454,6 +472,9 @@ fn admit(mut message: RxJsonRpcMessage<RoleServer>, in_flight: &InFlight) -> Rea
             }
         }
         JsonRpcMessage::Response(_) | JsonRpcMessage::Error(_) => {}
+    }
+    if !matches!(message, JsonRpcMessage::Request(_)) && !in_flight.opened.load(Ordering::SeqCst) {
+        return Read::Nothing;
     }
     Read::Message(Box::new(message))
 }
@@ -798,9 +819,13 @@ impl Transport<RoleServer> for LineTransport {
             JsonRpcMessage::Error(error) => error.id.as_ref(),
             _ => None,
         };
-        let cancelled = answered
-            .and_then(|id| self.in_flight.ids().remove(id))
-            .is_some_and(|pending| matches!(pending, Pending::Cancelled));
+        let pending = answered.and_then(|id| self.in_flight.ids().remove(id));
+        if matches!(item, JsonRpcMessage::Response(_))
+            && matches!(pending, Some(Pending::Serving(_, true)))
+        {
+            self.in_flight.opened.store(true, Ordering::SeqCst);
+        }
+        let cancelled = matches!(pending, Some(Pending::Cancelled));
         let (done, written) = oneshot::channel();
         let queued = !cancelled && {
             let line = to_line(&item);

@@ -1015,3 +1015,50 @@ async fn a_message_of_half_a_million_keys_is_answered() {
     assert_eq!(answer["id"], 2, "{answer}");
     assert!(answer["result"]["tools"].is_array(), "{answer}");
 }
+
+/// A client that sends notifications or responses before `initialize`
+/// (rmcp ends the connection on them) still gets its `initialize` and
+/// every later request answered.
+#[tokio::test]
+async fn messages_before_initialize_leave_the_session_to_open() {
+    let (host_end, server_end) = tokio::io::duplex(1 << 16);
+    let (server_read, server_write) = tokio::io::split(server_end);
+    let server = McpServer::new(toolbox(), "attack", "0.0.1");
+    tokio::spawn(serve(server, server_read, server_write));
+    let (read, write) = tokio::io::split(host_end);
+    let mut host = Host {
+        to_server: write,
+        from_server: BufReader::new(read).lines(),
+    };
+    for early in [
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"result":{}}"#,
+        r#"{"jsonrpc":"2.0","id":2,"error":{"code":-1,"message":"no"}}"#,
+    ] {
+        host.send_line(early).await;
+    }
+    let ping = host
+        .answer(json!({"jsonrpc": "2.0", "id": "p", "method": "ping"}))
+        .await;
+    assert_eq!(ping, json!({"jsonrpc": "2.0", "id": "p", "result": {}}));
+    host.send_line(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
+        .await;
+    let init = host
+        .answer(
+            json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "early", "version": "1.0.0"}}}),
+        )
+        .await;
+    assert_eq!(init["id"], 0, "{init}");
+    assert_eq!(init["result"]["serverInfo"]["name"], "attack", "{init}");
+    host.send_line(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
+        .await;
+    let answer = host
+        .answer(json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+            "params": {"name": "get_shelf_label", "arguments": {"shelf": "A-1"}}}))
+        .await;
+    assert_eq!(answer["id"], 3, "{answer}");
+    assert_eq!(answer["result"]["content"][0]["text"], "shelf A-1");
+}
