@@ -57,7 +57,7 @@
 //! `serde_json` map would round, keep the last, or drop the request; a
 //! line that is not JSON is answered with a parse error (`-32700`), one
 //! that is no protocol message (a request whose id is `null`, a key given
-//! twice in the message or its `params`) with an invalid request
+//! twice in any object of the message) with an invalid request
 //! (`-32600`), a request reusing the id of one not yet answered with
 //! `-32600` ("in use") while the first keeps its answer. Reading and
 //! writing run in tasks of their own: rmcp may drop a `receive` at any

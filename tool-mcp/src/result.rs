@@ -42,10 +42,11 @@ pub(crate) fn too_large(contract: &ToolContract, output: &ToolOutput) -> Option<
 }
 
 /// [`RESULT_TOO_LARGE`] for an output `details` whose text was cut to
-/// `content_text`.
+/// `content_text`: the message gives the bytes that fitted (the cut falls
+/// at a character's start, so they may be up to 3 fewer than the limit).
 pub(crate) fn too_large_error(content_text: &str, details: &Value) -> ToolError {
     let message = format!(
-        "The tool ran and succeeded, but its result ({} bytes as JSON) is more than this server sends whole ({} bytes), and a cut result would not be valid; do not repeat the call to see it: ask for less (a narrower request), or ask the user.",
+        "The tool ran and succeeded, but its result ({} bytes as JSON) is more than this server sends whole (only its first {} bytes fit), and a cut result would not be valid; do not repeat the call to see it: ask for less (a narrower request), or ask the user.",
         details.to_string().len(),
         content_text.len()
     );

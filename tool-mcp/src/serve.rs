@@ -58,11 +58,13 @@ pub async fn serve_stdio(server: McpServer) -> Result<(), ServeError> {
 /// and a lone surrogate escape are argument errors, however the method and
 /// keys are spelled), and every line gets one answer: one that is not JSON
 /// a parse error (`-32700`, id `null`), one that is JSON but no message of
-/// the protocol (an `id` of `null`, a key given twice in the message or its
-/// `params`) an invalid request (`-32600`), a request reusing the id of
-/// one in flight `-32600` with that id; a malformed notification gets none.
-/// Requests may be pipelined: reading and writing run in tasks of their
-/// own on the current runtime, and each answer is written whole.
+/// the protocol (an `id` of `null`, a key given twice in any object of the
+/// message, a line past 16 MiB) an invalid request (`-32600`), a request
+/// reusing the id of one in flight `-32600` with that id; a malformed
+/// notification gets none. Requests may be pipelined: reading and writing
+/// run in tasks of their own on the current runtime, and each answer is
+/// written whole; while more than 1 MiB of answers waits for a client that
+/// does not read them, no further line is read.
 pub async fn serve<R, W>(server: McpServer, reader: R, writer: W) -> Result<(), ServeError>
 where
     R: AsyncRead + Send + Unpin + 'static,

@@ -9,9 +9,11 @@
 //!   integer and refuses the repeated key; arguments rmcp cannot read at
 //!   all (a lone surrogate escape) are answered by the parser, not dropped.
 //!   The method and keys are read however they are spelled (`"tools\/call"`,
-//!   `"argu\u006dents"`), and a key given twice in the message or in its
-//!   `params` makes the line an invalid request: no `tools/call` reaches
-//!   the toolbox with rmcp's map in place of what was written;
+//!   `"argu\u006dents"`), and a key given twice in any object of the message
+//!   (`params`, `params._meta`, ...; a `tools/call`'s `arguments` are the
+//!   parser's to refuse) makes the line an invalid request naming where:
+//!   no `tools/call` reaches the toolbox with rmcp's map in place of what
+//!   was written, and no reader of the line can take another of two values;
 //! - every line gets an answer: a line that is not JSON gets JSON-RPC's
 //!   parse error (`-32700`, id `null`), a JSON line that is no message of
 //!   the protocol an invalid request (`-32600`, with its id when it has a
@@ -29,10 +31,18 @@
 //!   which a drop does not disturb); a writer task owns the other stream
 //!   and writes one whole line at a time, in the order `send` was called,
 //!   so two answers never interleave and a dropped `send` future still
-//!   leaves its line whole.
+//!   leaves its line whole;
+//! - a client that reads no answers is not read ahead of without bound:
+//!   rmcp queues each answer without waiting for it to be written, so the
+//!   reader reads no further line while more than [`MAX_UNWRITTEN`] bytes
+//!   of answers wait (the client's writes block instead);
+//! - a line may be up to 16 MiB before its `\n` (as rmcp's own transport
+//!   counts), and a last line without `\n` is read when the stream ends.
 
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
+use std::fmt::Write as _;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use rmcp::RoleServer;
@@ -48,7 +58,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, BufWriter};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{Notify, mpsc, oneshot};
 use tool_runtime::AbortHandle;
 
 /// The `arguments` of a `tools/call` exactly as the client's line held
@@ -66,10 +76,49 @@ pub(crate) struct CallAbort(pub(crate) AbortHandle);
 /// How many whole messages the reader task reads ahead of rmcp.
 const READ_AHEAD: usize = 64;
 
+/// How many bytes of answers may wait unwritten (the client is not reading
+/// them) before the reader task stops reading: past it, a client that
+/// writes requests and reads no answers finds its writes blocked, and the
+/// server holds no more answers than this and those of the requests it
+/// had already read.
+const MAX_UNWRITTEN: usize = 1 << 20;
+
+/// The bytes of answers handed to the writer task and not yet written.
+#[derive(Default)]
+struct Backlog {
+    bytes: AtomicUsize,
+    written: Notify,
+}
+
+impl Backlog {
+    /// Counts `len` more bytes waiting to be written.
+    fn add(&self, len: usize) {
+        self.bytes.fetch_add(len, Ordering::SeqCst);
+    }
+
+    /// Counts `len` bytes as written, and wakes a reader waiting for room.
+    fn remove(&self, len: usize) {
+        self.bytes.fetch_sub(len, Ordering::SeqCst);
+        self.written.notify_waiters();
+    }
+
+    /// Waits until no more than [`MAX_UNWRITTEN`] bytes wait to be written.
+    async fn room(&self) {
+        loop {
+            let written = self.written.notified();
+            if self.bytes.load(Ordering::SeqCst) <= MAX_UNWRITTEN {
+                return;
+            }
+            written.await;
+        }
+    }
+}
+
 /// The state of one client request id that has not been answered.
 enum Pending {
-    /// Being served; a `tools/call` has the handle that aborts it.
-    Serving(Option<AbortHandle>),
+    /// Being served; a `tools/call` has the handle that aborts it; `true`
+    /// when its success opens the session (see [`InFlight::opened`]).
+    Serving(Option<AbortHandle>, bool),
     /// The client cancelled it: its answer is not sent (MCP: the receiver
     /// of a cancellation does not answer the request), and the id stays in
     /// use until that answer would have gone out.
@@ -83,6 +132,14 @@ enum Pending {
 #[derive(Default)]
 struct InFlight {
     ids: Mutex<HashMap<RequestId, Pending>>,
+    /// Whether rmcp serves the session: an `initialize` was handed over, or
+    /// another request (not `ping`, not `server/discover`) was answered
+    /// with a result. Before, rmcp takes only requests and ends the
+    /// connection on any other message, so the transport drops a
+    /// notification or response a client sends that early (there is
+    /// nothing yet for it to be about), and every request after it is
+    /// still answered.
+    opened: std::sync::atomic::AtomicBool,
 }
 
 impl InFlight {
@@ -104,6 +161,7 @@ pub(crate) struct LineTransport {
     incoming: mpsc::Receiver<RxJsonRpcMessage<RoleServer>>,
     out: mpsc::UnboundedSender<Out>,
     in_flight: Arc<InFlight>,
+    backlog: Arc<Backlog>,
     reader: tokio::task::AbortHandle,
 }
 
@@ -118,12 +176,20 @@ impl LineTransport {
         let (out, outbox) = mpsc::unbounded_channel();
         let (incoming_tx, incoming) = mpsc::channel(READ_AHEAD);
         let in_flight = Arc::new(InFlight::default());
-        tokio::spawn(write_loop(write, outbox));
-        let reader = tokio::spawn(read_loop(read, incoming_tx, out.clone(), in_flight.clone()));
+        let backlog = Arc::new(Backlog::default());
+        tokio::spawn(write_loop(write, outbox, backlog.clone()));
+        let reader = tokio::spawn(read_loop(
+            read,
+            incoming_tx,
+            out.clone(),
+            in_flight.clone(),
+            backlog.clone(),
+        ));
         LineTransport {
             incoming,
             out,
             in_flight,
+            backlog,
             reader: reader.abort_handle(),
         }
     }
@@ -143,26 +209,33 @@ enum Line {
 }
 
 /// Reads the next line into `line` (cleared first), without its `\n`; a
-/// line longer than rmcp's limit (16 MiB) is skipped to its end. The end of
-/// the stream (or a read error) ends a partial last line unread.
+/// line longer than rmcp's limit (16 MiB before its `\n`, as rmcp's own
+/// transport counts) is skipped to its end. The end of the stream (or a
+/// read error) ends a last line that has no `\n` as a line all the same
+/// (a client that closes stdin after its last request gets its answer),
+/// then ends the stream.
 async fn read_line<R: AsyncRead + Unpin>(read: &mut BufReader<R>, line: &mut Vec<u8>) -> Line {
     line.clear();
     let mut discarding = false;
+    let mut started = false;
     loop {
         let available = match read.fill_buf().await {
             Ok(available) if !available.is_empty() => available,
+            _ if discarding => return Line::Oversized,
+            _ if started => return Line::Complete,
             _ => return Line::End,
         };
+        started = true;
         let newline = available.iter().position(|b| *b == b'\n');
-        let take = newline.map_or(available.len(), |at| at + 1);
-        if !discarding && line.len() + take > DEFAULT_MAX_LINE_LENGTH {
+        let content = newline.unwrap_or(available.len());
+        if !discarding && line.len() + content > DEFAULT_MAX_LINE_LENGTH {
             line.clear();
             discarding = true;
         }
         if !discarding {
-            line.extend_from_slice(&available[..newline.unwrap_or(available.len())]);
+            line.extend_from_slice(&available[..content]);
         }
-        read.consume(take);
+        read.consume(newline.map_or(content, |at| at + 1));
         if newline.is_some() {
             return if discarding {
                 Line::Oversized
@@ -175,16 +248,19 @@ async fn read_line<R: AsyncRead + Unpin>(read: &mut BufReader<R>, line: &mut Vec
 
 /// The reader task: reads lines until the stream ends or rmcp stops
 /// listening, hands each message to rmcp and has the writer answer each
-/// line that is none.
+/// line that is none; it reads no line while more than [`MAX_UNWRITTEN`]
+/// bytes of answers wait to be written.
 async fn read_loop<R: AsyncRead + Unpin>(
     read: R,
     incoming: mpsc::Sender<RxJsonRpcMessage<RoleServer>>,
     out: mpsc::UnboundedSender<Out>,
     in_flight: Arc<InFlight>,
+    backlog: Arc<Backlog>,
 ) {
     let mut read = BufReader::with_capacity(1 << 16, read);
     let mut line = Vec::new();
     loop {
+        backlog.room().await;
         let read = match read_line(&mut read, &mut line).await {
             Line::End => return,
             Line::Oversized => Read::Answer(error_line(
@@ -205,7 +281,9 @@ async fn read_loop<R: AsyncRead + Unpin>(
                 // lines and reads no answers is not read ahead of without
                 // bound.
                 let (done, written) = oneshot::channel();
-                if out.send(Out::Line(to_line(&answer), Some(done))).is_err() {
+                let answer = to_line(&answer);
+                backlog.add(answer.len());
+                if out.send(Out::Line(answer, Some(done))).is_err() {
                     return;
                 }
                 if !matches!(written.await, Ok(Ok(()))) {
@@ -219,7 +297,11 @@ async fn read_loop<R: AsyncRead + Unpin>(
 
 /// The writer task: writes each line whole, in order, flushing whenever
 /// nothing more is waiting; after a write error every later line fails.
-async fn write_loop<W: AsyncWrite + Unpin>(write: W, mut outbox: mpsc::UnboundedReceiver<Out>) {
+async fn write_loop<W: AsyncWrite + Unpin>(
+    write: W,
+    mut outbox: mpsc::UnboundedReceiver<Out>,
+    backlog: Arc<Backlog>,
+) {
     let mut write = BufWriter::with_capacity(1 << 16, write);
     let mut failed: Option<std::io::ErrorKind> = None;
     let mut written = Vec::new();
@@ -233,6 +315,7 @@ async fn write_loop<W: AsyncWrite + Unpin>(write: W, mut outbox: mpsc::Unbounded
                     {
                         failed = Some(error.kind());
                     }
+                    backlog.remove(bytes.len());
                     written.extend(done);
                 }
                 Out::Close(done) => {
@@ -352,6 +435,15 @@ fn admit(mut message: RxJsonRpcMessage<RoleServer>, in_flight: &InFlight) -> Rea
                     ));
                 }
                 Entry::Vacant(vacant) => {
+                    let opens = !matches!(
+                        request.request,
+                        ClientRequest::PingRequest(_)
+                            | ClientRequest::DiscoverRequest(_)
+                            | ClientRequest::InitializeRequest(_)
+                    );
+                    if matches!(request.request, ClientRequest::InitializeRequest(_)) {
+                        in_flight.opened.store(true, Ordering::SeqCst);
+                    }
                     let abort = match &mut request.request {
                         ClientRequest::CallToolRequest(call) => {
                             let abort = AbortHandle::new();
@@ -360,7 +452,7 @@ fn admit(mut message: RxJsonRpcMessage<RoleServer>, in_flight: &InFlight) -> Rea
                         }
                         _ => None,
                     };
-                    vacant.insert(Pending::Serving(abort));
+                    vacant.insert(Pending::Serving(abort, opens));
                 }
             }
         }
@@ -372,7 +464,7 @@ fn admit(mut message: RxJsonRpcMessage<RoleServer>, in_flight: &InFlight) -> Rea
                 // The transport cancels it: rmcp would drop the request
                 // from its table, and its answer with it, before the
                 // transport could give the id back.
-                if let Pending::Serving(Some(abort)) = pending {
+                if let Pending::Serving(Some(abort), _) = pending {
                     abort.abort();
                 }
                 *pending = Pending::Cancelled;
@@ -380,6 +472,9 @@ fn admit(mut message: RxJsonRpcMessage<RoleServer>, in_flight: &InFlight) -> Rea
             }
         }
         JsonRpcMessage::Response(_) | JsonRpcMessage::Error(_) => {}
+    }
+    if !matches!(message, JsonRpcMessage::Request(_)) && !in_flight.opened.load(Ordering::SeqCst) {
+        return Read::Nothing;
     }
     Read::Message(Box::new(message))
 }
@@ -425,16 +520,130 @@ impl<'a> Members<'a> {
             .find(|(k, _)| k == key)
             .map(|(_, value)| *value)
     }
+}
 
-    /// The first key given twice.
-    fn repeated(&self) -> Option<&str> {
-        self.0.iter().enumerate().find_map(|(at, (key, _))| {
-            self.0[..at]
-                .iter()
-                .any(|(earlier, _)| earlier == key)
-                .then_some(key.as_str())
-        })
+/// A key given twice in an object of a message: where (`""` for the
+/// message itself, else a path such as `params._meta`) and which.
+struct Repeated {
+    at: String,
+    key: String,
+}
+
+/// Walks a JSON value in one pass and finds the first key given twice in
+/// any object in it (keys read however they are spelled); a `tools/call`'s
+/// `params.arguments` are skipped when `skip_arguments` (the contract's
+/// parser answers those). Each object's keys go into a set, so a message of
+/// a million keys is walked in linear time.
+struct Walk<'s> {
+    at: &'s mut String,
+    found: &'s mut Option<Repeated>,
+    skip_arguments: bool,
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for Walk<'_> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
     }
+}
+
+impl<'de> Visitor<'de> for Walk<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let mut keys = std::collections::HashSet::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if !keys.insert(key.clone()) {
+                *self.found = Some(Repeated {
+                    at: self.at.clone(),
+                    key,
+                });
+                return Err(serde::de::Error::custom("a key given twice"));
+            }
+            if self.skip_arguments && self.at == "params" && key == "arguments" {
+                map.next_value::<IgnoredAny>()?;
+                continue;
+            }
+            let len = self.at.len();
+            if len > 0 {
+                self.at.push('.');
+            }
+            self.at.push_str(&key);
+            let walked = map.next_value_seed(Walk {
+                at: &mut *self.at,
+                found: &mut *self.found,
+                skip_arguments: self.skip_arguments,
+            });
+            self.at.truncate(len);
+            walked?;
+        }
+        Ok(())
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let mut index = 0usize;
+        loop {
+            let len = self.at.len();
+            let _ = write!(self.at, "[{index}]");
+            let walked = seq.next_element_seed(Walk {
+                at: &mut *self.at,
+                found: &mut *self.found,
+                skip_arguments: self.skip_arguments,
+            });
+            self.at.truncate(len);
+            if walked?.is_none() {
+                return Ok(());
+            }
+            index += 1;
+        }
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_i128<E>(self, _: i128) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_u128<E>(self, _: u128) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_str<E>(self, _: &str) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+}
+
+/// The first key given twice anywhere in the message `line` (outside a
+/// `tools/call`'s arguments when `skip_arguments`).
+fn repeated_key(line: &str, skip_arguments: bool) -> Option<Repeated> {
+    let mut at = String::new();
+    let mut found = None;
+    let mut deserializer = serde_json::Deserializer::from_str(line);
+    let _ = serde::de::DeserializeSeed::deserialize(
+        Walk {
+            at: &mut at,
+            found: &mut found,
+            skip_arguments,
+        },
+        &mut deserializer,
+    );
+    found
 }
 
 /// The `id` member of a message.
@@ -460,8 +669,8 @@ struct Envelope<'a> {
 
 impl<'a> Envelope<'a> {
     /// The envelope of a JSON object line (`Ok(None)`: the line is JSON but
-    /// no object); `Err` is the answer to a key given twice in the message
-    /// or in its `params` (`null`: none, for a notification).
+    /// no object); `Err` is the answer to a key given twice in any object of
+    /// the message (`null`: none, for a notification).
     fn read(line: &'a str) -> Result<Option<Envelope<'a>>, Value> {
         let Ok(members) = serde_json::from_str::<Members<'a>>(line) else {
             return Ok(None);
@@ -477,15 +686,15 @@ impl<'a> Envelope<'a> {
         let params = members
             .get("params")
             .and_then(|raw| serde_json::from_str::<Members<'a>>(raw.get()).ok());
-        let repeated = match (members.repeated(), &params) {
-            (Some(key), _) => Some(format!("the key `{key}` is given twice")),
-            (None, Some(params)) => params
-                .repeated()
-                .map(|key| format!("the key `{key}` is given twice in `params`")),
-            (None, None) => None,
-        };
-        if let Some(repeated) = repeated {
-            if members.repeated() == Some("id") {
+        if let Some(Repeated { at, key }) =
+            repeated_key(line, method.as_deref() == Some("tools/call"))
+        {
+            let repeated = if at.is_empty() {
+                format!("the key `{key}` is given twice")
+            } else {
+                format!("the key `{key}` is given twice in `{at}`")
+            };
+            if at.is_empty() && key == "id" {
                 return Err(invalid(&repeated, None));
             }
             return Err(match (&id, &method) {
@@ -610,11 +819,24 @@ impl Transport<RoleServer> for LineTransport {
             JsonRpcMessage::Error(error) => error.id.as_ref(),
             _ => None,
         };
-        let cancelled = answered
-            .and_then(|id| self.in_flight.ids().remove(id))
-            .is_some_and(|pending| matches!(pending, Pending::Cancelled));
+        let pending = answered.and_then(|id| self.in_flight.ids().remove(id));
+        if matches!(item, JsonRpcMessage::Response(_))
+            && matches!(pending, Some(Pending::Serving(_, true)))
+        {
+            self.in_flight.opened.store(true, Ordering::SeqCst);
+        }
+        let cancelled = matches!(pending, Some(Pending::Cancelled));
         let (done, written) = oneshot::channel();
-        let queued = !cancelled && self.out.send(Out::Line(to_line(&item), Some(done))).is_ok();
+        let queued = !cancelled && {
+            let line = to_line(&item);
+            let len = line.len();
+            self.backlog.add(len);
+            let queued = self.out.send(Out::Line(line, Some(done))).is_ok();
+            if !queued {
+                self.backlog.remove(len);
+            }
+            queued
+        };
         async move {
             if cancelled {
                 return Ok(());

@@ -638,3 +638,427 @@ async fn a_key_given_twice_in_the_envelope_or_params_is_an_invalid_request() {
     assert!(served);
     assert_eq!(before, Vec::<Value>::new());
 }
+
+/// The escapes a client may spell any key or the method with: each is
+/// read as the key it stands for, so the parser gets the arguments as
+/// written (a repeated key refused), and an escaped key given next to its
+/// plain spelling is a key given twice.
+#[tokio::test]
+async fn keys_spelled_with_escapes_are_read_as_the_keys_they_are() {
+    let expected = repeated_key_text().await;
+    let arguments = r#"{"shelf": "A-1", "shelf": "B-2"}"#;
+    let mut host = Host::start().await;
+    for (id, envelope) in [
+        r#""method":"tools\/call","params":{"name":"get_shelf_label","arguments":ARGS}"#,
+        r#""\u006dethod":"tools/call","params":{"name":"get_shelf_label","arguments":ARGS}"#,
+        r#""method":"tools\u002fcall","para\u006ds":{"na\u006de":"get_shelf_label","argu\u006dents":ARGS}"#,
+        r#""params":{"arguments":ARGS,"name":"get\u005fshelf\u005flabel"},"method":"\u0074ools/call""#,
+    ]
+    .iter()
+    .enumerate()
+    {
+        let line = format!(
+            r#"{{"jsonrpc":"2.0","\u0069d":{id},{}}}"#,
+            envelope.replace("ARGS", arguments)
+        );
+        host.send_line(&line).await;
+        let answer = host.next().await.expect("an answer");
+        assert_eq!(answer["id"], id, "{line}: {answer}");
+        assert_eq!(answer["result"]["isError"], true, "{line}: {answer}");
+        assert_eq!(answer["result"]["content"][0]["text"], expected, "{line}");
+    }
+    let cases = [
+        (
+            r#"{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"get_shelf_label","arguments":{"shelf":"A"},"argu\u006dents":{"shelf":"B"}}}"#,
+            json!(10),
+            "Invalid request: the key `arguments` is given twice in `params`; give each key once",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"na\u006de":"get_points_quote","name":"get_shelf_label","arguments":{"shelf":"A"}}}"#,
+            json!(11),
+            "Invalid request: the key `name` is given twice in `params`; give each key once",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":12,"\u0069d":13,"method":"tools/list"}"#,
+            Value::Null,
+            "Invalid request: the key `id` is given twice; give each key once",
+        ),
+    ];
+    for (probe, (line, id, message)) in (100..).zip(cases) {
+        let (before, served) = host.send_then_probe(line, probe).await;
+        assert!(served, "{line}");
+        assert_eq!(
+            before,
+            vec![
+                json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32600, "message": message}})
+            ],
+            "{line}"
+        );
+    }
+}
+
+/// An id is one id however it is written: `7.0` and `"\u0037"` are the
+/// in-flight `7` and `"7"`, refused while those run; `"7"` and `7` are two.
+#[tokio::test]
+async fn an_id_in_flight_is_refused_however_it_is_written() {
+    let (gate, runs) = (Arc::new(Semaphore::new(0)), Arc::new(AtomicUsize::new(0)));
+    let mut host = Host::start_with(gated(&gate, &runs)).await;
+    host.send_line(&put(json!(7), "A-1")).await;
+    host.send_line(&put(json!("7"), "B-2")).await;
+    until_runs(&runs, 2).await;
+    let in_use = |id: Value, shown: &str| {
+        json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32600, "message": format!(
+            "Invalid request: the id {shown} is in use by a request that has not been answered yet; give each request in flight its own id")}})
+    };
+    host.send_line(&put(json!(7.0), "C-3")).await;
+    assert_eq!(host.next().await, Some(in_use(json!(7), "7")));
+    host.send_line(
+        r#"{"jsonrpc":"2.0","id":"\u0037","method":"tools/call","params":{"name":"put_shelf_label","arguments":{"shelf":"D-4"}}}"#,
+    )
+    .await;
+    assert_eq!(host.next().await, Some(in_use(json!("7"), "\"7\"")));
+    gate.add_permits(2);
+    let mut answers = vec![host.next().await.unwrap(), host.next().await.unwrap()];
+    answers.sort_by_key(|answer| answer["id"].to_string());
+    assert_eq!(answers[0]["id"], "7", "{answers:?}");
+    assert_eq!(answers[0]["result"]["content"][0]["text"], "labelled B-2");
+    assert_eq!(answers[1]["id"], 7, "{answers:?}");
+    assert_eq!(answers[1]["result"]["content"][0]["text"], "labelled A-1");
+    assert_eq!(runs.load(Ordering::SeqCst), 2);
+}
+
+/// Cancellations of ids not in flight (never sent, answered already, of
+/// another type) and malformed ones get no answer and cancel nothing; a
+/// storm of them leaves a call in flight to its one answer.
+#[tokio::test]
+async fn cancellations_of_ids_not_in_flight_cancel_nothing() {
+    let (gate, runs) = (Arc::new(Semaphore::new(0)), Arc::new(AtomicUsize::new(0)));
+    let mut host = Host::start_with(gated(&gate, &runs)).await;
+    host.send_line(&put(json!(5), "A-1")).await;
+    until_runs(&runs, 1).await;
+    let cancels = [
+        r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"5"}}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":6}}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":null}}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5.5}}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":[5]}}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5,"requestId":6}}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{}}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/cancelled"}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":0}}"#,
+        r#"{"jsonrpc":"2.0","id":5,"result":{}}"#,
+        r#"{"jsonrpc":"2.0","id":5,"error":{"code":-32000,"message":"no"}}"#,
+    ];
+    for round in 0..50 {
+        for cancel in cancels {
+            host.send_line(cancel).await;
+        }
+        let (before, served) = host
+            .send_then_probe(
+                r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":9}}"#,
+                1000 + round,
+            )
+            .await;
+        assert!(served);
+        assert_eq!(before, Vec::<Value>::new(), "round {round}");
+    }
+    gate.add_permits(1);
+    let answer = host.next().await.expect("an answer");
+    assert_eq!(answer["id"], 5, "{answer}");
+    assert_eq!(answer["result"]["content"][0]["text"], "labelled A-1");
+    assert_eq!(runs.load(Ordering::SeqCst), 1);
+}
+
+/// A JSON-RPC batch (an array) is no MCP message: one invalid request, the
+/// tools inside not run.
+#[tokio::test]
+async fn a_batch_is_one_invalid_request_and_runs_nothing() {
+    let (gate, runs) = (Arc::new(Semaphore::new(10)), Arc::new(AtomicUsize::new(0)));
+    let mut host = Host::start_with(gated(&gate, &runs)).await;
+    let batch = format!("[{},{}]", put(json!(1), "A-1"), put(json!(2), "B-2"));
+    let (before, served) = host.send_then_probe(&batch, 3).await;
+    assert!(served);
+    assert_eq!(before.len(), 1, "{before:?}");
+    assert_eq!(before[0]["id"], Value::Null, "{before:?}");
+    assert_eq!(before[0]["error"]["code"], -32600, "{before:?}");
+    assert_eq!(runs.load(Ordering::SeqCst), 0);
+}
+
+/// `{"jsonrpc":"2.0","id":1,"method":"tools/list"` padded with spaces to
+/// `len` bytes, closed by `}`.
+fn padded_list(id: i64, len: usize) -> String {
+    let head = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/list""#);
+    format!("{head}{}}}", " ".repeat(len - head.len() - 1))
+}
+
+/// A line of exactly 16 MiB (without its `\n`) is a message like any; a
+/// line of 16 MiB + 1 is refused whole, and the next line is served.
+#[tokio::test]
+async fn a_line_of_16_mib_is_served_and_one_byte_more_refused() {
+    const MIB16: usize = 16 * 1024 * 1024;
+    let mut host = Host::start().await;
+    let (before, served) = host.send_then_probe(&padded_list(1, MIB16), 2).await;
+    assert!(served);
+    assert_eq!(
+        before.len(),
+        1,
+        "{:?}",
+        before.iter().map(|m| &m["error"]).collect::<Vec<_>>()
+    );
+    assert_eq!(before[0]["id"], 1);
+    assert!(before[0]["result"]["tools"].is_array(), "{}", before[0]);
+    let (before, served) = host.send_then_probe(&padded_list(3, MIB16 + 1), 4).await;
+    assert!(served);
+    assert_eq!(
+        before,
+        vec![
+            json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32600,
+            "message": "Invalid request: the line is longer than 16 MiB"}})
+        ]
+    );
+}
+
+/// Bytes cut anywhere (a BOM, a UTF-8 character, a `\r\n`) are put back
+/// together before the line is read; a NUL byte or invalid UTF-8 is a
+/// parse error, and the server goes on.
+#[tokio::test]
+async fn bytes_split_across_reads_are_one_line() {
+    let mut host = Host::start().await;
+    let call = "\u{feff}{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"get_shelf_label\",\"arguments\":{\"shelf\":\"\u{00e9}\u{1f600}\"}}}\r\n";
+    for byte in call.as_bytes() {
+        host.to_server.write_all(&[*byte]).await.unwrap();
+        host.to_server.flush().await.unwrap();
+        tokio::task::yield_now().await;
+    }
+    let answer = host.next().await.expect("an answer");
+    assert_eq!(answer["id"], 1, "{answer}");
+    assert_eq!(
+        answer["result"]["content"][0]["text"],
+        "shelf \u{e9}\u{1f600}"
+    );
+    for (line, message) in [
+        (
+            &b"{\"jsonrpc\":\"2.0\",\"id\":2,\0\"method\":\"tools/list\"}"[..],
+            "Parse error: the line is not JSON",
+        ),
+        (
+            &b"{\"jsonrpc\":\"2.0\",\"id\":\"\xC3\x28\",\"method\":\"tools/list\"}"[..],
+            "Parse error: the line is not UTF-8",
+        ),
+        (&b"\xEF\xBB"[..], "Parse error: the line is not UTF-8"),
+    ] {
+        for byte in line {
+            host.to_server.write_all(&[*byte]).await.unwrap();
+            tokio::task::yield_now().await;
+        }
+        host.to_server.write_all(b"\n").await.unwrap();
+        assert_eq!(
+            host.next().await,
+            Some(
+                json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": message}})
+            )
+        );
+    }
+    let answer = host
+        .answer(json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list"}))
+        .await;
+    assert_eq!(answer["id"], 3, "{answer}");
+}
+
+/// When the client closes stdin, a call in flight still gets its answer,
+/// and so does a last request whose line has no `\n`; then stdout closes.
+#[tokio::test]
+async fn closing_stdin_leaves_no_request_unanswered() {
+    let (gate, runs) = (Arc::new(Semaphore::new(0)), Arc::new(AtomicUsize::new(0)));
+    let mut host = Host::start_with(gated(&gate, &runs)).await;
+    host.send_line(&put(json!(5), "A-1")).await;
+    until_runs(&runs, 1).await;
+    host.to_server
+        .write_all(br#"{"jsonrpc":"2.0","id":6,"method":"tools/list"}"#)
+        .await
+        .unwrap();
+    host.to_server.shutdown().await.unwrap();
+    let answer = host.next().await.expect("the last line's answer");
+    assert_eq!(answer["id"], 6, "{answer}");
+    gate.add_permits(1);
+    let answer = host.next().await.expect("the call's answer");
+    assert_eq!(answer["id"], 5, "{answer}");
+    assert_eq!(answer["result"]["content"][0]["text"], "labelled A-1");
+    assert_eq!(host.next().await, None);
+}
+
+/// A client that writes calls and never reads an answer is not read ahead
+/// of without bound: once the answers it has not read fill what the server
+/// holds, the server stops reading (the client's writes block), runs no
+/// more calls, and holds no more answers; when the client reads, every call
+/// gets its one answer.
+#[tokio::test(start_paused = true)]
+async fn a_client_that_reads_no_answers_is_not_read_ahead_of() {
+    const CALLS: usize = 20_000;
+    let (gate, runs) = (
+        Arc::new(Semaphore::new(CALLS)),
+        Arc::new(AtomicUsize::new(0)),
+    );
+    let Host {
+        mut to_server,
+        mut from_server,
+    } = Host::start_with(gated(&gate, &runs)).await;
+    let writer = tokio::spawn(async move {
+        for id in 0..CALLS {
+            to_server
+                .write_all(format!("{}\n", put(json!(id), &"x".repeat(100))).as_bytes())
+                .await
+                .unwrap();
+        }
+        to_server
+    });
+    // The paused clock moves on only when every task waits: the client on
+    // its writes, the server on its.
+    tokio::time::sleep(Duration::from_secs(3600)).await;
+    let ran = runs.load(Ordering::SeqCst);
+    assert!(!writer.is_finished(), "the server read all {CALLS} calls");
+    let mut answered = vec![0u32; CALLS];
+    for at in 0..CALLS {
+        let line = from_server.next_line().await.unwrap().expect("an answer");
+        if at == 0 {
+            // The answers of the calls that ran are all the server holds
+            // for this client (1 MiB waiting, the rest in the pipe's and
+            // the writer's buffers): under 2 MiB.
+            let held = ran * (line.len() + 1);
+            assert!(
+                held < 2 << 20,
+                "{ran} calls ran, {held} bytes of answers held"
+            );
+        }
+        let answer: Value = serde_json::from_str(&line).unwrap();
+        let id = usize::try_from(answer["id"].as_u64().expect("an id")).unwrap();
+        assert_eq!(
+            answer["result"]["content"][0]["text"],
+            format!("labelled {}", "x".repeat(100))
+        );
+        answered[id] += 1;
+    }
+    drop(writer.await.unwrap());
+    assert!(answered.iter().all(|n| *n == 1));
+    assert_eq!(runs.load(Ordering::SeqCst), CALLS);
+}
+
+/// A key given twice in any object of a message, however deep (its
+/// `_meta`, an array in it), is an invalid request naming where; inside a
+/// `tools/call`'s `arguments` it is the parser's argument error.
+#[tokio::test]
+async fn a_key_given_twice_at_any_depth_is_refused_naming_where() {
+    let mut host = Host::start().await;
+    let cases = [
+        (
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_shelf_label","arguments":{"shelf":"A"},"_meta":{"progressToken":1,"progressToken":2}}}"#,
+            "Invalid request: the key `progressToken` is given twice in `params._meta`; give each key once",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":{"trace":[{"span":1},{"span":1,"sp\u0061n":2}]}}}"#,
+            "Invalid request: the key `span` is given twice in `params._meta.trace[1]`; give each key once",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"cursor":"a"},"extra":{"a":{"b":1,"b":1}}}"#,
+            "Invalid request: the key `b` is given twice in `extra.a`; give each key once",
+        ),
+    ];
+    for (probe, (line, message)) in (100..).zip(cases) {
+        let (before, served) = host.send_then_probe(line, probe).await;
+        assert!(served, "{line}");
+        let id: Value = serde_json::from_str::<Value>(line).unwrap()["id"].clone();
+        assert_eq!(
+            before,
+            vec![
+                json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32600, "message": message}})
+            ],
+            "{line}"
+        );
+    }
+    let expected = repeated_key_text().await;
+    host.send_line(r#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"get_shelf_label","arguments":{"shelf":"A-1","shelf":"B-2"}}}"#).await;
+    let answer = host.next().await.expect("an answer");
+    assert_eq!(answer["id"], 5, "{answer}");
+    assert_eq!(answer["result"]["content"][0]["text"], expected);
+}
+
+/// A message of half a million keys (unknown ones, which rmcp ignores) is
+/// read in linear time: answered, not
+/// left to a quadratic search for a key given twice.
+// Two workers: a reader stuck in a quadratic search would not stop the
+// test's own timeout.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_message_of_half_a_million_keys_is_answered() {
+    let mut host = Host::start().await;
+    let keys: String = (0..500_000).map(|k| format!(r#","k{k}":0"#)).collect();
+    let line = format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/list","x":0{keys}}}"#);
+    host.send_line(&line).await;
+    let answer = tokio::time::timeout(Duration::from_secs(60), host.from_server.next_line())
+        .await
+        .expect("an answer within 60 s")
+        .unwrap()
+        .unwrap();
+    let answer: Value = serde_json::from_str(&answer).unwrap();
+    assert_eq!(answer["id"], 1, "{answer}");
+    assert!(answer["result"]["tools"].is_array(), "{answer}");
+    // So is a line of 16 MiB that is one array of eight million numbers.
+    let head = r#"{"jsonrpc":"2.0","id":2,"method":"tools/list","x":[0"#;
+    let items = (16 * 1024 * 1024 - head.len() - 2) / 2;
+    let line = format!("{head}{}]}}", ",0".repeat(items));
+    host.send_line(&line).await;
+    let answer = tokio::time::timeout(Duration::from_secs(60), host.from_server.next_line())
+        .await
+        .expect("an answer within 60 s")
+        .unwrap()
+        .unwrap();
+    let answer: Value = serde_json::from_str(&answer).unwrap();
+    assert_eq!(answer["id"], 2, "{answer}");
+    assert!(answer["result"]["tools"].is_array(), "{answer}");
+}
+
+/// A client that sends notifications or responses before `initialize`
+/// (rmcp ends the connection on them) still gets its `initialize` and
+/// every later request answered.
+#[tokio::test]
+async fn messages_before_initialize_leave_the_session_to_open() {
+    let (host_end, server_end) = tokio::io::duplex(1 << 16);
+    let (server_read, server_write) = tokio::io::split(server_end);
+    let server = McpServer::new(toolbox(), "attack", "0.0.1");
+    tokio::spawn(serve(server, server_read, server_write));
+    let (read, write) = tokio::io::split(host_end);
+    let mut host = Host {
+        to_server: write,
+        from_server: BufReader::new(read).lines(),
+    };
+    for early in [
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"result":{}}"#,
+        r#"{"jsonrpc":"2.0","id":2,"error":{"code":-1,"message":"no"}}"#,
+    ] {
+        host.send_line(early).await;
+    }
+    let ping = host
+        .answer(json!({"jsonrpc": "2.0", "id": "p", "method": "ping"}))
+        .await;
+    assert_eq!(ping, json!({"jsonrpc": "2.0", "id": "p", "result": {}}));
+    host.send_line(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
+        .await;
+    let init = host
+        .answer(
+            json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "early", "version": "1.0.0"}}}),
+        )
+        .await;
+    assert_eq!(init["id"], 0, "{init}");
+    assert_eq!(init["result"]["serverInfo"]["name"], "attack", "{init}");
+    host.send_line(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
+        .await;
+    let answer = host
+        .answer(json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+            "params": {"name": "get_shelf_label", "arguments": {"shelf": "A-1"}}}))
+        .await;
+    assert_eq!(answer["id"], 3, "{answer}");
+    assert_eq!(answer["result"]["content"][0]["text"], "shelf A-1");
+}

@@ -113,7 +113,7 @@ async fn a_cut_output_that_is_no_string_is_result_too_large() {
     let toolbox = cut_toolbox();
     let call = ToolCall::new("c1", "list_shelf_items", r#"{"shelf": "A-3"}"#);
     let result = toolbox.call(&call, &Session::new()).await;
-    let message = "The tool ran and succeeded, but its result (111 bytes as JSON) is more than this server sends whole (16 bytes), and a cut result would not be valid; do not repeat the call to see it: ask for less (a narrower request), or ask the user.";
+    let message = "The tool ran and succeeded, but its result (111 bytes as JSON) is more than this server sends whole (only its first 16 bytes fit), and a cut result would not be valid; do not repeat the call to see it: ask for less (a narrower request), or ask the user.";
     for object_output in [true, false] {
         let answer =
             call_tool_result(&result, Some(ListShelfItems::contract()), object_output).unwrap();
@@ -268,5 +268,59 @@ async fn an_output_that_may_be_null_is_wrapped_for_both_revisions() {
             json!({"type": "object", "properties": {"value": {"title": "Nullable_string",
                 "type": ["string", "null"]}}, "required": ["value"], "additionalProperties": false})
         );
+    }
+}
+
+/// A cut that falls inside a character, and a limit of 0 bytes: a string
+/// output is sent as its cut text (empty at 0), whole characters only;
+/// any other output is `RESULT_TOO_LARGE`, whose message says how many
+/// bytes fitted (15 of a 16-byte limit when the 16th would split an "é").
+#[tokio::test]
+async fn cuts_inside_a_character_and_at_zero_bytes() {
+    fn toolbox(limit: usize) -> tool_contract::Toolbox {
+        let mut toolbox = tool_contract::Toolbox::new().with_max_content_bytes(limit);
+        toolbox.register(|_: GetShelfNotes, _cx: CallContext| async move {
+            Ok::<_, ToolError>("é".repeat(20))
+        });
+        toolbox.register(|_: ListShelfItems, _cx: CallContext| async move {
+            Ok::<_, ToolError>(vec![format!("x{}", "é".repeat(20))])
+        });
+        toolbox
+    }
+    let message = |fit: usize| {
+        format!(
+            "Error [RESULT_TOO_LARGE]: The tool ran and succeeded, but its result (45 bytes as JSON) is more than this server sends whole (only its first {fit} bytes fit), and a cut result would not be valid; do not repeat the call to see it: ask for less (a narrower request), or ask the user."
+        )
+    };
+    for (limit, cut, fit) in [(16, "é".repeat(8), 15), (0, String::new(), 0)] {
+        let toolbox = toolbox(limit);
+        let notice =
+            format!("The result was cut to its first {limit} bytes; ask for less to see the rest.");
+        let call = ToolCall::new("c1", "get_shelf_notes", r#"{"shelf": "A-3"}"#);
+        let result = toolbox.call(&call, &Session::new()).await;
+        let answer = call_tool_result(&result, Some(GetShelfNotes::contract()), false).unwrap();
+        let text = result.model_text().unwrap();
+        assert!(text.starts_with(&cut) && text.ends_with(&notice), "{text}");
+        assert_eq!(
+            serde_json::to_value(&answer).unwrap(),
+            json!({
+                "resultType": "complete",
+                "content": [{"type": "text", "text": text}],
+                "structuredContent": cut,
+                "isError": false,
+                "_meta": {"dev.tool-contract/truncated": true}
+            }),
+            "limit {limit}"
+        );
+        let call = ToolCall::new("c2", "list_shelf_items", r#"{"shelf": "A-3"}"#);
+        let result = toolbox.call(&call, &Session::new()).await;
+        for object_output in [true, false] {
+            let answer =
+                call_tool_result(&result, Some(ListShelfItems::contract()), object_output).unwrap();
+            let answer = serde_json::to_value(&answer).unwrap();
+            assert_eq!(answer["isError"], true, "{answer}");
+            assert_eq!(answer.get("structuredContent"), None, "{answer}");
+            assert_eq!(answer["content"][0]["text"], message(fit), "limit {limit}");
+        }
     }
 }
