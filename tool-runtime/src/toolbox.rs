@@ -160,7 +160,12 @@ impl Toolbox {
         self
     }
 
-    /// Sets the longest `content_text` of a success, in bytes.
+    /// Sets the longest `content_text` of a success, in bytes. A longer one
+    /// is cut at a character boundary, gets the runtime's notice and
+    /// `truncated`, and is never sent in a fuller form by any adapter: the
+    /// model result's `data` and every provider's output are the cut text
+    /// (MCP's `structuredContent` too, or `RESULT_TOO_LARGE` for a declared
+    /// output that is not a string, since a cut JSON text meets no schema).
     #[must_use]
     pub fn with_max_content_bytes(mut self, bytes: usize) -> Self {
         self.max_content_bytes = bytes;
