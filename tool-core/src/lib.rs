@@ -19,6 +19,7 @@ pub mod contract;
 pub mod dialect;
 pub mod outcome;
 pub mod parse;
+pub mod provider;
 pub mod words;
 
 pub use contract::{

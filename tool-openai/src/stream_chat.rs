@@ -23,7 +23,7 @@ use crate::stream::{
 /// choice's `finish_reason` arrives: `push` gives them then, in `index`
 /// order, ready to dispatch. [`finish`](Self::finish) checks that the
 /// stream ended properly and gives all calls with the model, as the
-/// [`ResponseCalls`] that `ToolboxExt::answer_calls` runs as one turn.
+/// [`ResponseCalls`] that `Toolbox::answer_calls::<Api>` runs as one turn.
 ///
 /// Fragments of several parallel calls may interleave in any order; the
 /// first fragment of a call carries its `id` and name, later ones only

@@ -27,7 +27,7 @@ use crate::stream::{
 /// reader answers the calls of such a response `CALL_NOT_RUN`; so `push`
 /// gives every call at `response.completed`, ready to dispatch, and
 /// [`finish`](Self::finish) gives them again with the model, as the
-/// [`ResponseCalls`] that `ToolboxExt::answer_calls` runs as one turn.
+/// [`ResponseCalls`] that `Toolbox::answer_calls::<Api>` runs as one turn.
 ///
 /// A stream that ends before `response.completed`, a `response.incomplete`
 /// or `response.failed` event, an `error` event, a `response.completed`

@@ -22,7 +22,9 @@
 #![deny(missing_docs)]
 
 mod abort;
+pub mod agent;
 mod announce;
+mod answer;
 pub mod approval;
 pub mod audit;
 pub mod audit_sink;
