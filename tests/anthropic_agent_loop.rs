@@ -1055,7 +1055,7 @@ fn tools_that_cannot_be_strict_are_refused_before_any_request() {
     else {
         panic!("a tool set error, not {error}")
     };
-    assert_eq!(tool, "create_folder_tree");
+    assert_eq!(*tool, "create_folder_tree");
     assert!(
         error
             .to_string()

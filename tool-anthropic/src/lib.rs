@@ -37,6 +37,7 @@
 mod budget;
 mod calls;
 mod compile;
+#[cfg(feature = "runtime")]
 mod conversation;
 mod error;
 mod keywords;

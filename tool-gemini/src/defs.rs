@@ -51,7 +51,7 @@ impl<'a> Definitions<'a> {
             };
             let Value::Object(entries) = entries else {
                 return Err(GeminiSchemaError::new(
-                    &child("#", key),
+                    child("#", key),
                     GeminiRule::Malformed,
                     format!("`{key}` must be an object of named schemas"),
                 ));
@@ -59,7 +59,7 @@ impl<'a> Definitions<'a> {
             for (name, schema) in entries {
                 if defs.list.len() >= MAX_DEFINITIONS {
                     return Err(GeminiSchemaError::new(
-                        &child("#", key),
+                        child("#", key),
                         GeminiRule::TooLarge,
                         format!("more than {MAX_DEFINITIONS} definitions"),
                     ));

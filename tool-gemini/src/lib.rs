@@ -37,6 +37,7 @@
 
 mod calls;
 mod compile;
+#[cfg(feature = "runtime")]
 mod conversation;
 mod defs;
 mod error;

@@ -46,6 +46,7 @@ mod cache;
 mod calls;
 mod check;
 mod compile;
+#[cfg(feature = "runtime")]
 mod conversation;
 mod depth;
 mod error;
