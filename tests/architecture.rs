@@ -200,6 +200,39 @@ fn every_adapter_implements_the_provider_contract() {
         model(&tool_contract::gemini::GenerateContent, &gemini),
         "gemini-2.5-flash"
     );
+
+    // The stream assemblers give the calls of their provider.
+    fn assembles<A: tool_core::provider::Assembler>(
+        events: &[serde_json::Value],
+        mut stream: A,
+    ) -> String {
+        for event in events {
+            stream.push(event).unwrap();
+        }
+        let calls = stream.finish().unwrap();
+        assert!(<A::Provider as Provider>::list(&calls).is_empty());
+        <A::Provider as Provider>::model(&calls).to_owned()
+    }
+    let chunk = json!({"model": "gpt-4.1", "choices": [{"index": 0, "delta": {"content": "Hi"},
+        "finish_reason": "stop"}]});
+    assert_eq!(
+        assembles(
+            &[chunk],
+            tool_contract::openai::ChatCompletionsStream::new()
+        ),
+        "gpt-4.1"
+    );
+    let events = [
+        json!({"type": "message_start", "message": {"id": "msg_1", "type": "message", "role": "assistant",
+            "model": "claude-sonnet-4-5", "content": [], "stop_reason": null}}),
+        json!({"type": "message_delta", "delta": {"stop_reason": "end_turn"}}),
+        json!({"type": "message_stop"}),
+    ];
+    assert_eq!(
+        assembles(&events, tool_contract::anthropic::StreamAssembler::new()),
+        "claude-sonnet-4-5"
+    );
+    let _ = assembles::<tool_contract::openai::ResponsesStream>;
 }
 
 /// Each agent loop is the runtime's one loop over the adapter's

@@ -20,6 +20,7 @@ pub mod dialect;
 pub mod outcome;
 pub mod parse;
 pub mod provider;
+pub mod refs;
 pub mod words;
 
 pub use contract::{

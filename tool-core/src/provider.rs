@@ -409,3 +409,24 @@ pub trait Conversation: Sized + Send {
         round: &Round<Self::Provider, R>,
     ) -> Option<TurnEnd>;
 }
+
+/// Assembles the events of one streamed response into whole tool calls,
+/// for any provider: each event's JSON (the `data:` of each server-sent
+/// event) goes to [`push`](Assembler::push), which gives the calls it
+/// finished; [`finish`](Assembler::finish) gives all calls of the
+/// response once the stream said it ended as a turn of calls, or an error:
+/// never a half call. The calls are the provider's [`Provider::Calls`], so
+/// the runtime answers them as it answers a whole response.
+pub trait Assembler {
+    /// The provider whose calls the stream gives.
+    type Provider: Provider;
+    /// Why a stream gave no (more) calls.
+    type Error: std::error::Error + Send + Sync + 'static;
+
+    /// Feeds one event; gives the calls it finished (whole JSON, final
+    /// once [`finish`](Assembler::finish) confirms them).
+    fn push(&mut self, event: &Value) -> Result<Vec<ToolCall>, Self::Error>;
+
+    /// The calls of the whole response.
+    fn finish(self) -> Result<<Self::Provider as Provider>::Calls, Self::Error>;
+}

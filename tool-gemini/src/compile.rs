@@ -307,7 +307,7 @@ impl Compiler<'_, '_> {
             // "If `$ref` is set on a sub-schema, no other properties, except
             // for those starting as a `$`, may be set": a description is put
             // on a union around it (`set_description`).
-            let reference = Value::String(format!("#/$defs/{}", escape(&def.name)));
+            let reference = Value::String(tool_core::refs::def_ref(&def.name));
             let mut only = Map::new();
             only.insert("$ref".to_owned(), reference);
             Value::Object(only)
@@ -927,11 +927,6 @@ fn bad_type(path: &str, value: &Value) -> GeminiSchemaError {
              \"object\", \"null\" or a list of them, got {value}"
         ),
     )
-}
-
-/// A definition name as a JSON pointer token.
-fn escape(name: &str) -> String {
-    name.replace('~', "~0").replace('/', "~1")
 }
 
 /// Refuses a document nested deeper than [`MAX_VALUE_DEPTH`] JSON levels,

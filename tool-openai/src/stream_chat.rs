@@ -379,3 +379,18 @@ impl ChatCompletionsStream {
         Ok(ResponseCalls::new(Api::ChatCompletions, model, self.done))
     }
 }
+
+/// The stream's side of the provider contract: the calls it assembles are
+/// answered as a whole response's are (`Toolbox::answer_calls::<Api>`).
+impl tool_core::provider::Assembler for ChatCompletionsStream {
+    type Provider = crate::calls::Api;
+    type Error = StreamError;
+
+    fn push(&mut self, event: &Value) -> Result<Vec<ToolCall>, StreamError> {
+        ChatCompletionsStream::push(self, event)
+    }
+
+    fn finish(self) -> Result<ResponseCalls, StreamError> {
+        ChatCompletionsStream::finish(self)
+    }
+}

@@ -506,3 +506,18 @@ fn check_item_id(
         _ => Ok(()),
     }
 }
+
+/// The stream's side of the provider contract: the calls it assembles are
+/// answered as a whole response's are (`Toolbox::answer_calls::<Api>`).
+impl tool_core::provider::Assembler for ResponsesStream {
+    type Provider = crate::calls::Api;
+    type Error = StreamError;
+
+    fn push(&mut self, event: &Value) -> Result<Vec<ToolCall>, StreamError> {
+        ResponsesStream::push(self, event)
+    }
+
+    fn finish(self) -> Result<ResponseCalls, StreamError> {
+        ResponsesStream::finish(self)
+    }
+}
