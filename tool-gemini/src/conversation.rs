@@ -215,7 +215,7 @@ impl Conversation for Contents {
         )
     }
 
-    fn read(&mut self, _response: &Value, calls: &GeminiCalls) -> Result<Reading, ResponseError> {
+    fn read(&mut self, response: &Value, calls: &GeminiCalls) -> Result<Reading, ResponseError> {
         // `calls` checked the shape of every part.
         let parts = calls
             .content
@@ -243,8 +243,16 @@ impl Conversation for Contents {
                 ),
             }
         }
+        // A candidate blocked before it had any content (`SAFETY`,
+        // `PROHIBITED_CONTENT`, ...) has no calls to keep its reason: the
+        // first candidate's reason is then why the response ended.
+        let stop_reason = calls.finish_reason.clone().or_else(|| {
+            response["candidates"][0]["finishReason"]
+                .as_str()
+                .map(str::to_owned)
+        });
         Ok(Reading {
-            stop_reason: calls.finish_reason.clone().unwrap_or_default(),
+            stop_reason: stop_reason.unwrap_or_default(),
             skipped,
             text,
         })

@@ -327,6 +327,39 @@ async fn other_finish_reasons_end_the_turn_and_run_no_call() {
     assert!(replay.is_done());
 }
 
+/// A candidate blocked before it had any content (no `content`, only
+/// `finishReason: "SAFETY"`) ends the turn `Refused`, not as a response
+/// without a reason; one with no reason at all is `Incomplete`.
+#[tokio::test]
+async fn a_candidate_blocked_without_content_is_a_refusal() {
+    let (toolbox, _) = counting_toolbox();
+    let tools = tools();
+    let path = generate_content_path(MODEL);
+    let blocked =
+        json!({"candidates": [{"finishReason": "SAFETY", "index": 0}], "modelVersion": MODEL});
+    let empty = json!({"candidates": [], "modelVersion": MODEL});
+    let mut replay = Replay::new(vec![
+        Exchange::new(
+            &path,
+            request(&tools, json!([question("Bump a.")])),
+            blocked,
+        ),
+        Exchange::new(
+            &path,
+            request(&tools, json!([question("Bump a."), question("Bump b.")])),
+            empty,
+        ),
+    ]);
+    let mut agent = GeminiAgent::new(&toolbox, &mut replay, AgentSettings::new(MODEL)).unwrap();
+    let turn = agent.send("Bump a.", &Session::new()).await.unwrap();
+    assert_eq!(turn.end, TurnEnd::Refused(String::new()));
+    assert_eq!(turn.steps[0].stop_reason, "SAFETY");
+    let turn = agent.send("Bump b.", &Session::new()).await.unwrap();
+    assert_eq!(turn.end, TurnEnd::Incomplete("no finishReason".to_owned()));
+    drop(agent);
+    assert!(replay.is_done());
+}
+
 /// Calls without ids are named by their place in their own response, so
 /// the next response may name one alike and it runs; an id Gemini gave
 /// that comes again in a later response is refused before anything of
