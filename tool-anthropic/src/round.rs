@@ -56,6 +56,32 @@ pub fn results_message(results: Vec<Value>, text: Option<&str>) -> Value {
 /// ([`answer_tool_use`]) or the runtime's `CallResult` when a `Toolbox` did
 /// (`toolbox.answer(&tool_set, &response, &session)`, cargo feature
 /// `runtime`).
+///
+/// ```
+/// use serde_json::json;
+/// use tool_contract::{CallContext, Session, Tool, Toolbox};
+/// use tool_contract::anthropic::ToolSet;
+///
+/// /// Look up the opening hours of one store.
+/// #[derive(Tool)]
+/// pub struct GetStoreHours {
+///     /// Store code as printed on the receipt, e.g. "BER-1".
+///     pub store: String,
+/// }
+///
+/// let mut toolbox = Toolbox::new();
+/// toolbox.register(|call: GetStoreHours, _cx: CallContext| async move {
+///     Ok::<_, tool_contract::ToolError>(format!("{}: 9-18", call.store))
+/// });
+/// let tools = ToolSet::new(&[GetStoreHours::contract()])?;
+/// let response = json!({"model": "claude-sonnet-4-5", "stop_reason": "tool_use", "content": [
+///     {"type": "tool_use", "id": "toolu_01", "name": "get_store_hours", "input": {"store": "BER-1"}}
+/// ]});
+/// let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build()?;
+/// let round = runtime.block_on(toolbox.answer(&tools, &response, &Session::new()))?;
+/// assert_eq!(round.answer.unwrap()["content"][0]["content"], "BER-1: 9-18");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub type ToolRound<R = ToolOutput> = Round<ToolSet, R>;
 
 /// The Messages API, read through the request's [`ToolSet`] (so calls of

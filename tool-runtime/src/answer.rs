@@ -26,6 +26,44 @@ impl Toolbox {
     /// A fatal outcome writes nothing and sets [`Round::stop`]: the run
     /// must not go on. A response of another shape is a [`ResponseError`]
     /// with the JSON path, and no call runs.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_contract::openai::Api;
+    /// use tool_contract::{CallContext, Session, Tool, ToolError, Toolbox};
+    ///
+    /// /// Look up the opening hours of one store, e.g. before promising a pickup.
+    /// #[derive(Tool)]
+    /// pub struct GetStoreHours {
+    ///     /// Store code as printed on the receipt, e.g. "BER-1".
+    ///     pub store: String,
+    /// }
+    ///
+    /// let mut toolbox = Toolbox::new();
+    /// toolbox.register(|call: GetStoreHours, _cx: CallContext| async move {
+    ///     Ok::<_, ToolError>(format!("{} opens Mon-Sat 9:00-20:00.", call.store))
+    /// });
+    ///
+    /// // The model's turn, as the Chat Completions API returned it.
+    /// let response = json!({
+    ///     "model": "gpt-4.1-2025-04-14",
+    ///     "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+    ///         "role": "assistant", "content": null,
+    ///         "tool_calls": [{"id": "call_1", "type": "function", "function":
+    ///             {"name": "get_store_hours", "arguments": "{\"store\":\"BER-1\"}"}}]}}]
+    /// });
+    ///
+    /// let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build()?;
+    /// let round = runtime.block_on(toolbox.answer(&Api::ChatCompletions, &response, &Session::new()))?;
+    /// assert_eq!(
+    ///     round.answer.items,
+    ///     [json!({"role": "tool", "tool_call_id": "call_1", "content": "BER-1 opens Mon-Sat 9:00-20:00."})]
+    /// );
+    /// assert!(!round.stop && !round.is_final_answer());
+    /// let audit: Vec<&str> = round.audit_records().map(|record| record.tool.as_str()).collect();
+    /// assert_eq!(audit, ["get_store_hours"]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub async fn answer<P: Provider + Sync>(
         &self,
         provider: &P,
