@@ -77,7 +77,8 @@ pub mod agent {
     pub use tool_runtime::agent::TurnEnd;
 
     /// A conversation with a model over the Messages API, its tool calls
-    /// answered by a [`Toolbox`], each request sent through a [`Transport`]
+    /// answered by a [`Toolbox`](tool_runtime::Toolbox), each request sent
+    /// through a [`Transport`](tool_transport::Transport)
     /// (HTTP for a live model, a recording for tests).
     ///
     /// Every request carries the toolbox's tools as a [`ToolSet`](crate::ToolSet) of strict
