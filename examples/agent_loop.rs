@@ -234,6 +234,7 @@ async fn say<T: Transport>(
     }
     match &turn.end {
         TurnEnd::Answer(_) => {}
+        TurnEnd::Refused(_) => println!("(the model refused)"),
         TurnEnd::Incomplete(reason) => println!("(the response was cut off: {reason})"),
         TurnEnd::RequestLimit => println!("(the turn reached its request limit)"),
         TurnEnd::Stopped => println!("(a call failed fatally; the conversation stops)"),

@@ -5,7 +5,7 @@
 //!
 //! Each turn of the "model" is a response as the API returns it, written
 //! here as JSON; the toolbox answers all of its tool calls in one call,
-//! `toolbox.answer_chat_completions(&response, &session).await`, and the
+//! `toolbox.answer(&tool_contract::openai::Api::ChatCompletions, &response, &session).await`, and the
 //! tool messages it gives go into the conversation for the next request.
 //!
 //! The model looks the stock up and reserves in the same turn: the lookup
@@ -119,7 +119,13 @@ async fn turn(
     messages: &mut Vec<Value>,
 ) -> Result<ToolRound<CallResult>, Box<dyn std::error::Error>> {
     println!("\n--- {step}");
-    let round = toolbox.answer_chat_completions(&response, session).await?;
+    let round = toolbox
+        .answer(
+            &tool_contract::openai::Api::ChatCompletions,
+            &response,
+            session,
+        )
+        .await?;
     let message = &response["choices"][0]["message"];
     messages.push(message.clone());
     if round.is_final_answer() {
@@ -131,7 +137,7 @@ async fn turn(
     if round.stop {
         return Err("a call failed fatally; the run stops".into());
     }
-    messages.extend(round.items.iter().cloned());
+    messages.extend(round.answer.items.iter().cloned());
     Ok(round)
 }
 

@@ -106,10 +106,10 @@
 //! [`openai`] reads the calls out of a Chat Completions or Responses
 //! response and writes the outputs back; with the runtime, one call answers
 //! a whole response through a [`Toolbox`]:
-//! `toolbox.answer_chat_completions(&response, &session).await?` (or
-//! `answer_responses`) runs the response's calls as one turn and gives the
-//! [`CallResult`] of each call and the messages or items to send back (see
-//! [`openai::ToolboxExt`]; the [`prelude`] brings it into scope).
+//! `toolbox.answer(&openai::Api::ChatCompletions, &response, &session).await?`
+//! (or `&openai::Api::Responses`) runs the response's calls as one turn and
+//! gives the [`CallResult`] of each call and the messages or items to send
+//! back (see [`Toolbox::answer`]).
 //!
 //! # Where things are
 //!
@@ -316,20 +316,11 @@ pub use tool_macros::ToolArgs;
 /// The names an application writes daily, in one import:
 /// `use tool_contract::prelude::*;`.
 pub mod prelude {
-    /// `toolbox.answer_tool_use(..)` for Anthropic Messages responses.
-    #[cfg(feature = "runtime")]
-    pub use tool_anthropic::ToolboxExt as _;
     pub use tool_core::{
         ArgumentError, HandlerError, Money, Session, Tool, ToolCall, ToolContract, ToolError,
         ToolOutput,
     };
-    /// `toolbox.answer_generate_content(..)` for Gemini responses.
-    #[cfg(feature = "runtime")]
-    pub use tool_gemini::GeminiToolboxExt as _;
     pub use tool_macros::{Tool, ToolArgs};
-    /// `toolbox.answer_chat_completions(..)` and `toolbox.answer_responses(..)`.
-    #[cfg(feature = "runtime")]
-    pub use tool_openai::ToolboxExt as _;
     #[cfg(feature = "runtime")]
     pub use tool_runtime::{CallContext, CallResult, Toolbox};
 }

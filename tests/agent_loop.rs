@@ -157,7 +157,7 @@ fn check_recorded_conversation(first: &Turn, second: &Turn) {
     assert_eq!(second.end, TurnEnd::Answer(LAST_ANSWER.to_owned()));
     assert_eq!(second.approval_requests().count(), 0);
     assert_eq!(
-        second.steps[0].round.items,
+        second.steps[0].round.answer.items,
         [json!({
             "type": "function_call_output",
             "call_id": "call_Rt7vL3bMq8",
@@ -378,7 +378,7 @@ async fn a_fatal_outcome_stops_the_conversation_without_sending_more() {
     let mut agent = ResponsesAgent::new(&toolbox, &mut replay, small_settings(4)).unwrap();
     let turn = agent.send("Stock?", &session).await.unwrap();
     assert_eq!(turn.end, TurnEnd::Stopped);
-    assert!(turn.steps[0].round.items.is_empty());
+    assert!(turn.steps[0].round.answer.items.is_empty());
     let error = agent.send("Hello?", &session).await.unwrap_err();
     assert!(matches!(error, AgentError::Stopped), "{error}");
     drop(agent);
@@ -510,7 +510,7 @@ async fn a_request_that_got_no_answer_is_sent_again_by_resume_which_gives_the_wh
     assert_eq!(turn.answer(), Some("12 in stock."));
     let ids: Vec<&Value> = turn.steps.iter().map(|s| &s.response["id"]).collect();
     assert_eq!(ids, [&json!("resp_1"), &json!("resp_2")]);
-    assert_eq!(turn.steps[0].round.items, [lookup_output("call_1")]);
+    assert_eq!(turn.steps[0].round.answer.items, [lookup_output("call_1")]);
     drop(agent);
     assert!(flaky.inner.is_done());
     assert_eq!(flaky.sent, 3);
@@ -564,7 +564,7 @@ async fn a_cancelled_response_ends_the_turn_as_incomplete_and_runs_no_call() {
         assert_eq!(turn.steps.len(), 1);
         // Answered without running, for the next request to carry.
         assert_eq!(
-            turn.steps[0].round.items,
+            turn.steps[0].round.answer.items,
             [
                 json!({"type": "function_call_output", "call_id": "call_1", "output": format!(
                     "Error [CALL_NOT_RUN]: The call did not run: the response did not complete \
@@ -615,7 +615,7 @@ async fn a_completed_response_with_a_call_that_is_not_whole_runs_no_call() {
              still needed."
         );
         assert_eq!(
-            turn.steps[0].round.items,
+            turn.steps[0].round.answer.items,
             [
                 json!({"type": "function_call_output", "call_id": "call_1", "output": text}),
                 json!({"type": "function_call_output", "call_id": "call_2", "output": text}),
@@ -667,7 +667,7 @@ async fn resending_needs_no_response_id_and_answers_truncated_arguments_with_an_
     let mut agent = ResponsesAgent::new(&toolbox, &mut replay, settings).unwrap();
     let turn = agent.send("Stock?", &session).await.unwrap();
     assert_eq!(turn.end, TurnEnd::RequestLimit);
-    assert_eq!(turn.steps[0].round.items, [output]);
+    assert_eq!(turn.steps[0].round.answer.items, [output]);
     let turn = agent.resume(&session).await.unwrap();
     assert_eq!(turn.answer(), Some("Which SKU?"));
     drop(agent);

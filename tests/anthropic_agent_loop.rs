@@ -176,7 +176,7 @@ fn check_recorded_conversation(first: &Turn, second: &Turn) {
     );
     // The argument error goes back as an error result.
     assert_eq!(
-        first.steps[1].round.message,
+        first.steps[1].round.answer,
         Some(json!({"role": "user", "content": [{
             "type": "tool_result",
             "tool_use_id": "toolu_01Jd8sQ1cYz6dJ4pQ7rT0uX3",
@@ -238,7 +238,7 @@ fn check_recorded_conversation(first: &Turn, second: &Turn) {
         .collect();
     assert_eq!(refused, [Some("APPROVAL_REQUIRED")]);
     assert_eq!(
-        second.steps[0].round.message,
+        second.steps[0].round.answer,
         Some(json!({"role": "user", "content": [{
             "type": "tool_result",
             "tool_use_id": "toolu_01Rt7vL3bMq8fL6rS9tV2wZ5",
@@ -412,7 +412,7 @@ async fn the_request_limit_ends_the_turn_and_resume_sends_the_results() {
         error.to_string(),
         "nothing to send: the model ended its turn; send a user message"
     );
-    assert_eq!(agent.messages().len(), 4);
+    assert_eq!(agent.conversation().messages().len(), 4);
     drop(agent);
     assert!(replay.is_done());
 }
@@ -479,7 +479,7 @@ async fn a_fatal_outcome_stops_the_conversation_without_sending_more() {
     let turn = agent.send("Stock?", &session).await.unwrap();
     assert_eq!(turn.end, TurnEnd::Stopped);
     assert!(turn.steps[0].round.stop);
-    assert_eq!(turn.steps[0].round.message, None);
+    assert_eq!(turn.steps[0].round.answer, None);
     let error = agent.send("Hello?", &session).await.unwrap_err();
     assert!(matches!(error, AgentError::Stopped), "{error}");
     let error = agent.resume(&session).await.unwrap_err();
@@ -844,7 +844,7 @@ async fn a_request_that_got_no_answer_is_sent_again_by_resume_which_gives_the_wh
     let reasons: Vec<&str> = turn.steps.iter().map(|s| s.stop_reason.as_str()).collect();
     assert_eq!(reasons, ["tool_use", "end_turn"]);
     assert_eq!(
-        turn.steps[0].round.message,
+        turn.steps[0].round.answer,
         Some(user(json!([result("toolu_1", STOCK_12, false)])))
     );
     drop(agent);
@@ -1055,7 +1055,7 @@ fn tools_that_cannot_be_strict_are_refused_before_any_request() {
     else {
         panic!("a tool set error, not {error}")
     };
-    assert_eq!(tool, "create_folder_tree");
+    assert_eq!(*tool, "create_folder_tree");
     assert!(
         error
             .to_string()

@@ -1,5 +1,5 @@
 //! A Messages API response answered through the runtime's `Toolbox`
-//! (`tool_contract::anthropic::ToolboxExt`): object arguments dispatched,
+//! (`Toolbox::answer` with a `tool_contract::anthropic::ToolSet`): object arguments dispatched,
 //! enum values of strict tools matched ignoring case, every result in one
 //! user message of `tool_result` blocks, errors with `is_error: true`.
 
@@ -55,11 +55,11 @@ fn a_recorded_response_is_answered_in_one_user_message() {
     let tools = ToolSet::new(&[GetInventory::contract(), CreateRefundDraft::contract()]).unwrap();
     let response = support::read("recorded/messages.tool_use.json");
     let round = runtime()
-        .block_on(toolbox().answer_tool_use(&response, &tools, &session()))
+        .block_on(toolbox().answer(&tools, &response, &session()))
         .unwrap();
     assert!(!round.stop);
     assert_eq!(round.model, "claude-sonnet-4-5-20250929");
-    let message = round.message.unwrap();
+    let message = round.answer.unwrap();
     assert_eq!(message["role"], "user");
     let blocks = message["content"].as_array().unwrap();
     assert_eq!(blocks.len(), 4);
@@ -131,7 +131,7 @@ fn a_fatal_outcome_stops_the_round_and_writes_no_message() {
     })
     .unwrap();
     assert!(round.stop);
-    assert_eq!(round.message, None);
+    assert_eq!(round.answer, None);
     assert_eq!(round.results.len(), 2);
     assert_eq!(round.unanswered.len(), 2);
 }
@@ -154,12 +154,12 @@ fn streamed_calls_are_dispatched_like_whole_ones() {
     }
     let mut calls = stream.finish().unwrap();
     calls.calls.iter_mut().for_each(|call| tools.mark(call));
-    let round = runtime().block_on(toolbox().answer_anthropic_calls(
+    let round = runtime().block_on(toolbox().answer_calls::<tool_contract::anthropic::ToolSet>(
         calls,
         &session(),
         &tool_contract::runtime::AbortHandle::new(),
     ));
-    let block = &round.message.unwrap()["content"][0];
+    let block = &round.answer.unwrap()["content"][0];
     assert_eq!(block["is_error"], false);
     assert!(
         block["content"].as_str().unwrap().contains("RD-A-7-Late"),

@@ -299,7 +299,7 @@ fn names_anthropic_refuses_and_duplicates_are_errors() {
     assert_eq!(
         error,
         ToolSetError::DuplicateName {
-            name: "get_inventory".into()
+            name: "get_inventory"
         }
     );
 }

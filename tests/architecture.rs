@@ -12,6 +12,12 @@
 //! A module is a file (`src/a.rs` and `src/a/mod.rs` are `a`, `src/a/b.rs`
 //! is `a::b`, `lib.rs` is `crate`) or an inline `mod name { .. }` in one
 //! (`attr::tests`). Comments, string and character literals are skipped.
+//!
+//! The provider adapters implement the one provider contract of tool-core
+//! (checked at compile time: each provider and conversation type meets
+//! the traits) and keep only what is their provider's own: no adapter
+//! defines an agent loop or an extension of the runtime's `Toolbox`, which
+//! are written once in tool-runtime.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -47,12 +53,218 @@ fn every_adapter_crate_is_scanned() {
         .into_iter()
         .map(|(name, _)| name)
         .collect();
-    for adapter in ["tool-openai", "tool-gemini"] {
+    for adapter in ["tool-openai", "tool-anthropic", "tool-gemini"] {
         assert!(
             names.iter().any(|n| n == adapter),
             "{adapter} not in {names:?}"
         );
     }
+}
+
+/// The adapters whose sources hold only what is their provider's own.
+const ADAPTERS: [&str; 4] = ["tool-openai", "tool-anthropic", "tool-gemini", "tool-mcp"];
+
+/// What in an adapter's sources would be a second agent loop or a
+/// `Toolbox` extension: a file named for one, an extension trait or impl
+/// for `Toolbox`, a struct named `...Agent`, or a request sent through a
+/// `tool_transport::Transport`. Line comments are left out (the docs may
+/// name the runtime's `Toolbox::answer`).
+fn adapter_findings(crate_name: &str, sources: &[(String, String)]) -> Vec<String> {
+    let mut findings = Vec::new();
+    for (file, text) in sources {
+        let name = file.rsplit('/').next().unwrap_or(file);
+        if name == "agent.rs" || name == "toolbox.rs" {
+            findings.push(format!(
+                "{crate_name}/src/{file}: a file of its own agent loop or Toolbox extension"
+            ));
+        }
+        for (number, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or_default();
+            let at = format!("{crate_name}/src/{file}:{}", number + 1);
+            let words: Vec<&str> = code
+                .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .filter(|w| !w.is_empty())
+                .collect();
+            let has = |word: &str| words.contains(&word);
+            if has("trait") && words.iter().any(|w| w.starts_with("Toolbox")) {
+                findings.push(format!("{at}: a trait over Toolbox: {}", code.trim()));
+            }
+            if has("impl") && words.windows(2).any(|w| w == ["for", "Toolbox"]) {
+                findings.push(format!("{at}: an impl for Toolbox: {}", code.trim()));
+            }
+            if has("impl") && words.windows(2).any(|w| w == ["impl", "Toolbox"]) {
+                findings.push(format!("{at}: an impl of Toolbox: {}", code.trim()));
+            }
+            if let Some(i) = words.iter().position(|w| *w == "struct")
+                && words.get(i + 1).is_some_and(|w| w.ends_with("Agent"))
+            {
+                findings.push(format!("{at}: an agent of its own: {}", code.trim()));
+            }
+            if code.contains("tool_transport::Transport")
+                || code.contains(": Transport")
+                || code.contains("transport.send(")
+            {
+                findings.push(format!(
+                    "{at}: requests sent through a transport: {}",
+                    code.trim()
+                ));
+            }
+        }
+    }
+    findings
+}
+
+#[test]
+fn no_adapter_defines_its_own_agent_loop_or_toolbox_extension() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut findings = Vec::new();
+    for adapter in ADAPTERS {
+        findings.extend(adapter_findings(
+            adapter,
+            &read_sources(&root.join(adapter).join("src")),
+        ));
+    }
+    assert!(findings.is_empty(), "{}", findings.join("\n"));
+}
+
+/// The scan finds each kind of second loop or extension (the control for
+/// the test above).
+#[test]
+fn the_adapter_scan_finds_a_loop_and_an_extension() {
+    let sources = vec![
+        (
+            "agent.rs".to_owned(),
+            "pub struct ResponsesAgent<'t, T> { transport: T }\n\
+            impl<'t, T: Transport> ResponsesAgent<'t, T> {\n\
+            async fn run(&mut self) { self.transport.send(PATH, &request).await; }\n}\n"
+                .to_owned(),
+        ),
+        (
+            "toolbox.rs".to_owned(),
+            "pub trait ToolboxExt: sealed::Sealed {}\n\
+            impl ToolboxExt for Toolbox {}\n\
+            // impl Ext for Toolbox, in a comment, is not code\n"
+                .to_owned(),
+        ),
+        (
+            "wire.rs".to_owned(),
+            "pub type ResponsesAgent<'t, T> = Agent<'t, Responses, T>;\n".to_owned(),
+        ),
+    ];
+    let findings = adapter_findings("tool-x", &sources);
+    assert_eq!(
+        findings,
+        [
+            "tool-x/src/agent.rs: a file of its own agent loop or Toolbox extension",
+            "tool-x/src/agent.rs:1: an agent of its own: pub struct ResponsesAgent<'t, T> { transport: T }",
+            "tool-x/src/agent.rs:2: requests sent through a transport: impl<'t, T: Transport> ResponsesAgent<'t, T> {",
+            "tool-x/src/agent.rs:3: requests sent through a transport: async fn run(&mut self) { self.transport.send(PATH, &request).await; }",
+            "tool-x/src/toolbox.rs: a file of its own agent loop or Toolbox extension",
+            "tool-x/src/toolbox.rs:1: a trait over Toolbox: pub trait ToolboxExt: sealed::Sealed {}",
+            "tool-x/src/toolbox.rs:2: an impl for Toolbox: impl ToolboxExt for Toolbox {}",
+        ]
+    );
+}
+
+/// Every provider implements tool-core's provider contract, and each agent
+/// loop's conversation its `Conversation`: a compile-time check, and each
+/// reads a response of its own API through the contract.
+#[test]
+fn every_adapter_implements_the_provider_contract() {
+    use serde_json::json;
+    use tool_core::provider::Provider;
+
+    fn model<P: Provider>(provider: &P, response: &serde_json::Value) -> String {
+        let calls = provider.calls(response).unwrap();
+        assert!(P::list(&calls).is_empty());
+        P::model(&calls).to_owned()
+    }
+    let chat = json!({"model": "gpt-4.1", "choices": [{"index": 0, "finish_reason": "stop",
+        "message": {"role": "assistant", "content": "Hi"}}]});
+    assert_eq!(
+        model(&tool_contract::openai::Api::ChatCompletions, &chat),
+        "gpt-4.1"
+    );
+    let responses =
+        json!({"id": "resp_1", "model": "gpt-5-mini", "status": "completed", "output": []});
+    assert_eq!(
+        model(&tool_contract::openai::Api::Responses, &responses),
+        "gpt-5-mini"
+    );
+    let messages = json!({"model": "claude-sonnet-4-5", "stop_reason": "end_turn", "content": []});
+    let tool_set = tool_contract::anthropic::ToolSet::new(&[]).unwrap();
+    assert_eq!(model(&tool_set, &messages), "claude-sonnet-4-5");
+    let gemini = json!({"modelVersion": "gemini-2.5-flash", "candidates": [{"content":
+        {"role": "model", "parts": [{"text": "Hi"}]}, "finishReason": "STOP"}]});
+    assert_eq!(
+        model(&tool_contract::gemini::GenerateContent, &gemini),
+        "gemini-2.5-flash"
+    );
+
+    // The stream assemblers give the calls of their provider.
+    fn assembles<A: tool_core::provider::Assembler>(
+        events: &[serde_json::Value],
+        mut stream: A,
+    ) -> String {
+        for event in events {
+            stream.push(event).unwrap();
+        }
+        let calls = stream.finish().unwrap();
+        assert!(<A::Provider as Provider>::list(&calls).is_empty());
+        <A::Provider as Provider>::model(&calls).to_owned()
+    }
+    let chunk = json!({"model": "gpt-4.1", "choices": [{"index": 0, "delta": {"content": "Hi"},
+        "finish_reason": "stop"}]});
+    assert_eq!(
+        assembles(
+            &[chunk],
+            tool_contract::openai::ChatCompletionsStream::new()
+        ),
+        "gpt-4.1"
+    );
+    let events = [
+        json!({"type": "message_start", "message": {"id": "msg_1", "type": "message", "role": "assistant",
+            "model": "claude-sonnet-4-5", "content": [], "stop_reason": null}}),
+        json!({"type": "message_delta", "delta": {"stop_reason": "end_turn"}}),
+        json!({"type": "message_stop"}),
+    ];
+    assert_eq!(
+        assembles(&events, tool_contract::anthropic::StreamAssembler::new()),
+        "claude-sonnet-4-5"
+    );
+    let _ = assembles::<tool_contract::openai::ResponsesStream>;
+}
+
+/// Each agent loop is the runtime's one loop over the adapter's
+/// `Conversation` (a compile-time check).
+#[cfg(feature = "runtime")]
+#[test]
+fn every_agent_loop_is_the_runtime_loop_over_a_conversation() {
+    use tool_core::provider::Conversation;
+
+    fn conversation<C: Conversation>() -> &'static [&'static str] {
+        C::LOOP_KEYS
+    }
+    assert!(conversation::<tool_contract::openai::agent::Responses>().contains(&"input"));
+    assert!(conversation::<tool_contract::anthropic::agent::Messages>().contains(&"messages"));
+    assert!(conversation::<tool_contract::gemini::agent::Contents>().contains(&"contents"));
+    // Each adapter's agent is the runtime's `Agent` over its conversation.
+    fn same<T>(_: PhantomData<T>, _: PhantomData<T>) {}
+    use std::marker::PhantomData;
+    use tool_contract::transport::Replay;
+    use tool_runtime::agent::Agent;
+    same(
+        PhantomData::<tool_contract::openai::agent::ResponsesAgent<'static, Replay>>,
+        PhantomData::<Agent<'static, tool_contract::openai::agent::Responses, Replay>>,
+    );
+    same(
+        PhantomData::<tool_contract::anthropic::agent::MessagesAgent<'static, Replay>>,
+        PhantomData::<Agent<'static, tool_contract::anthropic::agent::Messages, Replay>>,
+    );
+    same(
+        PhantomData::<tool_contract::gemini::agent::GeminiAgent<'static, Replay>>,
+        PhantomData::<Agent<'static, tool_contract::gemini::agent::Contents, Replay>>,
+    );
 }
 
 #[test]

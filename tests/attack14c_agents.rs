@@ -117,7 +117,7 @@ async fn responses_loop_ends_a_failed_response_with_its_error_as_incomplete() {
 /// `StreamAssembler::finish` gives calls only with `stop_reason:
 /// "tool_use"` and refuses a response that gave none ("the response gave
 /// no stop_reason"), and the Messages loop refuses a response without one;
-/// but `ToolboxExt::answer_tool_use` reads `stop_reason` with
+/// but `Toolbox::answer` with a `ToolSet` reads `stop_reason` with
 /// `.and_then(Value::as_str)` (`calls.rs`), so `null` (what an unfinished
 /// message, such as a `message_start` payload a proxy forwards, carries),
 /// a missing key or a non-string all become `None`, and
@@ -125,7 +125,7 @@ async fn responses_loop_ends_a_failed_response_with_its_error_as_incomplete() {
 /// it stopped to call tools ran.
 #[tokio::test]
 async fn answer_tool_use_does_not_run_a_call_of_a_response_without_a_stop_reason() {
-    use tool_contract::anthropic::{ToolSet, ToolboxExt};
+    use tool_contract::anthropic::ToolSet;
     let use_block = json!({"type": "tool_use", "id": "toolu_1", "name": "bump_counter", "input": {"note": "a"}});
     for stop_reason in [Some(Value::Null), None, Some(json!(7))] {
         let (toolbox, runs) = counting_toolbox();
@@ -135,9 +135,7 @@ async fn answer_tool_use_does_not_run_a_call_of_a_response_without_a_stop_reason
         if let Some(reason) = &stop_reason {
             response["stop_reason"] = reason.clone();
         }
-        let round = toolbox
-            .answer_tool_use(&response, &tools, &Session::new())
-            .await;
+        let round = toolbox.answer(&tools, &response, &Session::new()).await;
         assert_eq!(
             runs.load(Ordering::SeqCst),
             0,
@@ -166,12 +164,11 @@ async fn answer_tool_use_does_not_run_a_call_of_a_response_without_a_stop_reason
 /// (`"status": "incomplete"`) or cancelled: the loop answers its calls
 /// `CALL_NOT_RUN`, the stream assembler gives out no call of a
 /// `response.incomplete`, and the Chat Completions reader refuses
-/// `finish_reason: "length"`; but `ToolboxExt::answer_responses` reads the
+/// `finish_reason: "length"`; but `Toolbox::answer` with `Api::Responses` reads the
 /// calls with `responses_calls`, which never looks at `status`, and runs
 /// them.
 #[tokio::test]
 async fn answer_responses_does_not_run_a_call_of_a_response_that_did_not_complete() {
-    use tool_contract::openai::ToolboxExt;
     for status in ["incomplete", "cancelled", "in_progress"] {
         let (toolbox, runs) = counting_toolbox();
         let mut response = json!({"id": "resp_1", "object": "response", "status": status,
@@ -179,7 +176,13 @@ async fn answer_responses_does_not_run_a_call_of_a_response_that_did_not_complet
         if status == "incomplete" {
             response["incomplete_details"] = json!({"reason": "max_output_tokens"});
         }
-        let round = toolbox.answer_responses(&response, &Session::new()).await;
+        let round = toolbox
+            .answer(
+                &tool_contract::openai::Api::Responses,
+                &response,
+                &Session::new(),
+            )
+            .await;
         assert_eq!(runs.load(Ordering::SeqCst), 0, "{status}: the call ran");
         let reason = if status == "incomplete" {
             "max_output_tokens"
@@ -201,7 +204,7 @@ async fn answer_responses_does_not_run_a_call_of_a_response_that_did_not_complet
 /// Break (the `DUPLICATE_CALL_ID` guard is skipped on the not-run path):
 /// `Toolbox::call_turn` answers calls that share an id `DUPLICATE_CALL_ID`
 /// ("this guards a list of calls built any other way"), but
-/// `answer_anthropic_calls` sends the calls of a response that did not
+/// `Toolbox::answer_calls` sent the calls of a response that did not
 /// stop with `tool_use` one by one through `answer_without_running`, so
 /// two calls `toolu_1` built by hand get two `CALL_NOT_RUN` results and a
 /// results message with two `tool_result` blocks for one id, which the
@@ -209,7 +212,7 @@ async fn answer_responses_does_not_run_a_call_of_a_response_that_did_not_complet
 #[tokio::test]
 async fn not_run_calls_that_share_an_id_answer_duplicate_call_id() {
     use tool_contract::ToolCall;
-    use tool_contract::anthropic::{ResponseCalls, ToolboxExt};
+    use tool_contract::anthropic::{ResponseCalls, ToolSet};
     let (toolbox, runs) = counting_toolbox();
     let calls = ResponseCalls {
         model: "m".to_owned(),
@@ -220,7 +223,7 @@ async fn not_run_calls_that_share_an_id_answer_duplicate_call_id() {
         ],
     };
     let round = toolbox
-        .answer_anthropic_calls(
+        .answer_calls::<ToolSet>(
             calls,
             &Session::new(),
             &tool_contract::runtime::AbortHandle::new(),

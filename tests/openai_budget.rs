@@ -79,8 +79,8 @@ fn a_set_over_the_enum_limit_is_refused_naming_the_tools() {
     assert!(check_tool_set(&set[..1]).is_ok());
     assert!(check_tool_set(&set[1..]).is_ok());
     let error = tools_for_chat_completions(&set).unwrap_err();
-    let ToolSetError::OverBudget(budget) = &error else {
-        panic!("expected OverBudget, got {error}");
+    let ToolSetError::Budget(budget) = &error else {
+        panic!("expected Budget, got {error}");
     };
     assert_eq!(budget.over.len(), 1);
     assert_eq!(budget.over[0].limit, BudgetLimit::EnumValues);

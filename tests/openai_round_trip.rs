@@ -69,7 +69,7 @@ fn chat_completions_calls_are_answered_in_order() {
     assert!(!round.stop);
     assert!(!round.is_final_answer());
     assert_eq!(
-        round.items,
+        round.answer.items,
         [
             json!({
                 "role": "tool",
@@ -100,7 +100,7 @@ fn every_call_is_recorded_with_provider_api_model_and_contract_version() {
     let response = support::read("recorded/chat_completions.tool_calls.json");
     let round = answer_chat(&response, &session());
     assert_eq!(
-        serde_json::to_value(round.records()).unwrap(),
+        serde_json::to_value(round.answer.records.clone()).unwrap(),
         json!([
             {"provider": "openai", "api": "chat_completions", "model": "gpt-4.1-2025-04-14",
              "call_id": "call_Xk2n8QzR4tVb7Lm1", "tool": "get_inventory", "contract_version": "1.0.0"},
@@ -128,7 +128,7 @@ fn the_outputs_extend_the_conversation_for_the_next_request() {
         json!({"role": "user", "content": "Is SKU-1042 in stock? And refund A-10293, the box was crushed."}),
     ];
     messages.push(response["choices"][0]["message"].clone());
-    messages.extend(round.items);
+    messages.extend(round.answer.items);
     let request = json!({
         "model": "gpt-4.1",
         "messages": messages,
@@ -151,7 +151,7 @@ fn the_outputs_extend_the_conversation_for_the_next_request() {
     let text = support::read("recorded/chat_completions.text.json");
     let last = answer_chat(&text, &session());
     assert!(last.is_final_answer());
-    assert_eq!(last.items, Vec::<Value>::new());
+    assert_eq!(last.answer.items, Vec::<Value>::new());
 }
 
 #[test]
@@ -182,7 +182,7 @@ fn responses_calls_are_answered_with_function_call_outputs() {
     let round =
         openai::answer_responses(&response, &contracts(), |call| dispatch(call, &session)).unwrap();
     assert_eq!(
-        round.items,
+        round.answer.items,
         [
             json!({
                 "type": "function_call_output",
@@ -197,7 +197,9 @@ fn responses_calls_are_answered_with_function_call_outputs() {
         ]
     );
     let records: Vec<(Api, String, String)> = round
-        .records()
+        .answer
+        .records
+        .clone()
         .into_iter()
         .map(|r| (r.api, r.model, r.contract_version.unwrap().to_string()))
         .collect();
@@ -233,7 +235,7 @@ fn a_fatal_outcome_writes_nothing_and_stops_the_loop() {
     .unwrap();
     assert_eq!(ran, ["reserve_inventory"]);
     assert!(round.stop);
-    assert_eq!(round.items, Vec::<Value>::new());
+    assert_eq!(round.answer.items, Vec::<Value>::new());
     assert_eq!(round.results.len(), 1);
     assert!(round.results[0].1.is_fatal());
     let unanswered: Vec<&str> = round
@@ -258,6 +260,7 @@ fn a_fatal_outcome_after_answers_keeps_the_answers() {
     .unwrap();
     assert!(round.stop);
     let answered: Vec<&str> = round
+        .answer
         .items
         .iter()
         .map(|i| i["tool_call_id"].as_str().unwrap())
@@ -279,7 +282,7 @@ fn a_call_of_a_cut_off_response_is_answered_not_run() {
     .unwrap();
     assert!(!round.stop);
     assert_eq!(
-        round.items,
+        round.answer.items,
         [json!({
             "type": "function_call_output",
             "call_id": "call_Mn3bV6cX9zL2kJ5h",
@@ -294,7 +297,7 @@ fn a_value_missing_from_the_session_is_not_the_models_fault() {
     let without_customer = Session::new().with(TenantId("acme".into()));
     let round = answer_chat(&response, &without_customer);
     assert_eq!(
-        round.items[1]["content"],
+        round.answer.items[1]["content"],
         "Error [INTERNAL]: The tool failed unexpectedly. The failure was recorded; do not retry this call."
     );
 }
@@ -335,10 +338,15 @@ fn outcomes_of_calls_run_elsewhere_make_a_round_too() {
             (call, output)
         })
         .collect();
-    let round = ToolRound::from_results(read.api, read.model, results, &contracts());
+    let round = ToolRound::from_results(
+        openai::ResponseCalls::new(read.api, read.model, Vec::new()),
+        results,
+        &contracts(),
+    );
     assert!(round.stop);
     assert!(round.unanswered.is_empty());
     let answered: Vec<&str> = round
+        .answer
         .items
         .iter()
         .map(|i| i["tool_call_id"].as_str().unwrap())

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::{Value, json};
-use tool_contract::openai::{Api, ChatCompletionsStream, ResponsesStream, ToolboxExt};
+use tool_contract::openai::{Api, ChatCompletionsStream, ResponsesStream};
 use tool_contract::runtime::AbortHandle;
 use tool_contract::{CallContext, Session, Tool, ToolError, Toolbox};
 
@@ -50,11 +50,14 @@ fn streamed_chat_calls_are_answered_as_one_turn() {
         stream.push(chunk).unwrap();
     }
     let calls = stream.finish().unwrap();
-    let round =
-        runtime().block_on(toolbox().answer_calls(calls, &Session::new(), &AbortHandle::new()));
-    assert_eq!(round.api, Api::ChatCompletions);
+    let round = runtime().block_on(toolbox().answer_calls::<tool_contract::openai::Api>(
+        calls,
+        &Session::new(),
+        &AbortHandle::new(),
+    ));
+    assert_eq!(round.answer.api, Api::ChatCompletions);
     assert_eq!(
-        round.items,
+        round.answer.items,
         [
             json!({"role": "tool", "tool_call_id": "call_a", "content": "12 units of SKU-1"}),
             json!({"role": "tool", "tool_call_id": "call_b", "content":
@@ -78,13 +81,13 @@ fn a_streamed_responses_call_is_answered_once_the_stream_completes() {
     for event in &events {
         stream.push(event).unwrap();
     }
-    let round = runtime().block_on(toolbox().answer_calls(
+    let round = runtime().block_on(toolbox().answer_calls::<tool_contract::openai::Api>(
         stream.finish().unwrap(),
         &Session::new(),
         &AbortHandle::new(),
     ));
     assert_eq!(
-        round.items,
+        round.answer.items,
         [
             json!({"type": "function_call_output", "call_id": "call_1", "output": "12 units of SKU-9"})
         ]
@@ -151,9 +154,12 @@ fn through_the_stream(toolbox: &Toolbox, events: &[Value]) -> Result<Vec<Value>,
         );
     }
     let calls = stream.finish().map_err(|e| e.to_string())?;
-    let round =
-        runtime().block_on(toolbox.answer_calls(calls, &Session::new(), &AbortHandle::new()));
-    Ok(round.items)
+    let round = runtime().block_on(toolbox.answer_calls::<tool_contract::openai::Api>(
+        calls,
+        &Session::new(),
+        &AbortHandle::new(),
+    ));
+    Ok(round.answer.items)
 }
 
 fn function_call(call_id: &str, sku_arguments: &str, status: Option<&str>) -> Value {
@@ -248,7 +254,11 @@ fn the_stream_and_the_whole_response_run_the_same_calls() {
 
         let (whole, whole_runs) = counting_toolbox();
         let round = runtime()
-            .block_on(whole.answer_responses(&response, &Session::new()))
+            .block_on(whole.answer(
+                &tool_contract::openai::Api::Responses,
+                &response,
+                &Session::new(),
+            ))
             .unwrap();
         let closure_runs = AtomicUsize::new(0);
         let closure =
@@ -259,7 +269,7 @@ fn the_stream_and_the_whole_response_run_the_same_calls() {
             .unwrap();
         match &stream_items {
             Ok(items) => {
-                assert_eq!(&round.items, items, "{response}");
+                assert_eq!(&round.answer.items, items, "{response}");
                 assert_eq!(stream_runs.load(Ordering::SeqCst), 2);
                 assert_eq!(whole_runs.load(Ordering::SeqCst), 2);
                 assert_eq!(closure_runs.load(Ordering::SeqCst), 2);
@@ -275,8 +285,8 @@ fn the_stream_and_the_whole_response_run_the_same_calls() {
                         "output": not_run(&reason)})
                     })
                     .collect();
-                assert_eq!(round.items, answered, "{response}");
-                assert_eq!(closure.items, answered, "{response}");
+                assert_eq!(round.answer.items, answered, "{response}");
+                assert_eq!(closure.answer.items, answered, "{response}");
                 assert_eq!(stream_runs.load(Ordering::SeqCst), 0);
                 assert_eq!(whole_runs.load(Ordering::SeqCst), 0);
                 assert_eq!(closure_runs.load(Ordering::SeqCst), 0);

@@ -1,5 +1,5 @@
 //! Recorded OpenAI responses answered by a `Toolbox` in one call
-//! (`toolbox.answer_chat_completions(..)`, `toolbox.answer_responses(..)`):
+//! (`toolbox.answer(&tool_contract::openai::Api::ChatCompletions, ..)`, `toolbox.answer(&tool_contract::openai::Api::Responses, ..)`):
 //! the messages and items the model reads, the audit records the
 //! application keeps, approvals and idempotent replays across rounds, a
 //! fatal outcome that stops the run, the calls of a turn overlapping, and
@@ -156,16 +156,20 @@ async fn a_chat_completions_turn_runs_through_the_toolbox() {
     let toolbox = toolbox(&runs, false);
     let response = support::read("recorded/chat_completions.tool_calls.json");
     let round = toolbox
-        .answer_chat_completions(&response, &session(&Approvals::new()))
+        .answer(
+            &tool_contract::openai::Api::ChatCompletions,
+            &response,
+            &session(&Approvals::new()),
+        )
         .await
         .unwrap();
 
-    assert_eq!(round.api, Api::ChatCompletions);
+    assert_eq!(round.answer.api, Api::ChatCompletions);
     assert_eq!(round.model, "gpt-4.1-2025-04-14");
     assert!(!round.stop);
     assert!(!round.is_final_answer());
     assert_eq!(
-        round.items,
+        round.answer.items,
         [
             json!({
                 "role": "tool",
@@ -228,7 +232,7 @@ async fn a_chat_completions_turn_runs_through_the_toolbox() {
     );
     // The provider's facts about each call, with the version that ran it.
     assert_eq!(
-        serde_json::to_value(round.records()).unwrap()[1],
+        serde_json::to_value(round.answer.records.clone()).unwrap()[1],
         json!({"provider": "openai", "api": "chat_completions", "model": "gpt-4.1-2025-04-14",
                "call_id": "call_P9sD3fGh6JkL0qWe", "tool": "create_refund_draft", "contract_version": "3.0.0"})
     );
@@ -242,13 +246,17 @@ async fn a_declared_error_in_a_parallel_turn_leaves_the_other_calls_alone() {
     let session = session(&Approvals::new());
     let response = support::read("recorded/chat_completions.declared_error.json");
     let round = toolbox
-        .answer_chat_completions(&response, &session)
+        .answer(
+            &tool_contract::openai::Api::ChatCompletions,
+            &response,
+            &session,
+        )
         .await
         .unwrap();
 
     assert!(!round.stop);
     assert_eq!(
-        round.items,
+        round.answer.items,
         [
             json!({
                 "role": "tool",
@@ -303,16 +311,20 @@ async fn a_responses_turn_skips_other_items_and_answers_each_call() {
     let toolbox = toolbox(&runs, false);
     let response = support::read("recorded/responses.parallel.json");
     let round = toolbox
-        .answer_responses(&response, &session(&Approvals::new()))
+        .answer(
+            &tool_contract::openai::Api::Responses,
+            &response,
+            &session(&Approvals::new()),
+        )
         .await
         .unwrap();
 
-    assert_eq!(round.api, Api::Responses);
+    assert_eq!(round.answer.api, Api::Responses);
     assert_eq!(round.model, "o4-mini-2025-04-16");
     assert!(!round.stop);
     // The reasoning and web search items are not calls.
     assert_eq!(
-        round.items,
+        round.answer.items,
         [
             json!({
                 "type": "function_call_output",
@@ -340,7 +352,7 @@ async fn a_responses_turn_skips_other_items_and_answers_each_call() {
         ]
     );
     assert_eq!(
-        serde_json::to_value(round.records()).unwrap(),
+        serde_json::to_value(round.answer.records.clone()).unwrap(),
         json!([
             {"provider": "openai", "api": "responses", "model": "o4-mini-2025-04-16",
              "call_id": "call_Pa1bC2dE3fG4hI5j", "tool": "get_inventory", "contract_version": "1.0.0"},
@@ -362,10 +374,13 @@ async fn an_approval_lets_the_same_response_run_and_a_repeat_is_replayed() {
     let reserve_arguments = response["output"][1]["arguments"].as_str().unwrap();
 
     // 1. Not approved yet: the reservation asks; the lookup runs.
-    let asked = toolbox.answer_responses(&response, &session).await.unwrap();
+    let asked = toolbox
+        .answer(&tool_contract::openai::Api::Responses, &response, &session)
+        .await
+        .unwrap();
     assert!(!asked.stop);
     assert_eq!(
-        asked.items,
+        asked.answer.items,
         [
             json!({
                 "type": "function_call_output",
@@ -400,9 +415,12 @@ async fn an_approval_lets_the_same_response_run_and_a_repeat_is_replayed() {
 
     // 2. The user approves exactly this call; the same response now runs it.
     approvals.grant(requests[0].approve("appr-cus_42-1"));
-    let ran = toolbox.answer_responses(&response, &session).await.unwrap();
+    let ran = toolbox
+        .answer(&tool_contract::openai::Api::Responses, &response, &session)
+        .await
+        .unwrap();
     assert_eq!(
-        ran.items[0],
+        ran.answer.items[0],
         json!({
             "type": "function_call_output",
             "call_id": "call_Qw8eR5tY2uI9oP3a",
@@ -424,9 +442,12 @@ async fn an_approval_lets_the_same_response_run_and_a_repeat_is_replayed() {
 
     // 3. The same response again (say, the answer was lost): the recorded
     // reservation comes back, nothing is reserved twice, no new approval.
-    let again = toolbox.answer_responses(&response, &session).await.unwrap();
+    let again = toolbox
+        .answer(&tool_contract::openai::Api::Responses, &response, &session)
+        .await
+        .unwrap();
     assert_eq!(
-        again.items[0],
+        again.answer.items[0],
         json!({
             "type": "function_call_output",
             "call_id": "call_Qw8eR5tY2uI9oP3a",
@@ -447,7 +468,11 @@ async fn a_fatal_outcome_writes_no_item_and_stops_the_run() {
     let toolbox = toolbox(&runs, true);
     let response = support::read("recorded/chat_completions.tool_calls.json");
     let round = toolbox
-        .answer_chat_completions(&response, &session(&Approvals::new()))
+        .answer(
+            &tool_contract::openai::Api::ChatCompletions,
+            &response,
+            &session(&Approvals::new()),
+        )
         .await
         .unwrap();
 
@@ -456,6 +481,7 @@ async fn a_fatal_outcome_writes_no_item_and_stops_the_run() {
     // No answer for the refund; the other calls of the turn ran together
     // with it and are answered, but the run must not go on.
     let answered: Vec<&str> = round
+        .answer
         .items
         .iter()
         .map(|item| item["tool_call_id"].as_str().unwrap())
@@ -492,26 +518,30 @@ async fn a_final_answer_runs_nothing() {
 
     let chat = support::read("recorded/chat_completions.text.json");
     let round = toolbox
-        .answer_chat_completions(&chat, &session)
+        .answer(
+            &tool_contract::openai::Api::ChatCompletions,
+            &chat,
+            &session,
+        )
         .await
         .unwrap();
     assert!(round.is_final_answer());
     assert!(!round.stop);
-    assert_eq!(round.items, Vec::<Value>::new());
+    assert_eq!(round.answer.items, Vec::<Value>::new());
     assert_eq!(round.audit_records().count(), 0);
     assert_eq!(
-        (round.api, round.model.as_str()),
+        (round.answer.api, round.model.as_str()),
         (Api::ChatCompletions, "gpt-4.1-2025-04-14")
     );
 
     let responses = support::read("recorded/responses.text.json");
     let round = toolbox
-        .answer_responses(&responses, &session)
+        .answer(&tool_contract::openai::Api::Responses, &responses, &session)
         .await
         .unwrap();
     assert!(round.is_final_answer());
     assert!(!round.stop);
-    assert_eq!(round.items, Vec::<Value>::new());
+    assert_eq!(round.answer.items, Vec::<Value>::new());
     assert_eq!(round.results, Vec::new());
     let ran = runs.inventory.load(Ordering::SeqCst)
         + runs.refunds.load(Ordering::SeqCst)
@@ -531,7 +561,7 @@ async fn a_malformed_response_is_an_error_with_its_path_and_runs_nothing() {
         .unwrap()
         .remove("call_id");
     let error = toolbox
-        .answer_responses(&response, &session)
+        .answer(&tool_contract::openai::Api::Responses, &response, &session)
         .await
         .unwrap_err();
     assert_eq!(error.to_string(), "$.output[2].call_id: missing");
@@ -540,7 +570,11 @@ async fn a_malformed_response_is_an_error_with_its_path_and_runs_nothing() {
     response["choices"][0]["message"]["tool_calls"][1]["function"]["arguments"] =
         json!({"order_ref": "A-10293"});
     let error = toolbox
-        .answer_chat_completions(&response, &session)
+        .answer(
+            &tool_contract::openai::Api::ChatCompletions,
+            &response,
+            &session,
+        )
         .await
         .unwrap_err();
     assert_eq!(
@@ -551,7 +585,11 @@ async fn a_malformed_response_is_an_error_with_its_path_and_runs_nothing() {
     // A Responses body given as a Chat Completions one.
     let responses = support::read("recorded/responses.function_calls.json");
     let error = toolbox
-        .answer_chat_completions(&responses, &session)
+        .answer(
+            &tool_contract::openai::Api::ChatCompletions,
+            &responses,
+            &session,
+        )
         .await
         .unwrap_err();
     assert_eq!(error.path(), "$.choices");
@@ -618,7 +656,11 @@ async fn the_calls_of_a_turn_overlap_and_a_destructive_one_runs_alone() {
             ]}}]
     });
     let round = toolbox
-        .answer_chat_completions(&response, &session(&approvals))
+        .answer(
+            &tool_contract::openai::Api::ChatCompletions,
+            &response,
+            &session(&approvals),
+        )
         .await
         .unwrap();
 
@@ -633,6 +675,7 @@ async fn the_calls_of_a_turn_overlap_and_a_destructive_one_runs_alone() {
         ]
     );
     let texts: Vec<&str> = round
+        .answer
         .items
         .iter()
         .map(|item| item["content"].as_str().unwrap())
@@ -660,7 +703,7 @@ async fn an_aborted_turn_answers_aborted_and_runs_on_another_task() {
         let abort = AbortHandle::new();
         abort.abort();
         shared
-            .answer_calls(calls, &session(&Approvals::new()), &abort)
+            .answer_calls::<tool_contract::openai::Api>(calls, &session(&Approvals::new()), &abort)
             .await
     });
     let round = handle.await.unwrap();
@@ -674,7 +717,7 @@ async fn an_aborted_turn_answers_aborted_and_runs_on_another_task() {
         ]
     );
     assert_eq!(
-        round.items[0],
+        round.answer.items[0],
         json!({
             "role": "tool",
             "tool_call_id": "call_Rf1aB2cD3eF4gH5i",

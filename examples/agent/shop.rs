@@ -2,8 +2,8 @@
 //! (`tests/agent_loop.rs`, `tests/anthropic_agent_loop.rs`): the example
 //! tools' handlers over an in-memory stock, the session the application
 //! trusts, the settings of each loop (OpenAI Responses, Anthropic
-//! Messages), and the recorded conversations the loops replay without an
-//! API key.
+//! Messages, Gemini generateContent), and the recorded conversations the
+//! loops replay without an API key.
 //!
 //! Included with `#[path]` beside `tools/mod.rs` (as `mod tools`).
 #![allow(dead_code)]
@@ -15,6 +15,7 @@ use std::time::{Duration, SystemTime};
 use tool_contract::anthropic::agent as messages;
 use tool_contract::approval::Approvals;
 use tool_contract::audit::Subjects;
+use tool_contract::gemini::agent as gemini;
 use tool_contract::openai::agent::{AgentSettings, Continuation, RESPONSES_PATH};
 use tool_contract::prelude::*;
 use tool_contract::runtime::format_rfc3339;
@@ -216,5 +217,43 @@ pub fn recorded_anthropic() -> Result<Replay, Box<dyn std::error::Error>> {
         ANTHROPIC_REQUESTS,
         ANTHROPIC_RESPONSES,
         Some(ANTHROPIC_TOOLS),
+    )?)
+}
+
+/// The Gemini model of the recorded `generateContent` conversation.
+pub const GEMINI_MODEL: &str = "gemini-2.5-flash";
+
+/// The Gemini loop's settings for `model`: the shop's instructions as the
+/// system instruction, the model's thoughts included in its responses, at
+/// most 6 requests a turn.
+pub fn gemini_settings(model: &str) -> gemini::AgentSettings {
+    let mut settings = gemini::AgentSettings::new(model);
+    settings.system_instruction = Some(INSTRUCTIONS.to_owned());
+    settings.max_requests = 6;
+    settings.extra.insert(
+        "generationConfig".to_owned(),
+        tool_contract::serde_json::json!({"thinkingConfig": {"includeThoughts": true}}),
+    );
+    settings
+}
+
+/// The recorded Gemini function declarations, exactly as each request must
+/// carry them.
+pub const GEMINI_TOOLS: &str = include_str!("recorded/gemini/tools.json");
+/// The recorded `generateContent` responses, in order.
+pub const GEMINI_RESPONSES: &str = include_str!("recorded/gemini/responses.json");
+/// The `generateContent` requests the loop must send, each with the whole
+/// conversation so far.
+pub const GEMINI_REQUESTS: &str = include_str!("recorded/gemini/requests.json");
+
+/// The recorded `generateContent` conversation: each expected request
+/// (with `"tools": "<tools.json>"` standing for the recorded declarations)
+/// and the response it got.
+pub fn recorded_gemini() -> Result<Replay, Box<dyn std::error::Error>> {
+    Ok(Replay::from_files(
+        &gemini::generate_content_path(GEMINI_MODEL),
+        GEMINI_REQUESTS,
+        GEMINI_RESPONSES,
+        Some(GEMINI_TOOLS),
     )?)
 }

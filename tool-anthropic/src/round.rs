@@ -2,7 +2,8 @@
 //! with `tool_result` blocks, all in one user message before any text.
 
 use serde_json::{Value, json};
-use tool_core::{ErrorCategory, ToolCall, ToolContract, ToolError, ToolOutput};
+use tool_core::provider::{Provider, Round};
+use tool_core::{ErrorCategory, ToolCall, ToolContract, ToolError, ToolOutput, Version};
 
 use crate::calls::{ResponseCalls, ResponseError};
 use crate::wire::ToolSet;
@@ -43,56 +44,82 @@ pub fn results_message(results: Vec<Value>, text: Option<&str>) -> Value {
     json!({"role": "user", "content": content})
 }
 
-/// What answering one response's tool calls gives.
+/// What answering one response's tool calls gives; its
+/// [`answer`](Round::answer) is the user message to send after the
+/// assistant's message: one `tool_result` per answered call, in call
+/// order; `None` when there is nothing to send (no calls, or the round
+/// stopped: every `tool_use` needs its `tool_result` in the next message
+/// ("`tool_use` ids were found without `tool_result` blocks immediately
+/// after"), so a round that stops writes no message at all).
 ///
 /// `R` is a [`ToolOutput`] when a closure answered the calls
 /// ([`answer_tool_use`]) or the runtime's `CallResult` when a `Toolbox` did
-/// (`ToolboxExt`, cargo feature `runtime`).
-#[derive(Clone, Debug, PartialEq)]
-pub struct ToolRound<R = ToolOutput> {
-    /// The model that made the calls.
-    pub model: String,
-    /// Each call answered, with its outcome, in call order.
-    pub results: Vec<(ToolCall, R)>,
-    /// Calls not run because an earlier call was fatal.
-    pub unanswered: Vec<ToolCall>,
-    /// The user message to send after the assistant's message: one
-    /// `tool_result` per answered call, in call order; `None` when there is
-    /// nothing to send (no calls, or the round stopped).
-    pub message: Option<Value>,
-    /// True when a call ended fatally: nothing should be sent to the model.
-    /// Every `tool_use` needs its `tool_result` in the next message
-    /// ("`tool_use` ids were found without `tool_result` blocks immediately
-    /// after"), so a round that stops writes no message at all.
-    pub stop: bool,
-}
+/// (`toolbox.answer(&tool_set, &response, &session)`, cargo feature
+/// `runtime`).
+///
+/// ```
+/// use serde_json::json;
+/// use tool_contract::{CallContext, Session, Tool, Toolbox};
+/// use tool_contract::anthropic::ToolSet;
+///
+/// /// Look up the opening hours of one store.
+/// #[derive(Tool)]
+/// pub struct GetStoreHours {
+///     /// Store code as printed on the receipt, e.g. "BER-1".
+///     pub store: String,
+/// }
+///
+/// let mut toolbox = Toolbox::new();
+/// toolbox.register(|call: GetStoreHours, _cx: CallContext| async move {
+///     Ok::<_, tool_contract::ToolError>(format!("{}: 9-18", call.store))
+/// });
+/// let tools = ToolSet::new(&[GetStoreHours::contract()])?;
+/// let response = json!({"model": "claude-sonnet-4-5", "stop_reason": "tool_use", "content": [
+///     {"type": "tool_use", "id": "toolu_01", "name": "get_store_hours", "input": {"store": "BER-1"}}
+/// ]});
+/// let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build()?;
+/// let round = runtime.block_on(toolbox.answer(&tools, &response, &Session::new()))?;
+/// assert_eq!(round.answer.unwrap()["content"][0]["content"], "BER-1: 9-18");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub type ToolRound<R = ToolOutput> = Round<ToolSet, R>;
 
-impl<R: AsRef<ToolOutput>> ToolRound<R> {
-    pub(crate) fn build(
-        model: String,
-        results: Vec<(ToolCall, R)>,
-        unanswered: Vec<ToolCall>,
-    ) -> Self {
-        let stop = !unanswered.is_empty() || results.iter().any(|(_, r)| r.as_ref().is_fatal());
+/// The Messages API, read through the request's [`ToolSet`] (so calls of
+/// strict tools match enum values ignoring case): the calls of a response
+/// that stopped for another reason than `tool_use` are answered
+/// [`not_run`]; the answer is one user message of `tool_result` blocks.
+impl Provider for ToolSet {
+    type Call = ToolCall;
+    type Calls = ResponseCalls;
+    type Answer = Option<Value>;
+
+    fn calls(&self, response: &Value) -> Result<ResponseCalls, ResponseError> {
+        ToolSet::calls(self, response)
+    }
+
+    fn refusal(calls: &ResponseCalls) -> Option<ToolError> {
+        not_run(calls.stop_reason.as_deref())
+    }
+
+    fn model(calls: &ResponseCalls) -> &str {
+        &calls.model
+    }
+
+    fn list(calls: &ResponseCalls) -> &[ToolCall] {
+        &calls.calls
+    }
+
+    fn answer<R: AsRef<ToolOutput>>(
+        _calls: ResponseCalls,
+        results: &[(ToolCall, R)],
+        stop: bool,
+        _version: &dyn Fn(&ToolCall, &R) -> Option<Version>,
+    ) -> Option<Value> {
         let blocks: Vec<Value> = results
             .iter()
             .filter_map(|(call, outcome)| tool_result(call, outcome.as_ref()))
             .collect();
-        let message = (!stop && !blocks.is_empty()).then(|| results_message(blocks, None));
-        ToolRound {
-            model,
-            results,
-            unanswered,
-            message,
-            stop,
-        }
-    }
-}
-
-impl<R> ToolRound<R> {
-    /// True when the response had no tool calls: the model answered in text.
-    pub fn is_final_answer(&self) -> bool {
-        self.results.is_empty() && self.unanswered.is_empty()
+        (!stop && !blocks.is_empty()).then(|| results_message(blocks, None))
     }
 }
 
@@ -120,44 +147,10 @@ pub fn answer_tool_use(
 pub fn answer_calls(
     calls: ResponseCalls,
     contracts: &[&'static ToolContract],
-    mut run: impl FnMut(&ToolCall) -> ToolOutput,
+    run: impl FnMut(&ToolCall) -> ToolOutput,
 ) -> ToolRound {
-    let ResponseCalls {
-        model,
-        calls,
-        stop_reason,
-    } = calls;
-    if let Some(error) = not_run(stop_reason.as_deref()) {
-        let results = calls
-            .into_iter()
-            .map(|call| (call, ToolOutput::respond_to_model(error.clone())))
-            .collect();
-        return ToolRound::build(model, results, Vec::new());
-    }
-    let mut ids: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
-    for call in &calls {
-        *ids.entry(call.call_id.clone()).or_default() += 1;
-    }
-    let mut results = Vec::with_capacity(calls.len());
-    let mut calls = calls.into_iter();
-    for call in calls.by_ref() {
-        // Calls that share an id cannot be told apart by their results:
-        // none of them runs (as `Toolbox::call_turn` answers them).
-        let shared = ids[&call.call_id] > 1;
-        let output = match call.contract_in(contracts) {
-            _ if shared => {
-                ToolOutput::respond_to_model(ToolError::duplicate_call_id(&call.call_id))
-            }
-            Some(_) => run(&call),
-            None => unknown_tool(&call.name, contracts),
-        };
-        let fatal = output.is_fatal();
-        results.push((call, output));
-        if fatal {
-            break;
-        }
-    }
-    ToolRound::build(model, results, calls.collect())
+    let refusal = ToolSet::refusal(&calls);
+    Round::answer_with(calls, refusal, contracts, run)
 }
 
 /// The error answering the calls of a response that stopped with
@@ -191,12 +184,4 @@ pub fn not_run(stop_reason: Option<&str>) -> Option<ToolError> {
              it is still needed."
         ),
     ))
-}
-
-fn unknown_tool(name: &str, contracts: &[&'static ToolContract]) -> ToolOutput {
-    let known: Vec<&str> = contracts.iter().map(|c| c.name()).collect();
-    ToolOutput::RespondToModel {
-        error: ToolError::unknown_tool(name, known.iter().copied()),
-        details: json!({"tool": name, "known_tools": known}),
-    }
 }

@@ -598,3 +598,20 @@ fn index(event: &Value) -> Result<u64, StreamError> {
         ))
     })
 }
+
+/// The stream's side of the provider contract: the calls it assembles are
+/// answered as a whole response's are (`Toolbox::answer_calls::<ToolSet>`;
+/// mark them with `ToolSet::mark` first to match enum values of strict
+/// tools ignoring case).
+impl tool_core::provider::Assembler for StreamAssembler {
+    type Provider = crate::wire::ToolSet;
+    type Error = StreamError;
+
+    fn push(&mut self, event: &Value) -> Result<Vec<ToolCall>, StreamError> {
+        StreamAssembler::push(self, event).map(|call| call.into_iter().collect())
+    }
+
+    fn finish(self) -> Result<ResponseCalls, StreamError> {
+        StreamAssembler::finish(self)
+    }
+}

@@ -10,7 +10,7 @@ use tool_core::{EnumCase, Tool, ToolCall, ToolContract};
 use crate::budget::{BudgetError, Planned, Usage, plan};
 use crate::calls::{ResponseCalls, ResponseError, tool_use_calls};
 use crate::compile::{StrictInput, compile};
-use crate::error::StrictSchemaError;
+use crate::error::{StrictRule, StrictSchemaError};
 
 /// The strict definition of `T`: `{"name", "description", "input_schema",
 /// "strict": true}`, every optional field absent. To send several tools,
@@ -58,51 +58,28 @@ fn definition(contract: &ToolContract, input_schema: Value, strict: bool) -> Val
     })
 }
 
-/// Why a tool set cannot be sent.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ToolSetError {
-    /// A tool name Anthropic refuses: it must match `^[a-zA-Z0-9_-]{1,64}$`.
-    InvalidName {
-        /// The name.
-        name: String,
-    },
-    /// Two tools with one name.
-    DuplicateName {
-        /// The name.
-        name: String,
-    },
-    /// A strict tool whose schema strict mode cannot express.
-    Schema {
-        /// The tool.
-        tool: String,
-        /// Why.
-        error: StrictSchemaError,
-    },
-    /// The strict tools together are over a per-request limit.
-    Budget(BudgetError),
-}
+/// Why a tool set cannot be sent: one of tool-core's
+/// [`ToolSetError`](tool_core::dialect::ToolSetError)s, in Anthropic's
+/// words, with its [`BudgetError`].
+pub type ToolSetError = tool_core::dialect::ToolSetError<StrictRule>;
 
-impl fmt::Display for ToolSetError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ToolSetError::InvalidName { name } => write!(
-                f,
-                "tool name {name:?} does not match ^[a-zA-Z0-9_-]{{1,64}}$, which Anthropic requires"
-            ),
-            ToolSetError::DuplicateName { name } => {
-                write!(
-                    f,
-                    "two tools are named {name:?}; tool names must be unique in a request"
-                )
-            }
-            ToolSetError::Schema { tool, error } => write!(f, "tool {tool}: {error}"),
-            ToolSetError::Budget(error) => error.fmt(f),
-        }
+impl tool_core::dialect::ToolSetRules for StrictRule {
+    type Budget = BudgetError;
+
+    fn invalid_name(name: &str) -> String {
+        format!(
+            "tool name {name:?} does not match ^[a-zA-Z0-9_-]{{1,64}}$, which Anthropic requires"
+        )
+    }
+
+    fn duplicate_name(name: &str) -> String {
+        format!("two tools are named {name:?}; tool names must be unique in a request")
+    }
+
+    fn schema(tool: &str, error: &StrictSchemaError) -> String {
+        format!("tool {tool}: {error}")
     }
 }
-
-impl std::error::Error for ToolSetError {}
 
 struct Entry {
     contract: &'static ToolContract,
@@ -166,21 +143,17 @@ impl ToolSet {
         for contract in strict.iter().chain(non_strict) {
             let name = contract.name();
             if !valid_name(name) {
-                return Err(ToolSetError::InvalidName {
-                    name: name.to_owned(),
-                });
+                return Err(ToolSetError::InvalidName { name });
             }
             if names.contains(&name) {
-                return Err(ToolSetError::DuplicateName {
-                    name: name.to_owned(),
-                });
+                return Err(ToolSetError::DuplicateName { name });
             }
             names.push(name);
         }
         let mut inputs: Vec<StrictInput> = Vec::with_capacity(strict.len());
         for contract in strict {
             let input = compile(contract.input_schema()).map_err(|error| ToolSetError::Schema {
-                tool: contract.name().to_owned(),
+                tool: contract.name(),
                 error,
             })?;
             inputs.push(input);

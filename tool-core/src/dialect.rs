@@ -326,3 +326,71 @@ mod tests {
         assert_eq!(error.message(), "expected `true` or `false`, got \"yes\"");
     }
 }
+
+/// A provider's words for why a tool set cannot be offered, and what it
+/// spends per request: implemented by each adapter's rule enum (the `R` of
+/// its [`DialectError`]s), so one [`ToolSetError`] serves every provider.
+pub trait ToolSetRules: Copy + fmt::Debug + Send + Sync + 'static {
+    /// The error of a tool set over the provider's per-request limits;
+    /// [`std::convert::Infallible`] for a provider without such limits.
+    type Budget: std::error::Error + Clone + PartialEq + Eq + Send + Sync + 'static;
+
+    /// Why the provider refuses the tool name `name`, and what it takes.
+    fn invalid_name(name: &str) -> String;
+
+    /// Why two tools named `name` cannot be offered together.
+    fn duplicate_name(name: &str) -> String;
+
+    /// Why the tool `tool` cannot be offered with its schema.
+    fn schema(tool: &str, error: &DialectError<Self>) -> String;
+}
+
+/// Why a set of tools cannot be offered to a provider together; `R` is
+/// the provider's rule enum ([`ToolSetRules`]), which words the message
+/// and names the budget error.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ToolSetError<R: ToolSetRules> {
+    /// A name the provider does not accept.
+    InvalidName {
+        /// The name.
+        name: &'static str,
+    },
+    /// Two tools have the same name, so the model's calls would be
+    /// ambiguous.
+    DuplicateName {
+        /// The name both tools have.
+        name: &'static str,
+    },
+    /// A tool's schema cannot be written in the provider's dialect.
+    Schema {
+        /// The tool's name.
+        tool: &'static str,
+        /// Why.
+        error: DialectError<R>,
+    },
+    /// Together the tools are over one or more of the provider's
+    /// per-request limits, though each fits alone.
+    Budget(R::Budget),
+}
+
+impl<R: ToolSetRules> fmt::Display for ToolSetError<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ToolSetError::InvalidName { name } => f.write_str(&R::invalid_name(name)),
+            ToolSetError::DuplicateName { name } => f.write_str(&R::duplicate_name(name)),
+            ToolSetError::Schema { tool, error } => f.write_str(&R::schema(tool, error)),
+            ToolSetError::Budget(error) => error.fmt(f),
+        }
+    }
+}
+
+impl<R: ToolSetRules> std::error::Error for ToolSetError<R> {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ToolSetError::Schema { error, .. } => Some(error),
+            ToolSetError::Budget(error) => Some(error),
+            _ => None,
+        }
+    }
+}

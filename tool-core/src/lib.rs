@@ -19,6 +19,8 @@ pub mod contract;
 pub mod dialect;
 pub mod outcome;
 pub mod parse;
+pub mod provider;
+pub mod refs;
 pub mod words;
 
 pub use contract::{

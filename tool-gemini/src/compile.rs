@@ -229,7 +229,7 @@ impl Compiler<'_, '_> {
         for key in map.keys() {
             if REFUSED.contains(&key.as_str()) {
                 return Err(GeminiSchemaError::new(
-                    &child(path, key),
+                    child(path, key),
                     GeminiRule::UnsupportedKeyword,
                     format!(
                         "Gemini does not take `{key}`, and it cannot be stated in the \
@@ -283,7 +283,7 @@ impl Compiler<'_, '_> {
             ) && !DROPPED.contains(&key.as_str())
             {
                 return Err(GeminiSchemaError::new(
-                    &child(path, key),
+                    child(path, key),
                     GeminiRule::UnsupportedKeyword,
                     format!(
                         "`{key}` beside `$ref`; put it into the definition, or wrap the `$ref` \
@@ -307,7 +307,7 @@ impl Compiler<'_, '_> {
             // "If `$ref` is set on a sub-schema, no other properties, except
             // for those starting as a `$`, may be set": a description is put
             // on a union around it (`set_description`).
-            let reference = Value::String(format!("#/$defs/{}", escape(&def.name)));
+            let reference = Value::String(tool_core::refs::def_ref(&def.name));
             let mut only = Map::new();
             only.insert("$ref".to_owned(), reference);
             Value::Object(only)
@@ -362,7 +362,7 @@ impl Compiler<'_, '_> {
         };
         let Value::Object(entry) = entry else {
             return Err(GeminiSchemaError::new(
-                &child(&at, "0"),
+                child(&at, "0"),
                 GeminiRule::Malformed,
                 "an `allOf` entry must be a schema object",
             ));
@@ -378,7 +378,7 @@ impl Compiler<'_, '_> {
                 Some(existing) if existing == value => {}
                 Some(_) => {
                     return Err(GeminiSchemaError::new(
-                        &child(&child(&at, "0"), key),
+                        child(&child(&at, "0"), key),
                         GeminiRule::AllOf,
                         format!("`{key}` in the `allOf` differs from `{key}` beside it"),
                     ));
@@ -412,7 +412,7 @@ impl Compiler<'_, '_> {
             ) && !DROPPED.contains(&key.as_str())
             {
                 return Err(GeminiSchemaError::new(
-                    &child(path, key),
+                    child(path, key),
                     GeminiRule::UnsupportedKeyword,
                     format!(
                         "`{key}` beside a union; move it into each branch (Gemini takes only a \
@@ -643,7 +643,7 @@ impl Compiler<'_, '_> {
             Some(Value::Object(properties)) => properties,
             Some(_) => {
                 return Err(GeminiSchemaError::new(
-                    &child(path, "properties"),
+                    child(path, "properties"),
                     GeminiRule::Malformed,
                     "`properties` must be an object of named schemas",
                 ));
@@ -671,7 +671,7 @@ impl Compiler<'_, '_> {
             None | Some(Value::Bool(false)) => None,
             Some(Value::Bool(true)) => {
                 return Err(GeminiSchemaError::new(
-                    &child(path, "additionalProperties"),
+                    child(path, "additionalProperties"),
                     GeminiRule::OpenObject,
                     "an object that accepts any further keys cannot be sent to Gemini; list its \
                      properties",
@@ -682,7 +682,7 @@ impl Compiler<'_, '_> {
             {
                 let _ = schema;
                 return Err(GeminiSchemaError::new(
-                    &child(path, "additionalProperties"),
+                    child(path, "additionalProperties"),
                     GeminiRule::OpenObject,
                     "a map (`additionalProperties` with a schema) cannot be sent in Gemini \
                      `parameters` (\"Unknown name \\\"additionalProperties\\\"\"), nor beside \
@@ -801,7 +801,7 @@ fn description(map: &Map<String, Value>, path: &str) -> Result<Option<String>, G
         None => Ok(None),
         Some(Value::String(text)) => Ok(Some(text.clone())),
         Some(other) => Err(GeminiSchemaError::new(
-            &child(path, "description"),
+            child(path, "description"),
             GeminiRule::Malformed,
             format!("`description` must be a string, got {other}"),
         )),
@@ -836,7 +836,7 @@ fn required_list(
             }
             _ => {
                 return Err(GeminiSchemaError::new(
-                    &child(&at, &i.to_string()),
+                    child(&at, &i.to_string()),
                     GeminiRule::Malformed,
                     format!(
                         "`required` names {name}, which is not a property (Gemini: \
@@ -920,18 +920,13 @@ fn untyped(path: &str, what: &str) -> GeminiSchemaError {
 
 fn bad_type(path: &str, value: &Value) -> GeminiSchemaError {
     GeminiSchemaError::new(
-        &child(path, "type"),
+        child(path, "type"),
         GeminiRule::Malformed,
         format!(
             "`type` must be one of \"string\", \"number\", \"integer\", \"boolean\", \"array\", \
              \"object\", \"null\" or a list of them, got {value}"
         ),
     )
-}
-
-/// A definition name as a JSON pointer token.
-fn escape(name: &str) -> String {
-    name.replace('~', "~0").replace('/', "~1")
 }
 
 /// Refuses a document nested deeper than [`MAX_VALUE_DEPTH`] JSON levels,

@@ -37,7 +37,9 @@ struct Edge {
 #[derive(Debug, Default)]
 pub(crate) struct Definitions<'a> {
     pub(crate) list: Vec<Definition<'a>>,
-    by_ref: HashMap<String, usize>,
+    /// Each definition by the keyword that holds it and its name, as the
+    /// one resolver (`tool_core::refs::definition`) reads a `$ref`.
+    by_ref: HashMap<(&'static str, String), usize>,
 }
 
 impl<'a> Definitions<'a> {
@@ -45,13 +47,13 @@ impl<'a> Definitions<'a> {
     pub(crate) fn of(root: &'a Value) -> Result<Self, GeminiSchemaError> {
         let mut defs = Definitions::default();
         let mut names: HashSet<String> = HashSet::new();
-        for key in ["$defs", "definitions"] {
+        for key in ["$defs", "definitions"] as [&'static str; 2] {
             let Some(entries) = root.get(key) else {
                 continue;
             };
             let Value::Object(entries) = entries else {
                 return Err(GeminiSchemaError::new(
-                    &child("#", key),
+                    child("#", key),
                     GeminiRule::Malformed,
                     format!("`{key}` must be an object of named schemas"),
                 ));
@@ -59,7 +61,7 @@ impl<'a> Definitions<'a> {
             for (name, schema) in entries {
                 if defs.list.len() >= MAX_DEFINITIONS {
                     return Err(GeminiSchemaError::new(
-                        &child("#", key),
+                        child("#", key),
                         GeminiRule::TooLarge,
                         format!("more than {MAX_DEFINITIONS} definitions"),
                     ));
@@ -72,7 +74,7 @@ impl<'a> Definitions<'a> {
                 }
                 names.insert(unique.clone());
                 let path = child(&child("#", key), name);
-                defs.by_ref.insert(path.clone(), defs.list.len());
+                defs.by_ref.insert((key, name.clone()), defs.list.len());
                 defs.list.push(Definition {
                     name: unique,
                     schema,
@@ -92,7 +94,8 @@ impl<'a> Definitions<'a> {
                 "`$ref` must be a string such as `#/$defs/NAME`",
             ));
         };
-        self.by_ref.get(reference).copied().ok_or_else(|| {
+        let found = tool_core::refs::definition(reference).and_then(|d| self.by_ref.get(&d));
+        found.copied().ok_or_else(|| {
             let message = if reference == "#" {
                 "`$ref: \"#\"` (the root referring to itself) cannot be sent to Gemini; move the \
                  recursive part into a definition of its own"

@@ -68,47 +68,19 @@ impl fmt::Display for GeminiRule {
 }
 
 /// A schema Gemini cannot take: where (a JSON pointer into the input
-/// schema, `#/properties/order-ref`), which rule, and what to do.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GeminiSchemaError {
-    path: String,
-    rule: GeminiRule,
-    message: String,
-}
-
-impl GeminiSchemaError {
-    pub(crate) fn new(path: &str, rule: GeminiRule, message: impl Into<String>) -> Self {
-        GeminiSchemaError {
-            path: path.to_owned(),
-            rule,
-            message: message.into(),
-        }
-    }
-
-    /// The JSON pointer of the offending schema in the input, `#` for the
-    /// root.
-    pub fn path(&self) -> &str {
-        &self.path
-    }
-
-    /// The rule it breaks.
-    pub fn rule(&self) -> GeminiRule {
-        self.rule
-    }
-
-    /// What is wrong and what to write instead.
-    pub fn message(&self) -> &str {
-        &self.message
-    }
-}
-
-impl fmt::Display for GeminiSchemaError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} ({}): {}", self.path, self.rule, self.message)
-    }
-}
-
-impl std::error::Error for GeminiSchemaError {}
+/// schema, `#/properties/order-ref`), which rule, and what to do; the
+/// error every adapter's schema compiler gives, with Gemini's rules.
+///
+/// ```
+/// use serde_json::json;
+/// use tool_contract::gemini::{Dialect, GeminiRule, to_gemini_schema};
+///
+/// let error = to_gemini_schema(&json!({"type": "object", "properties": {"any": {}}}), Dialect::OpenApiParameters)
+///     .unwrap_err();
+/// assert_eq!(error.path(), "#/properties/any");
+/// assert_eq!(error.rule(), GeminiRule::Untyped);
+/// ```
+pub type GeminiSchemaError = tool_core::dialect::DialectError<GeminiRule>;
 
 /// A JSON pointer under construction: `#`, then `/key` per step, with `~`
 /// and `/` escaped.

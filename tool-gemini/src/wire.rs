@@ -1,12 +1,10 @@
 //! Function declarations, the request's `tools`, and `toolConfig`.
 
-use std::fmt;
-
 use serde_json::{Map, Value, json};
 use tool_core::{Tool, ToolContract};
 
 use crate::compile::{Dialect, to_gemini_schema};
-use crate::error::GeminiSchemaError;
+use crate::error::{GeminiRule, GeminiSchemaError};
 
 /// `T`'s `FunctionDeclaration` with `parametersJsonSchema`:
 /// `{"name", "description", "parametersJsonSchema"}` (no schema for a tool
@@ -124,53 +122,32 @@ impl FunctionCalling {
     }
 }
 
-/// Why a set of tools cannot be offered to Gemini together.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ToolSetError {
-    /// Two tools have the same name.
-    DuplicateName {
-        /// The name both tools have.
-        name: &'static str,
-    },
-    /// A name Gemini does not accept.
-    InvalidName {
-        /// The name.
-        name: &'static str,
-    },
-    /// A tool's schema cannot be written for Gemini.
-    Schema {
-        /// The tool's name.
-        tool: &'static str,
-        /// Why.
-        error: GeminiSchemaError,
-    },
-}
+/// Why a set of tools cannot be offered to Gemini together: one of
+/// tool-core's [`ToolSetError`](tool_core::dialect::ToolSetError)s, in
+/// Gemini's words (Gemini has no per-request budget: `Budget` never
+/// occurs).
+pub type ToolSetError = tool_core::dialect::ToolSetError<GeminiRule>;
 
-impl fmt::Display for ToolSetError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ToolSetError::DuplicateName { name } => write!(
-                f,
-                "two tools are named `{name}`; give each tool its own name, or offer only one"
-            ),
-            ToolSetError::InvalidName { name } => write!(
-                f,
-                "tool name `{name}` is not one Gemini takes: a letter or `_` first, then \
-                 letters, digits, `_`, `.`, `:` or `-`, at most 64 in all"
-            ),
-            ToolSetError::Schema { tool, error } => {
-                write!(f, "tool `{tool}` cannot be declared to Gemini: {error}")
-            }
-        }
+impl tool_core::dialect::ToolSetRules for GeminiRule {
+    type Budget = std::convert::Infallible;
+
+    fn invalid_name(name: &str) -> String {
+        format!(
+            "tool name `{name}` is not one Gemini takes: a letter or `_` first, then letters, \
+             digits, `_`, `.`, `:` or `-`, at most 64 in all"
+        )
     }
-}
 
-impl std::error::Error for ToolSetError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            ToolSetError::Schema { error, .. } => Some(error),
-            _ => None,
-        }
+    fn duplicate_name(name: &str) -> String {
+        format!("two tools are named `{name}`; give each tool its own name, or offer only one")
+    }
+
+    fn schema(tool: &str, error: &GeminiSchemaError) -> String {
+        format!(
+            "tool `{tool}` cannot be declared to Gemini: {} ({}): {}",
+            error.path(),
+            error.rule(),
+            error.message()
+        )
     }
 }

@@ -63,17 +63,14 @@ pub(crate) fn take_defs(root: &mut Map<String, Value>) -> Map<String, Value> {
 }
 
 /// The definition name a local `$ref` names: `#/$defs/NAME` or
-/// `#/definitions/NAME`, with `~1` and `~0` decoded.
+/// `#/definitions/NAME`, read by the one resolver (`tool_core::refs`).
 pub(crate) fn def_name(reference: &str) -> Option<String> {
-    let name = reference
-        .strip_prefix("#/$defs/")
-        .or_else(|| reference.strip_prefix("#/definitions/"))?;
-    (!name.contains('/')).then(|| name.replace("~1", "/").replace("~0", "~"))
+    tool_core::refs::definition(reference).map(|(_, name)| name)
 }
 
 /// The `$ref` that names definition `name` in the output.
 fn def_ref(name: &str) -> String {
-    format!("#/$defs/{}", name.replace('~', "~0").replace('/', "~1"))
+    tool_core::refs::def_ref(name)
 }
 
 /// The schemas directly inside a schema object, by what each keyword

@@ -12,6 +12,7 @@ use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use serde_json::{Map, Value, json};
+use tool_core::refs::{self, RefError};
 
 use crate::error::{Pointer, StrictRule, StrictSchemaError};
 use crate::keywords::{is_dropped, type_has};
@@ -382,92 +383,52 @@ fn is_structural(token: &str) -> bool {
     )
 }
 
-/// The tokens of a local JSON pointer reference: `#` and `#/a/b`, percent-
-/// decoded, then `~1` and `~0` unescaped (RFC 6901, section 6).
+/// The tokens of a local JSON pointer reference, read by the one resolver
+/// (`tool_core::refs::pointer_tokens`; with `decode` false, as the text is,
+/// with no percent-decoding), or why it is not one, at `at`.
 fn pointer_tokens(
     reference: &str,
     at: &Pointer,
     decode: bool,
 ) -> Result<Vec<String>, StrictSchemaError> {
-    let Some(fragment) = reference.strip_prefix('#') else {
-        return Err(at.error(
+    // Without decoding, a `%` stands for itself: escape it so the resolver
+    // reads it back as it is.
+    let read = if decode {
+        refs::pointer_tokens(reference)
+    } else {
+        refs::pointer_tokens(&reference.replace('%', "%25"))
+    };
+    read.map_err(|error| match error {
+        RefError::NotLocal => at.error(
             StrictRule::UnresolvedRef,
             format!(
                 "`$ref` \"{reference}\" is not a local reference and does not resolve; point it \
                  at `#` or at a definition, `#/$defs/NAME`"
             ),
-        ));
-    };
-    let invalid = |why: &str| {
-        at.error(
+        ),
+        why => at.error(
             StrictRule::UnresolvedRef,
             format!(
-                "`$ref` \"{reference}\" is not a valid JSON pointer ({why}); write `#/` followed \
-                 by keys separated by `/`, with `~0` for `~` and `~1` for `/`"
+                "`$ref` \"{reference}\" is not a valid JSON pointer ({}); write `#/` followed \
+                 by keys separated by `/`, with `~0` for `~` and `~1` for `/`",
+                why.why()
             ),
-        )
-    };
-    let decoded = if decode {
-        tool_core::words::describe::percent_decoded(fragment)
-            .ok_or_else(|| invalid("bad percent-encoding"))?
-    } else {
-        fragment.to_owned()
-    };
-    if decoded.is_empty() {
-        return Ok(Vec::new());
-    }
-    let Some(rest) = decoded.strip_prefix('/') else {
-        return Err(invalid("it does not start with `/`"));
-    };
-    rest.split('/')
-        .map(|token| {
-            let mut out = String::with_capacity(token.len());
-            let mut chars = token.chars();
-            while let Some(c) = chars.next() {
-                match (c, c == '~') {
-                    (_, false) => out.push(c),
-                    (_, true) => match chars.next() {
-                        Some('0') => out.push('~'),
-                        Some('1') => out.push('/'),
-                        _ => return Err(invalid("`~` not followed by `0` or `1`")),
-                    },
-                }
-            }
-            Ok(out)
-        })
-        .collect()
+        ),
+    })
 }
 
-/// `#/$defs/NAME` for an output definition name: `~` and `/` escaped as
-/// JSON pointer tokens, then anything a URI fragment cannot hold as it is
-/// (spaces, `%`, non-ASCII, ...) percent-encoded.
+/// `#/$defs/NAME` for an output definition name (the one resolver's
+/// [`refs::def_ref`]).
 pub(crate) fn def_ref(name: &str) -> String {
-    let mut out = String::from("#/$defs/");
-    for c in escape(name).chars() {
-        if c.is_ascii_alphanumeric() || "-._~!$&'()*+,;=:@".contains(c) {
-            out.push(c);
-        } else {
-            let mut buffer = [0u8; 4];
-            for byte in c.encode_utf8(&mut buffer).bytes() {
-                out.push_str(&format!("%{byte:02X}"));
-            }
-        }
-    }
-    out
+    refs::def_ref(name)
 }
 
 /// The output definition name that `#/$defs/...` names, if it is one.
 pub(crate) fn def_name(reference: &str) -> Option<String> {
-    let tokens = pointer_tokens(reference, &Pointer::root(), true).ok()?;
-    match tokens.as_slice() {
-        [defs, name] if defs == "$defs" => Some(name.clone()),
+    match refs::definition(reference)? {
+        ("$defs", name) => Some(name),
         _ => None,
     }
-}
-
-/// A definition name as a JSON pointer segment.
-pub(crate) fn escape(name: &str) -> String {
-    name.replace('~', "~0").replace('/', "~1")
 }
 
 /// The target of a schema that is only a `$ref` (besides dropped

@@ -23,7 +23,7 @@ use crate::stream::{
 /// choice's `finish_reason` arrives: `push` gives them then, in `index`
 /// order, ready to dispatch. [`finish`](Self::finish) checks that the
 /// stream ended properly and gives all calls with the model, as the
-/// [`ResponseCalls`] that `ToolboxExt::answer_calls` runs as one turn.
+/// [`ResponseCalls`] that `Toolbox::answer_calls::<Api>` runs as one turn.
 ///
 /// Fragments of several parallel calls may interleave in any order; the
 /// first fragment of a call carries its `id` and name, later ones only
@@ -377,5 +377,20 @@ impl ChatCompletionsStream {
             .model
             .ok_or_else(|| StreamError::at_end("no chunk named the `model`"))?;
         Ok(ResponseCalls::new(Api::ChatCompletions, model, self.done))
+    }
+}
+
+/// The stream's side of the provider contract: the calls it assembles are
+/// answered as a whole response's are (`Toolbox::answer_calls::<Api>`).
+impl tool_core::provider::Assembler for ChatCompletionsStream {
+    type Provider = crate::calls::Api;
+    type Error = StreamError;
+
+    fn push(&mut self, event: &Value) -> Result<Vec<ToolCall>, StreamError> {
+        ChatCompletionsStream::push(self, event)
+    }
+
+    fn finish(self) -> Result<ResponseCalls, StreamError> {
+        ChatCompletionsStream::finish(self)
     }
 }

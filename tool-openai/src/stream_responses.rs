@@ -27,7 +27,7 @@ use crate::stream::{
 /// reader answers the calls of such a response `CALL_NOT_RUN`; so `push`
 /// gives every call at `response.completed`, ready to dispatch, and
 /// [`finish`](Self::finish) gives them again with the model, as the
-/// [`ResponseCalls`] that `ToolboxExt::answer_calls` runs as one turn.
+/// [`ResponseCalls`] that `Toolbox::answer_calls::<Api>` runs as one turn.
 ///
 /// A stream that ends before `response.completed`, a `response.incomplete`
 /// or `response.failed` event, an `error` event, a `response.completed`
@@ -504,5 +504,20 @@ fn check_item_id(
             format!("item `{given}` at the output index of item `{known}`"),
         )),
         _ => Ok(()),
+    }
+}
+
+/// The stream's side of the provider contract: the calls it assembles are
+/// answered as a whole response's are (`Toolbox::answer_calls::<Api>`).
+impl tool_core::provider::Assembler for ResponsesStream {
+    type Provider = crate::calls::Api;
+    type Error = StreamError;
+
+    fn push(&mut self, event: &Value) -> Result<Vec<ToolCall>, StreamError> {
+        ResponsesStream::push(self, event)
+    }
+
+    fn finish(self) -> Result<ResponseCalls, StreamError> {
+        ResponsesStream::finish(self)
     }
 }

@@ -1,13 +1,11 @@
 //! Tool definitions for the Chat Completions and Responses APIs.
 
-use std::fmt;
-
 use serde_json::{Value, json};
 use tool_core::{Tool, ToolContract};
 
 use crate::budget::{BudgetError, SchemaUsage, check_budget};
 use crate::cache::strict_schema_for;
-use crate::error::StrictSchemaError;
+use crate::error::{StrictRule, StrictSchemaError};
 
 /// `T`'s tool definition for the Chat Completions API, in strict mode:
 /// `{"type": "function", "function": {"name", "description", "parameters", "strict": true}}`.
@@ -102,7 +100,7 @@ pub fn check_tool_set(contracts: &[&'static ToolContract]) -> Result<SchemaUsage
             .map_err(|error| ToolSetError::Schema { tool: name, error })?;
         schemas.push((name, schema));
     }
-    check_budget(schemas).map_err(ToolSetError::OverBudget)
+    check_budget(schemas).map_err(ToolSetError::Budget)
 }
 
 fn tool_set(
@@ -151,59 +149,26 @@ fn responses(contract: &ToolContract, parameters: Value, strict: bool) -> Value 
     })
 }
 
-/// Why a set of tools cannot be offered to the model together.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ToolSetError {
-    /// Two tools have the same name, so the model's calls would be ambiguous.
-    DuplicateName {
-        /// The name both tools have.
-        name: &'static str,
-    },
-    /// A name that OpenAI does not accept (`^[a-zA-Z0-9_-]{1,64}$`).
-    InvalidName {
-        /// The name.
-        name: &'static str,
-    },
-    /// A tool's schema cannot be expressed in strict mode.
-    Schema {
-        /// The tool's name.
-        tool: &'static str,
-        /// Why.
-        error: StrictSchemaError,
-    },
-    /// Together the tools are over one or more of OpenAI's per-request
-    /// limits (properties, nesting, enum values, characters), though each
-    /// fits alone.
-    OverBudget(BudgetError),
-}
+/// Why a set of tools cannot be offered to the model together: one of
+/// tool-core's [`ToolSetError`](tool_core::dialect::ToolSetError)s, in
+/// OpenAI's words, with its [`BudgetError`].
+pub type ToolSetError = tool_core::dialect::ToolSetError<StrictRule>;
 
-impl fmt::Display for ToolSetError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ToolSetError::DuplicateName { name } => write!(
-                f,
-                "two tools are named `{name}`; give each tool its own name, or offer only one"
-            ),
-            ToolSetError::InvalidName { name } => write!(
-                f,
-                "tool name `{name}` does not match `^[a-zA-Z0-9_-]{{1,64}}$`; use 1 to 64 \
-                 letters, digits, `_` or `-`"
-            ),
-            ToolSetError::Schema { tool, error } => {
-                write!(f, "tool `{tool}` cannot be strict: {error}")
-            }
-            ToolSetError::OverBudget(error) => error.fmt(f),
-        }
+impl tool_core::dialect::ToolSetRules for StrictRule {
+    type Budget = BudgetError;
+
+    fn invalid_name(name: &str) -> String {
+        format!(
+            "tool name `{name}` does not match `^[a-zA-Z0-9_-]{{1,64}}$`; use 1 to 64 letters, \
+             digits, `_` or `-`"
+        )
     }
-}
 
-impl std::error::Error for ToolSetError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            ToolSetError::Schema { error, .. } => Some(error),
-            ToolSetError::OverBudget(error) => Some(error),
-            _ => None,
-        }
+    fn duplicate_name(name: &str) -> String {
+        format!("two tools are named `{name}`; give each tool its own name, or offer only one")
+    }
+
+    fn schema(tool: &str, error: &StrictSchemaError) -> String {
+        format!("tool `{tool}` cannot be strict: {error}")
     }
 }

@@ -84,7 +84,7 @@ fn the_calls_of_an_unfinished_response_are_answered_not_run() {
     })
     .unwrap();
     assert_eq!(
-        round.items,
+        round.answer.items,
         [
             json!({"type": "function_call_output", "call_id": "call_1", "output":
             "Error [CALL_NOT_RUN]: The call did not run: the response did not complete \

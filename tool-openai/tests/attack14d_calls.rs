@@ -1,7 +1,7 @@
 //! Issue-14 attacks (round 14d) on the OpenAI closure path: every call of
 //! a Responses response that did not complete gets exactly one
 //! `CALL_NOT_RUN` output, whatever tool it names (a name cut off by the
-//! token limit included), as the agent loop and `ToolboxExt` answer it.
+//! token limit included), as the agent loop and `Toolbox::answer` answer it.
 
 use serde_json::json;
 use tool_contract::Tool;
@@ -22,7 +22,7 @@ const NOT_RUN: &str = "Error [CALL_NOT_RUN]: The call did not run: the response 
 /// A call whose tool name is unknown (here cut off, `get_store_ho`) in a
 /// response that did not complete is answered `CALL_NOT_RUN` like its
 /// siblings; the closure path answered it `UNKNOWN_TOOL`, unlike
-/// `ToolboxExt::answer_responses` (the refusal comes before the tool
+/// `Toolbox::answer` with `Api::Responses` (the refusal comes before the tool
 /// lookup in the runtime).
 #[test]
 fn an_unknown_tool_call_of_an_unfinished_response_is_answered_not_run() {
@@ -39,7 +39,7 @@ fn an_unknown_tool_call_of_an_unfinished_response_is_answered_not_run() {
     })
     .unwrap();
     assert_eq!(
-        round.items,
+        round.answer.items,
         [
             json!({"type": "function_call_output", "call_id": "call_1", "output": NOT_RUN}),
             json!({"type": "function_call_output", "call_id": "call_2", "output": NOT_RUN}),

@@ -88,7 +88,7 @@ fn a_text_answer_has_no_calls() {
     });
     let round = answer_chat_completions(&response, &[], |_| unreachable!()).unwrap();
     assert!(round.is_final_answer());
-    assert_eq!(round.items, Vec::<Value>::new());
+    assert_eq!(round.answer.items, Vec::<Value>::new());
     assert!(!round.stop);
 }
 
@@ -125,7 +125,7 @@ fn unknown_tools_are_answered_for_the_model_without_running_anything() {
     ]));
     let round = answer_chat_completions(&response, &[], |_| unreachable!()).unwrap();
     assert_eq!(
-        round.items,
+        round.answer.items,
         [json!({
             "role": "tool",
             "tool_call_id": "call_1",
@@ -148,7 +148,7 @@ fn unknown_tools_are_answered_for_the_model_without_running_anything() {
         })
     );
     assert_eq!(
-        serde_json::to_value(round.records()).unwrap(),
+        serde_json::to_value(round.answer.records.clone()).unwrap(),
         json!([{
             "provider": "openai",
             "api": "chat_completions",
@@ -195,6 +195,7 @@ fn every_unknown_call_is_answered_in_order() {
     );
     let round = answer_tool_calls(calls, &[], |_| unreachable!());
     let answered: Vec<&str> = round
+        .answer
         .items
         .iter()
         .map(|i| i["call_id"].as_str().unwrap())
@@ -207,7 +208,7 @@ fn every_unknown_call_is_answered_in_order() {
         "tool": "y", "contract_version": null
     }))
     .unwrap();
-    assert_eq!(round.records()[1], record);
+    assert_eq!(round.answer.records.clone()[1], record);
 }
 
 #[test]

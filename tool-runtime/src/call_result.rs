@@ -42,3 +42,17 @@ impl AsRef<ToolOutput> for CallResult {
         &self.output
     }
 }
+
+/// A round of `CallResult`s lists its approval requests and audit records.
+impl tool_core::provider::Audited for CallResult {
+    type Approval = ApprovalRequest;
+    type Audit = AuditRecord;
+
+    fn approval_request(&self) -> Option<&ApprovalRequest> {
+        self.approval_request.as_ref()
+    }
+
+    fn audit(&self) -> &AuditRecord {
+        &self.audit
+    }
+}

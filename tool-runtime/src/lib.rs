@@ -16,13 +16,21 @@
 //! `E: Into<ToolError>`; the facade crate's `examples/conversation.rs` runs
 //! a whole conversation.
 //!
+//! Any provider's response is answered the same way, through its adapter's
+//! `tool_core::provider::Provider`: [`Toolbox::answer`] (a whole response)
+//! and [`Toolbox::answer_calls`] (calls read or streamed). [`agent::Agent`]
+//! is the one agent loop, generic over the provider's
+//! `tool_core::provider::Conversation` and the `tool_transport::Transport`.
+//!
 //! [`ToolError`]: tool_core::ToolError
 //! [`ToolOutput`]: tool_core::ToolOutput
 
 #![deny(missing_docs)]
 
 mod abort;
+pub mod agent;
 mod announce;
+mod answer;
 pub mod approval;
 pub mod audit;
 pub mod audit_sink;

@@ -149,3 +149,13 @@ impl ToolCall {
             .map_err(|error| ToolOutput::respond_to_model(ToolError::from(error)))
     }
 }
+
+/// A call is its own runtime call (the [`Provider::Call`] of the providers
+/// whose calls carry nothing more).
+///
+/// [`Provider::Call`]: crate::provider::Provider::Call
+impl AsRef<ToolCall> for ToolCall {
+    fn as_ref(&self) -> &ToolCall {
+        self
+    }
+}

@@ -11,37 +11,9 @@ use crate::contract::bound_from_json;
 /// How deep `$ref`s and nested types are followed before giving up.
 const MAX_DEPTH: usize = 16;
 
-/// The schema `$ref` points to inside `root` (`#/$defs/Name`,
-/// `#/definitions/Name` or any JSON pointer), if it resolves.
-pub fn resolve_ref<'a>(reference: &str, root: &'a Value) -> Option<&'a Value> {
-    // A `$ref` is a URI: its fragment may be percent-encoded (`Free%20Text`);
-    // `Value::pointer` unescapes `~1` and `~0` in each token itself.
-    let fragment = reference.strip_prefix('#')?;
-    if !fragment.contains('%') {
-        return root.pointer(fragment);
-    }
-    root.pointer(&percent_decoded(fragment)?)
-}
-
-/// `text` with each `%XX` replaced by its byte (a `$ref`'s fragment is a
-/// URI fragment); `None` for a malformed escape or bytes that are not UTF-8.
-/// The adapters' reference checks decode with it too.
-pub fn percent_decoded(text: &str) -> Option<String> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok()?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
-}
+/// The one `$ref` resolver (`tool_core::refs`), where the words read
+/// references with it.
+pub use crate::refs::{percent_decoded, resolve_ref};
 
 /// The last segment of a `$ref`: the type's name (`Money` for `#/$defs/Money`).
 pub fn ref_name(reference: &str) -> &str {
