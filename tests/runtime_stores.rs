@@ -772,3 +772,57 @@ async fn a_keyed_call_whose_future_is_dropped_while_it_runs_keeps_its_key() {
     assert_eq!(runs.load(Ordering::SeqCst), 1);
     release.send(()).unwrap();
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_key_stopped_while_it_ran_stays_held_when_the_store_drops_its_record_for_room() {
+    let runs = Arc::new(AtomicUsize::new(0));
+    let store = Arc::new(
+        InMemoryIdempotencyStore::new()
+            .with_lease(Duration::ZERO)
+            .with_max_records(1),
+    );
+    let mut toolbox = Toolbox::new()
+        .with_idempotency_store(store.clone())
+        .with_claim_grace(Duration::from_secs(60));
+    let counted = Arc::clone(&runs);
+    toolbox.register(move |call: SendVoucherNow, _: CallContext| {
+        counted.fetch_add(1, Ordering::SeqCst);
+        async move {
+            if call.request_id == "k-1" {
+                std::future::pending::<()>().await;
+            }
+            Ok::<_, ToolError>(call.complaint_ref)
+        }
+    });
+    let voucher = |id: &str, key: &str| {
+        ToolCall::new(
+            id,
+            "send_voucher_now",
+            format!(r#"{{"complaint_ref": "CMP-1", "request_id": "{key}"}}"#),
+        )
+    };
+    let session = Session::new();
+    let first = toolbox.call(&voucher("u1", "k-1"), &session).await;
+    assert_eq!(first.output.error().unwrap().code, "TIMEOUT");
+    assert_eq!(first.audit.outcome, ExecutionOutcome::Unknown);
+    // Two later calls fill the store: the record of `k-1` goes.
+    for (id, key) in [("u2", "k-2"), ("u3", "k-3")] {
+        let answer = toolbox.call(&voucher(id, key), &session).await;
+        assert_eq!(answer.model_text().as_deref(), Some("CMP-1"));
+    }
+    assert_eq!(store.len(), 1);
+    // Within the first call's hold (100 ms + 60 s) its key is not free.
+    let retry = toolbox.call(&voucher("u4", "k-1"), &session).await;
+    assert_eq!(
+        retry.model_text().as_deref(),
+        Some(
+            "Error [CALL_IN_PROGRESS]: A call with this request_id is still running. Wait for its result before trying again."
+        )
+    );
+    assert_eq!(runs.load(Ordering::SeqCst), 3);
+    // Past the hold the in-memory store frees it, as it frees any lease.
+    tokio::time::advance(Duration::from_millis(60_100)).await;
+    let later = toolbox.call(&voucher("u5", "k-1"), &session).await;
+    assert_eq!(later.output.error().unwrap().code, "TIMEOUT");
+    assert_eq!(runs.load(Ordering::SeqCst), 4);
+}
