@@ -826,3 +826,83 @@ async fn a_key_stopped_while_it_ran_stays_held_when_the_store_drops_its_record_f
     assert_eq!(later.output.error().unwrap().code, "TIMEOUT");
     assert_eq!(runs.load(Ordering::SeqCst), 4);
 }
+
+/// A paused current-thread runtime of its own, for a test that drops a
+/// call's future outside any runtime or while its runtime shuts down.
+fn paused_runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .start_paused(true)
+        .build()
+        .unwrap()
+}
+
+#[test]
+fn a_keyed_call_dropped_outside_a_runtime_or_by_one_shutting_down_keeps_its_key() {
+    let runs = Arc::new(AtomicUsize::new(0));
+    // A lease of zero: without the dropped calls' records, their keys
+    // would be free once their holds (30 s + 60 s) end.
+    let store = Arc::new(InMemoryIdempotencyStore::new().with_lease(Duration::ZERO));
+    let mut toolbox = Toolbox::new().with_idempotency_store(store.clone());
+    let counted = Arc::clone(&runs);
+    toolbox.register(move |_: SendVoucher, _: CallContext| {
+        counted.fetch_add(1, Ordering::SeqCst);
+        std::future::pending::<Result<String, ToolError>>()
+    });
+    let toolbox = Arc::new(toolbox);
+    let voucher = |id: &str, key: &str| {
+        ToolCall::new(
+            id,
+            "send_voucher",
+            format!(r#"{{"complaint_ref": "CMP-1", "request_id": "{key}"}}"#),
+        )
+    };
+    let session = Session::new();
+
+    // Polled on a runtime until its handler runs, dropped outside any.
+    let runtime = paused_runtime();
+    let first = voucher("o1", "k-1");
+    let mut running = Box::pin(toolbox.call(&first, &session));
+    runtime.block_on(std::future::poll_fn(|cx| {
+        assert!(running.as_mut().poll(cx).is_pending());
+        if runs.load(Ordering::SeqCst) == 1 {
+            std::task::Poll::Ready(())
+        } else {
+            cx.waker().wake_by_ref();
+            std::task::Poll::Pending
+        }
+    }));
+    drop(running);
+
+    // Run as a task of a runtime that is then shut down, dropping it.
+    let second = {
+        let runtime = paused_runtime();
+        let toolbox = Arc::clone(&toolbox);
+        let call = voucher("s1", "k-2");
+        runtime.spawn(async move { toolbox.call(&call, &Session::new()).await });
+        runtime.block_on(async {
+            while runs.load(Ordering::SeqCst) < 2 {
+                tokio::task::yield_now().await;
+            }
+        });
+        runtime
+    };
+    drop(second);
+
+    let later = paused_runtime();
+    later.block_on(async {
+        tokio::time::advance(Duration::from_secs(3600)).await;
+        for (id, key) in [("o2", "k-1"), ("s2", "k-2")] {
+            let retry = toolbox.call(&voucher(id, key), &session).await;
+            assert_eq!(
+                retry.model_text().as_deref(),
+                Some(
+                    "Error [OUTCOME_UNKNOWN]: An earlier call with this request_id was stopped while it ran; it may or may not have taken effect. Ask the user to check before making the request again with a new request_id."
+                ),
+                "{id}"
+            );
+        }
+    });
+    assert_eq!(runs.load(Ordering::SeqCst), 2);
+    assert_eq!(store.len(), 2);
+}

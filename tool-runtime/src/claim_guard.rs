@@ -5,11 +5,16 @@
 //! while the first run may still be going on (a blocking handler's thread
 //! keeps running after its future is gone) or may have taken effect.
 
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
+use std::task::{Context, Poll, Waker};
 
 use tool_core::ToolOutput;
 
-use crate::idempotency::{IdempotencyRecord, IdempotencyScope, IdempotencyStore};
+use crate::handler::take_panic;
+use crate::idempotency::{
+    BoxFuture, IdempotencyError, IdempotencyRecord, IdempotencyScope, IdempotencyStore,
+};
 use crate::messages::dropped;
 use crate::model_result::ExecutionOutcome;
 
@@ -52,25 +57,61 @@ impl Drop for ClaimGuard {
         let Some(armed) = self.armed.take() else {
             return;
         };
-        // Without a runtime to write on, the store's lease frees the key
-        // in time (the process is going away).
-        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
-            return;
-        };
-        runtime.spawn(async move {
+        let tool = armed.scope.tool.clone();
+        let mut write: BoxFuture<'static, Result<(), IdempotencyError>> = Box::pin(async move {
             let record = IdempotencyRecord {
                 arguments_sha256: armed.arguments_sha256,
                 output: ToolOutput::respond_to_model(dropped()),
                 model_result: None,
                 outcome: ExecutionOutcome::Unknown,
             };
-            if let Err(error) = armed.store.record(&armed.scope, record).await {
-                tracing::error!(
-                    tool = %armed.scope.tool,
-                    %error,
-                    "the idempotency key of a dropped call could not be recorded as unknown; its lease frees it"
+            armed.store.record(&armed.scope, record).await
+        });
+        // The write is started here, in the drop: a store that answers at
+        // once (the in-memory store) has the key `Unknown` before the drop
+        // returns, with or without a runtime (a future dropped outside one,
+        // or by a runtime that is shutting down and runs no new task). A
+        // store's panic is kept from the drop, which may run while a panic
+        // unwinds.
+        let mut cx = Context::from_waker(Waker::noop());
+        let first = catch_unwind(AssertUnwindSafe(|| write.as_mut().poll(&mut cx)));
+        match first {
+            Ok(Poll::Ready(Ok(()))) => {}
+            Ok(Poll::Ready(Err(error))) => unrecorded(&tool, &error.to_string()),
+            Ok(Poll::Pending) => match tokio::runtime::Handle::try_current() {
+                // The rest of the write on a task of its own.
+                Ok(runtime) => {
+                    runtime.spawn(async move {
+                        if let Err(error) = write.await {
+                            unrecorded(&tool, &error.to_string());
+                        }
+                    });
+                }
+                Err(_) => {
+                    let _ = catch_unwind(AssertUnwindSafe(move || drop(write)));
+                    unrecorded(
+                        &tool,
+                        "the store did not answer at once and there is no Tokio runtime to finish the write on",
+                    );
+                }
+            },
+            Err(payload) => {
+                let _ = catch_unwind(AssertUnwindSafe(move || drop(write)));
+                unrecorded(
+                    &tool,
+                    &format!("the store panicked: {}", take_panic(payload)),
                 );
             }
-        });
+        }
     }
+}
+
+/// Reports a key that could not be recorded `Unknown`: the store's lease
+/// (at least the claim's hold) frees it.
+fn unrecorded(tool: &str, error: &str) {
+    tracing::error!(
+        tool = %tool,
+        %error,
+        "the idempotency key of a dropped call could not be recorded as unknown; its lease frees it"
+    );
 }

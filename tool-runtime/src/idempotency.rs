@@ -147,9 +147,13 @@ impl std::error::Error for IdempotencyError {}
 /// [`release`](Self::release) when it never started or failed, so a retry
 /// with the same key runs again. When the call's future is dropped after
 /// the claim and before its end was written (a caller that gave up, a
-/// cancelled task), the runtime records the key `Unknown` on a task of its
-/// own (on the Tokio runtime the call ran on), since the handler may have
-/// taken effect, or (a blocking handler) may still be running.
+/// cancelled task), the runtime records the key `Unknown`, since the
+/// handler may have taken effect, or (a blocking handler) may still be
+/// running: the `record` future is polled once in the drop itself (so a
+/// store that answers at once has the record even when the future is
+/// dropped outside a Tokio runtime, or by one shutting down), and the rest
+/// runs on a task of its own on the current Tokio runtime; without one,
+/// the key is left to its lease (at least the claim's hold).
 /// `claim` must be atomic: of two concurrent claims of one key, one gets
 /// [`ClaimOutcome::Fresh`]. A claim whose call never comes back (its process
 /// stopped) should expire after a while, as a lease: a store shared by
