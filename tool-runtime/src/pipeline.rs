@@ -682,7 +682,12 @@ impl Toolbox {
     }
 
     /// A fatal `INTERNAL` whose reason only the audit record keeps.
-    fn fatal(&self, draft: &mut Draft, outcome: ExecutionOutcome, detail: String) -> Finished {
+    pub(super) fn fatal(
+        &self,
+        draft: &mut Draft,
+        outcome: ExecutionOutcome,
+        detail: String,
+    ) -> Finished {
         add_detail(draft, detail);
         let output = ToolOutput::fatal(ToolError::internal());
         self.fresh(
