@@ -420,7 +420,11 @@ impl IdempotencyStore for Holds {
 
 /// A toolbox with `send_voucher`, whose handler takes `seconds` of Tokio's
 /// clock, over `store`.
-fn voucher_toolbox(store: Arc<Holds>, runs: &Arc<AtomicUsize>, seconds: u64) -> Toolbox {
+fn voucher_toolbox(
+    store: Arc<dyn IdempotencyStore>,
+    runs: &Arc<AtomicUsize>,
+    seconds: u64,
+) -> Toolbox {
     let mut toolbox = Toolbox::new().with_idempotency_store(store);
     let counted = Arc::clone(runs);
     toolbox.register(move |call: SendVoucher, _: CallContext| {
@@ -441,7 +445,7 @@ async fn a_keyed_call_running_past_the_stores_lease_is_never_run_twice() {
     let runs = Arc::new(AtomicUsize::new(0));
     // A lease of 1 s, a call of 20 s (within its 30 s limit).
     let store = Holds::new(Duration::from_secs(1));
-    let toolbox = voucher_toolbox(Arc::clone(&store), &runs, 20);
+    let toolbox = voucher_toolbox(store.clone(), &runs, 20);
     let session = Session::new();
     let v1 = ToolCall::new("v1", "send_voucher", VOUCHER);
     let first = toolbox.call(&v1, &session);
@@ -560,19 +564,22 @@ async fn a_keyed_call_whose_checks_outlast_half_the_grace_is_not_run_and_frees_i
     let sink = Arc::new(SlowStart {
         delay: Mutex::new(Some(Duration::from_secs(31))),
     });
-    let toolbox = voucher_toolbox(Arc::clone(&store), &runs, 0).with_audit_sink(sink);
+    let toolbox = voucher_toolbox(store.clone(), &runs, 0).with_audit_sink(sink);
     let session = Session::new();
+    let start = tokio::time::Instant::now();
     let slow = toolbox
         .call(&ToolCall::new("s1", "send_voucher", VOUCHER), &session)
         .await;
     assert_eq!(slow.model_text().as_deref(), Some(UNAVAILABLE));
     assert_eq!(slow.audit.outcome, ExecutionOutcome::NotStarted);
+    // The sink is given up on once the steps' share of the grace is used.
     assert_eq!(
         slow.audit.internal_detail.as_deref(),
         Some(
-            "the steps before the handler took 31000 ms after the idempotency key was claimed, more than the 30000 ms they may take (half of the toolbox's claim grace); the call was not run, so that its key is never free while it could still run"
+            "the audit sink did not answer `started` within 30000 ms (half of the toolbox's claim grace); the call was not run"
         )
     );
+    assert_eq!(start.elapsed(), Duration::from_secs(30));
     assert_eq!(runs.load(Ordering::SeqCst), 0);
     // The key was released: the retry runs.
     let retry = toolbox
@@ -905,4 +912,116 @@ fn a_keyed_call_dropped_outside_a_runtime_or_by_one_shutting_down_keeps_its_key(
     });
     assert_eq!(runs.load(Ordering::SeqCst), 2);
     assert_eq!(store.len(), 2);
+}
+
+/// An idempotency store over the in-memory one whose claims, or first
+/// record, never answer (a database that froze mid-statement).
+struct Frozen {
+    inner: InMemoryIdempotencyStore,
+    claims: bool,
+    records: AtomicUsize,
+}
+
+impl IdempotencyStore for Frozen {
+    fn claim<'a>(
+        &'a self,
+        scope: &'a IdempotencyScope,
+        hold: Duration,
+    ) -> BoxFuture<'a, Result<ClaimOutcome, IdempotencyError>> {
+        if self.claims {
+            return Box::pin(std::future::pending());
+        }
+        self.inner.claim(scope, hold)
+    }
+
+    fn record<'a>(
+        &'a self,
+        scope: &'a IdempotencyScope,
+        record: IdempotencyRecord,
+    ) -> BoxFuture<'a, Result<(), IdempotencyError>> {
+        if self.records.fetch_add(1, Ordering::SeqCst) == 0 {
+            return Box::pin(std::future::pending());
+        }
+        self.inner.record(scope, record)
+    }
+
+    fn release<'a>(
+        &'a self,
+        scope: &'a IdempotencyScope,
+    ) -> BoxFuture<'a, Result<(), IdempotencyError>> {
+        self.inner.release(scope)
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_store_that_never_answers_a_claim_or_a_record_loses_no_answer_and_runs_nothing_twice() {
+    let runs = Arc::new(AtomicUsize::new(0));
+    let session = Session::new();
+    let frozen_claims = Arc::new(Frozen {
+        inner: InMemoryIdempotencyStore::new(),
+        claims: true,
+        records: AtomicUsize::new(0),
+    });
+    let toolbox = voucher_toolbox(frozen_claims, &runs, 0);
+    let start = tokio::time::Instant::now();
+    let calls = [
+        ToolCall::new("f1", "send_voucher", VOUCHER),
+        ToolCall::new(
+            "f2",
+            "send_voucher",
+            r#"{"complaint_ref": "CMP-2", "request_id": "k-2"}"#,
+        ),
+    ];
+    let results = toolbox
+        .call_turn(
+            &calls,
+            &session,
+            &tool_contract::runtime::AbortHandle::new(),
+        )
+        .await;
+    for result in &results {
+        assert_eq!(result.model_text().as_deref(), Some(UNAVAILABLE));
+        assert_eq!(result.audit.outcome, ExecutionOutcome::NotStarted);
+        assert_eq!(
+            result.audit.internal_detail.as_deref(),
+            Some(
+                "the idempotency store did not answer the claim within 30000 ms (half of the toolbox's claim grace); the call was not run"
+            )
+        );
+    }
+    assert_eq!(start.elapsed(), Duration::from_secs(30));
+    assert_eq!(runs.load(Ordering::SeqCst), 0);
+
+    // The record of a call that ran is not confirmed: the answer stands,
+    // and the key is recorded unknown, never run again.
+    let frozen_record = Arc::new(Frozen {
+        inner: InMemoryIdempotencyStore::new(),
+        claims: false,
+        records: AtomicUsize::new(0),
+    });
+    let toolbox = voucher_toolbox(frozen_record.clone(), &runs, 0);
+    let start = tokio::time::Instant::now();
+    let ran = toolbox
+        .call(&ToolCall::new("r1", "send_voucher", VOUCHER), &session)
+        .await;
+    assert_eq!(ran.model_text().as_deref(), Some("Voucher 1 for CMP-1"));
+    assert_eq!(ran.audit.outcome, ExecutionOutcome::Completed);
+    assert_eq!(
+        ran.audit.internal_detail.as_deref(),
+        Some(
+            "the idempotency store did not confirm the call's record within 30000 ms; its key is being recorded as unknown"
+        )
+    );
+    assert_eq!(start.elapsed(), Duration::from_secs(30));
+    let retry = toolbox
+        .call(&ToolCall::new("r2", "send_voucher", VOUCHER), &session)
+        .await;
+    assert_eq!(
+        retry.model_text().as_deref(),
+        Some(
+            "Error [OUTCOME_UNKNOWN]: An earlier call with this request_id was stopped while it ran; it may or may not have taken effect. Ask the user to check before making the request again with a new request_id."
+        )
+    );
+    assert_eq!(runs.load(Ordering::SeqCst), 1);
+    assert_eq!(frozen_record.records.load(Ordering::SeqCst), 2);
 }

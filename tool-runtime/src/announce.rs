@@ -3,13 +3,15 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::PoisonError;
 
+use tokio::time::Instant;
 use tool_core::{Effect, ToolCall, ToolContract};
 
 use crate::audit::AUDIT_SCHEMA_VERSION;
 use crate::audit_sink::AuditStart;
 use crate::handler::{CatchUnwind, DropPanic, take_panic};
+use crate::messages::store_unavailable;
 use crate::model_result::ExecutionOutcome;
-use crate::pipeline::{Draft, Finished};
+use crate::pipeline::{Draft, Finished, add_detail, within};
 use crate::toolbox::Toolbox;
 
 impl Toolbox {
@@ -21,6 +23,7 @@ impl Toolbox {
         &self,
         contract: &'static ToolContract,
         call: &ToolCall,
+        claimed: Option<Instant>,
         draft: &mut Draft,
     ) -> Result<(), Finished> {
         let Some(sink) = &self.audit else {
@@ -47,7 +50,16 @@ impl Toolbox {
         let written = match catch_unwind(AssertUnwindSafe(|| sink.started(&start))) {
             Ok(future) => {
                 let mut future = CatchUnwind::new(future, &dropped);
-                let written = (&mut future).await;
+                let deadline = self.store_deadline(claimed);
+                let Some(written) = within(deadline, &mut future).await else {
+                    drop(future);
+                    let detail = format!(
+                        "the audit sink did not answer `started` within {} ms (half of the toolbox's claim grace); the call was not run",
+                        self.store_budget().as_millis()
+                    );
+                    add_detail(draft, detail);
+                    return Err(self.refuse(draft, store_unavailable()));
+                };
                 drop(future);
                 written
             }

@@ -176,8 +176,12 @@ impl std::error::Error for IdempotencyError {}
 /// is not run (`POLICY_STORE_UNAVAILABLE`, its key released), and a call
 /// stopped while it ran (a timeout, even of a blocking handler whose thread
 /// runs on) is recorded at once as `Unknown`, so its key is never free
-/// again. A store that cannot hold a key for `hold` should fail the claim
-/// rather than hold it for less.
+/// again. A claim, record or release is waited for at most half the
+/// grace: a claim given up on answers `POLICY_STORE_UNAVAILABLE` (the key,
+/// if the store took it, stays held to the end of its hold), a record
+/// given up on is followed by an `Unknown` record of the key. A store that
+/// cannot hold a key for `hold` should fail the claim rather than hold it
+/// for less.
 pub trait IdempotencyStore: Send + Sync {
     /// Looks the key up and, if it is free, holds it for this call, for at
     /// least `hold` (see [the hold](Self#the-hold)) unless the call records
