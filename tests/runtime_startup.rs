@@ -169,3 +169,41 @@ fn a_sample_call_names_a_missing_injected_value_without_running() {
         ]
     );
 }
+
+#[tokio::test]
+async fn a_claim_grace_of_zero_is_named_at_start_up_and_ends_keyed_calls_fatal() {
+    let toolbox = shop().with_claim_grace(std::time::Duration::ZERO);
+    let problem = "the tool `reserve_inventory` uses an idempotency key, but the toolbox's claim grace is 0 ms, so a keyed call's key could not stay held while the call runs and its end is recorded; the application must set a grace of at least a few seconds with `Toolbox::with_claim_grace` (the default is 60 s)";
+    assert_eq!(
+        toolbox.check(&full_session()).unwrap_err().problems(),
+        [problem]
+    );
+    let reserve = ToolCall::new(
+        "c1",
+        "reserve_inventory",
+        r#"{"sku": "SKU-1042", "quantity": 2, "hold": null, "request_id": "0b7e9a52-5b8f-4d3a-9a57-2f1f6c1d9e10"}"#,
+    );
+    assert_eq!(
+        toolbox
+            .check_call(&reserve, &full_session())
+            .unwrap_err()
+            .problems(),
+        [problem]
+    );
+    let result = toolbox.call(&reserve, &full_session()).await;
+    assert_eq!(
+        result.output,
+        tool_contract::ToolOutput::fatal(ToolError::internal())
+    );
+    assert_eq!(
+        result.audit.outcome,
+        tool_contract::runtime::ExecutionOutcome::NotStarted
+    );
+    assert_eq!(
+        result.audit.internal_detail.as_deref(),
+        Some(&problem["the tool `reserve_inventory` uses an idempotency key, but ".len()..])
+    );
+    // A tool without a key is not concerned.
+    let read = ToolCall::new("c2", "get_inventory", r#"{"sku": "SKU-1042"}"#);
+    assert_eq!(toolbox.check_call(&read, &full_session()), Ok(()));
+}

@@ -271,6 +271,9 @@ impl Toolbox {
                 if let Err(detail) = principal(contract, session, "an idempotency key", shared) {
                     return self.fatal(draft, ExecutionOutcome::NotStarted, detail);
                 }
+                if let Some(detail) = self.no_claim_grace() {
+                    return self.fatal(draft, ExecutionOutcome::NotStarted, detail);
+                }
                 let scope = IdempotencyScope {
                     tool: contract.name().to_owned(),
                     contract_major: contract.version().major,
@@ -558,6 +561,16 @@ impl Toolbox {
                 self.fatal(draft, ExecutionOutcome::Completed, detail)
             }
         }
+    }
+
+    /// The configuration error of a claim grace of zero: no step between
+    /// a keyed call's claim and its handler (not even the claim's own
+    /// answer) would fit in it, so every keyed call would be refused as
+    /// "try again" forever.
+    pub(super) fn no_claim_grace(&self) -> Option<String> {
+        self.claim_grace.is_zero().then(|| {
+            "the toolbox's claim grace is 0 ms, so a keyed call's key could not stay held while the call runs and its end is recorded; the application must set a grace of at least a few seconds with `Toolbox::with_claim_grace` (the default is 60 s)".to_owned()
+        })
     }
 
     /// How long a store step of a call may take (a claim, the audit

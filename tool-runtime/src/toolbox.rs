@@ -162,7 +162,9 @@ impl Toolbox {
     /// record of its end. Each store step is waited for at most half of
     /// it, so a store that never answers costs a call that long, not a
     /// hung turn. A shorter grace lets a shared store see a call
-    /// whose process died as abandoned sooner.
+    /// whose process died as abandoned sooner. A grace of zero fits no
+    /// step: every keyed call then ends as a fatal `INTERNAL` (a
+    /// configuration error that [`check`](Self::check) names).
     #[must_use]
     pub fn with_claim_grace(mut self, grace: Duration) -> Self {
         self.claim_grace = grace;
