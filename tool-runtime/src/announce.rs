@@ -53,10 +53,19 @@ impl Toolbox {
                 let deadline = self.store_deadline(claimed);
                 let Some(written) = within(deadline, &mut future).await else {
                     drop(future);
-                    let detail = format!(
+                    let mut detail = format!(
                         "the audit sink did not answer `started` within {} ms (half of the toolbox's claim grace); the call was not run",
                         self.store_budget().as_millis()
                     );
+                    if let Some(panic) = dropped
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .take()
+                    {
+                        detail.push_str(&format!(
+                            "; the audit sink panicked while its `started` future was dropped: {panic}"
+                        ));
+                    }
                     add_detail(draft, detail);
                     return Err(self.refuse(draft, store_unavailable()));
                 };

@@ -8,6 +8,7 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
+use std::time::Duration;
 
 use tool_core::ToolOutput;
 
@@ -21,6 +22,8 @@ use crate::model_result::ExecutionOutcome;
 /// Armed from the claim until the call's record or release is written.
 pub(crate) struct ClaimGuard {
     armed: Option<Armed>,
+    /// How long the write on its own task is waited for.
+    bound: Duration,
 }
 
 struct Armed {
@@ -31,13 +34,16 @@ struct Armed {
 
 impl ClaimGuard {
     /// A guard of `scope`, claimed in `store` for a call whose arguments
-    /// hash to `arguments_sha256`.
+    /// hash to `arguments_sha256`; a write that does not finish at once
+    /// is waited for up to `bound`.
     pub(crate) fn new(
         store: Arc<dyn IdempotencyStore>,
         scope: IdempotencyScope,
         arguments_sha256: String,
+        bound: Duration,
     ) -> Self {
         ClaimGuard {
+            bound,
             armed: Some(Armed {
                 store,
                 scope,
@@ -79,11 +85,22 @@ impl Drop for ClaimGuard {
             Ok(Poll::Ready(Ok(()))) => {}
             Ok(Poll::Ready(Err(error))) => unrecorded(&tool, &error.to_string()),
             Ok(Poll::Pending) => match tokio::runtime::Handle::try_current() {
-                // The rest of the write on a task of its own.
+                // The rest of the write on a task of its own, bounded as the
+                // call's own store steps are (a frozen store leaves no task
+                // behind for good).
                 Ok(runtime) => {
+                    let bound = self.bound;
                     runtime.spawn(async move {
-                        if let Err(error) = write.await {
-                            unrecorded(&tool, &error.to_string());
+                        match tokio::time::timeout(bound, write).await {
+                            Ok(Ok(())) => {}
+                            Ok(Err(error)) => unrecorded(&tool, &error.to_string()),
+                            Err(_) => unrecorded(
+                                &tool,
+                                &format!(
+                                    "the store did not answer within {} ms",
+                                    bound.as_millis()
+                                ),
+                            ),
                         }
                     });
                 }

@@ -336,6 +336,7 @@ impl Toolbox {
                 Arc::clone(&self.idempotency),
                 scope.clone(),
                 draft.arguments_sha256.clone(),
+                self.store_budget(),
             )
         });
         let finished = self
