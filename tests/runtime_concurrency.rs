@@ -394,3 +394,130 @@ async fn a_shared_toolbox_serves_calls_from_many_tasks() {
     let expected: Vec<String> = (0..8).map(|i| format!("F-{i} holds 4 items.")).collect();
     assert_eq!(texts, expected);
 }
+
+/// Book a courier to collect one shelf's goods.
+///
+/// Use it once the customer confirmed the pick-up; booking is a write.
+#[derive(Debug, Tool)]
+#[tool(effect = "write")]
+pub struct BookCourier {
+    /// The shelf's label, e.g. "B-12".
+    pub shelf: String,
+    /// A key the model makes up once per booking and repeats when it
+    /// retries.
+    #[tool(idempotency_key)]
+    pub request_id: String,
+}
+
+/// Scrap one shelf's goods for good.
+///
+/// Use it only when the customer's staff asks to scrap a shelf; it cannot
+/// be undone.
+#[derive(Debug, Tool)]
+#[tool(effect = "destructive", approval = "required")]
+pub struct ScrapShelf {
+    /// The shelf's label, e.g. "B-12".
+    pub shelf: String,
+    /// A key the model makes up once per scrapping and repeats when it
+    /// retries.
+    #[tool(idempotency_key)]
+    pub request_id: String,
+}
+
+/// A toolbox whose keyed handlers take 50 ms and count their runs by key.
+fn keyed_toolbox(runs: &Arc<Mutex<Vec<String>>>) -> Toolbox {
+    let mut toolbox = Toolbox::new();
+    let r = Arc::clone(runs);
+    toolbox.register(move |call: BookCourier, _: CallContext| {
+        r.lock().unwrap().push(call.request_id.clone());
+        async move {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            Ok::<_, ToolError>(format!("Courier booked for {}.", call.shelf))
+        }
+    });
+    let r = Arc::clone(runs);
+    toolbox.register(move |call: ScrapShelf, _: CallContext| {
+        r.lock().unwrap().push(call.request_id.clone());
+        async move {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            Ok::<_, ToolError>(format!("Scrapped {}.", call.shelf))
+        }
+    });
+    toolbox
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_turn_dropped_at_any_moment_never_runs_a_key_twice() {
+    let turn = |round: &str| {
+        [
+            ToolCall::new(
+                format!("{round}-1"),
+                "book_courier",
+                r#"{"shelf": "K-1", "request_id": "a"}"#,
+            ),
+            // The same key again in the turn: refused while the first runs.
+            ToolCall::new(
+                format!("{round}-2"),
+                "book_courier",
+                r#"{"shelf": "K-1", "request_id": "a"}"#,
+            ),
+            ToolCall::new(
+                format!("{round}-3"),
+                "scrap_shelf",
+                r#"{"shelf": "K-3", "request_id": "b"}"#,
+            ),
+            ToolCall::new(
+                format!("{round}-4"),
+                "book_courier",
+                r#"{"shelf": "K-4", "request_id": "c"}"#,
+            ),
+        ]
+    };
+    let unknown = "Error [OUTCOME_UNKNOWN]: An earlier call with this request_id was stopped while it ran; it may or may not have taken effect. Ask the user to check before making the request again with a new request_id.";
+    // What the retry of each call finds, by what the dropped turn did:
+    // `a` runs over 0-50 ms (the second `a` is refused at once), `b`
+    // alone over 50-100 ms, then `c` over 100-150 ms.
+    let label = |result: &tool_contract::CallResult| match (
+        result.audit.delivery,
+        result.model_text().as_deref() == Some(unknown),
+    ) {
+        (tool_contract::runtime::Delivery::Replayed, _) => "replayed",
+        (_, true) => "unknown",
+        (_, false) if result.output.kind() == OutputKind::Success => "ran",
+        _ => "other",
+    };
+    for drop_at in [0_u64, 1, 25, 49, 50, 51, 75, 99, 100, 101, 125, 149, 150] {
+        let runs = Arc::new(Mutex::new(Vec::new()));
+        let toolbox = keyed_toolbox(&runs);
+        let approvals = Approvals::new();
+        for round in ["x", "y"] {
+            let scrap = &turn(round)[2];
+            approvals.grant(ApprovalGrant::for_call::<ScrapShelf>(
+                &scrap.call_id,
+                &scrap.arguments,
+            ));
+        }
+        let session = Session::new().with(approvals);
+        let first = tokio::time::timeout(
+            Duration::from_millis(drop_at),
+            toolbox.call_turn(&turn("x"), &session, &AbortHandle::new()),
+        )
+        .await;
+        assert_eq!(first.is_ok(), drop_at >= 150, "dropped at {drop_at} ms");
+        let retry = toolbox
+            .call_turn(&turn("y"), &session, &AbortHandle::new())
+            .await;
+        let labels: Vec<&str> = retry.iter().map(label).collect();
+        let expected = match drop_at {
+            0..50 => ["unknown", "unknown", "ran", "ran"],
+            50..100 => ["replayed", "replayed", "unknown", "ran"],
+            100..150 => ["replayed", "replayed", "replayed", "unknown"],
+            _ => ["replayed", "replayed", "replayed", "replayed"],
+        };
+        assert_eq!(labels, expected, "dropped at {drop_at} ms");
+        // Each key ran exactly once over both turns.
+        let mut ran = runs.lock().unwrap().clone();
+        ran.sort();
+        assert_eq!(ran, ["a", "b", "c"], "dropped at {drop_at} ms");
+    }
+}

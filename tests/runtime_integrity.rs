@@ -1067,3 +1067,136 @@ async fn a_panicking_clock_is_replaced_by_the_system_clock_and_noted_once() {
         assert!(observed.as_str() > "2020", "{observed}");
     }
 }
+
+/// An audit sink whose `started` panics for some keys: while it builds its
+/// future (`k-now`), while the future runs (`k-later`), or when the future,
+/// having written the entry, is dropped (`k-drop`); it counts its `ended`
+/// writes and what entry each had.
+/// A future that has written its entry and panics when dropped (the
+/// field is held for its destructor).
+struct EntryThenPanic(#[allow(dead_code)] PanicOnDrop);
+
+impl std::future::Future for EntryThenPanic {
+    type Output = Result<tool_contract::audit::AuditEntry, tool_contract::audit::AuditSinkError>;
+
+    fn poll(
+        self: std::pin::Pin<&mut Self>,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Self::Output> {
+        std::task::Poll::Ready(Ok(tool_contract::audit::AuditEntry::new(9)))
+    }
+}
+
+#[derive(Default)]
+struct PanickingStart {
+    ended: std::sync::Mutex<Vec<String>>,
+}
+
+impl tool_contract::audit::AuditSink for PanickingStart {
+    fn started<'a>(
+        &'a self,
+        start: &'a tool_contract::audit::AuditStart,
+    ) -> tool_contract::idempotency::BoxFuture<
+        'a,
+        Result<tool_contract::audit::AuditEntry, tool_contract::audit::AuditSinkError>,
+    > {
+        let key = start.idempotency_key.clone().unwrap_or_default();
+        if key == "k-now" {
+            panic!("no connection to the audit log");
+        }
+        if key == "k-drop" {
+            return Box::pin(EntryThenPanic(PanicOnDrop(
+                "the sink's connection broke on close",
+            )));
+        }
+        Box::pin(async move {
+            if key == "k-later" {
+                panic!("the audit log refused the row");
+            }
+            Ok(tool_contract::audit::AuditEntry::new(9))
+        })
+    }
+
+    fn ended<'a>(
+        &'a self,
+        entry: Option<tool_contract::audit::AuditEntry>,
+        record: &'a tool_contract::audit::AuditRecord,
+    ) -> tool_contract::idempotency::BoxFuture<'a, Result<(), tool_contract::audit::AuditSinkError>>
+    {
+        self.ended.lock().unwrap().push(format!(
+            "{} entry={:?} outcome={}",
+            record.call_id,
+            entry.map(|entry| entry.id()),
+            record.outcome.as_str()
+        ));
+        Box::pin(std::future::ready(Ok(())))
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_panic_of_the_audit_sink_before_a_write_runs_is_its_fatal_not_started_and_frees_its_key()
+{
+    let store = Arc::new(InMemoryIdempotencyStore::new());
+    let runs = Arc::new(AtomicUsize::new(0));
+    let sink = Arc::new(PanickingStart::default());
+    let toolbox = voucher_toolbox(&store, &runs).with_audit_sink(sink.clone());
+    let approvals = Approvals::new();
+    let session = customer("cus_A", &approvals);
+    let calls: Vec<ToolCall> = ["k-now", "k-later", "k-drop"]
+        .iter()
+        .map(|key| {
+            call(
+                &format!("c-{key}"),
+                "issue_voucher",
+                &format!(r#"{{"request_id": "{key}", "points": 5}}"#),
+            )
+        })
+        .collect();
+    let results = toolbox
+        .call_turn(&calls, &session, &AbortHandle::new())
+        .await;
+    for result in &results {
+        assert_eq!(result.output, ToolOutput::fatal(ToolError::internal()));
+        assert_eq!(result.audit.outcome, ExecutionOutcome::NotStarted);
+    }
+    let details: Vec<Option<&str>> = results
+        .iter()
+        .map(|r| r.audit.internal_detail.as_deref())
+        .collect();
+    assert_eq!(
+        details,
+        [
+            Some("the audit sink panicked in `started`: no connection to the audit log"),
+            Some("the audit sink panicked in `started`: the audit log refused the row"),
+            Some(
+                "the audit sink panicked while its `started` future was dropped: the sink's connection broke on close"
+            ),
+        ]
+    );
+    assert_eq!(
+        *sink.ended.lock().unwrap(),
+        [
+            "c-k-now entry=None outcome=not_started",
+            "c-k-later entry=None outcome=not_started",
+            "c-k-drop entry=Some(9) outcome=not_started",
+        ]
+    );
+    assert_eq!(runs.load(Ordering::SeqCst), 0);
+    // No handler ran: every key is free for the retry (to a sink that works).
+    assert!(store.is_empty());
+    let retry = voucher_toolbox(&store, &runs)
+        .call(
+            &call(
+                "r",
+                "issue_voucher",
+                r#"{"request_id": "k-now", "points": 5}"#,
+            ),
+            &session,
+        )
+        .await;
+    assert_eq!(
+        retry.model_text().as_deref(),
+        Some(r#"{"owner":"cus_A","last4":"secret-of-cus_A"}"#)
+    );
+    assert_eq!(runs.load(Ordering::SeqCst), 1);
+}

@@ -169,3 +169,95 @@ fn a_sample_call_names_a_missing_injected_value_without_running() {
         ]
     );
 }
+
+#[tokio::test]
+async fn a_claim_grace_of_zero_is_named_at_start_up_and_ends_keyed_calls_fatal() {
+    let toolbox = shop().with_claim_grace(std::time::Duration::ZERO);
+    let problem = "the tool `reserve_inventory` uses an idempotency key, but the toolbox's claim grace is 0 ms, so a keyed call's key could not stay held while the call runs and its end is recorded; the application must set a grace of at least a few seconds with `Toolbox::with_claim_grace` (the default is 60 s)";
+    assert_eq!(
+        toolbox.check(&full_session()).unwrap_err().problems(),
+        [problem]
+    );
+    let reserve = ToolCall::new(
+        "c1",
+        "reserve_inventory",
+        r#"{"sku": "SKU-1042", "quantity": 2, "hold": null, "request_id": "0b7e9a52-5b8f-4d3a-9a57-2f1f6c1d9e10"}"#,
+    );
+    assert_eq!(
+        toolbox
+            .check_call(&reserve, &full_session())
+            .unwrap_err()
+            .problems(),
+        [problem]
+    );
+    let result = toolbox.call(&reserve, &full_session()).await;
+    assert_eq!(
+        result.output,
+        tool_contract::ToolOutput::fatal(ToolError::internal())
+    );
+    assert_eq!(
+        result.audit.outcome,
+        tool_contract::runtime::ExecutionOutcome::NotStarted
+    );
+    assert_eq!(
+        result.audit.internal_detail.as_deref(),
+        Some(&problem["the tool `reserve_inventory` uses an idempotency key, but ".len()..])
+    );
+    // A tool without a key is not concerned.
+    let read = ToolCall::new("c2", "get_inventory", r#"{"sku": "SKU-1042"}"#);
+    assert_eq!(toolbox.check_call(&read, &full_session()), Ok(()));
+}
+
+/// The signed-in tenant, as the application names it.
+type Tenant = TenantId;
+
+/// Show the tenant's open orders. Read-only.
+#[derive(Tool)]
+pub struct ListOpenOrders {
+    /// The tenant, behind an alias.
+    #[tool(inject)]
+    pub tenant: Tenant,
+    /// The customer, when one is signed in.
+    #[tool(inject)]
+    pub customer: Option<CustomerId>,
+}
+
+/// Show the tenant's shop hours. Read-only.
+#[derive(Tool)]
+pub struct ShowShopHours {
+    /// The shop the conversation belongs to, from the session.
+    #[tool(inject)]
+    pub tenant: TenantId,
+}
+
+#[tokio::test]
+async fn the_check_agrees_with_the_call_on_aliased_optional_and_shared_injected_types() {
+    let mut toolbox = Toolbox::new();
+    toolbox.register(|call: ListOpenOrders, _: CallContext| async move {
+        Ok::<_, ToolError>(format!(
+            "{} {}",
+            call.tenant.0,
+            call.customer.map_or("anonymous".to_owned(), |c| c.0)
+        ))
+    });
+    toolbox.register(|call: ShowShopHours, _: CallContext| async move {
+        Ok::<_, ToolError>(format!("{} opens at 9", call.tenant.0))
+    });
+    // Both tools are named for the one type; the optional value is not.
+    assert_eq!(
+        toolbox.check(&Session::new()).unwrap_err().problems(),
+        [
+            "the tool `list_open_orders` takes the injected field \"tenant\", but the session holds no `Tenant`; the application must add it with `Session::with`",
+            "the tool `show_shop_hours` takes the injected field \"tenant\", but the session holds no `TenantId`; the application must add it with `Session::with`",
+        ]
+    );
+    let tenant = Session::new().with(TenantId("acme".into()));
+    assert_eq!(toolbox.check(&tenant), Ok(()));
+    // And a call in the checked session runs.
+    let call = ToolCall::new("c1", "list_open_orders", "{}");
+    assert_eq!(toolbox.check_call(&call, &tenant), Ok(()));
+    let result = toolbox.call(&call, &tenant).await;
+    assert_eq!(result.model_text().as_deref(), Some("acme anonymous"));
+    let missing = toolbox.call(&call, &Session::new()).await;
+    assert!(missing.is_fatal());
+}

@@ -420,7 +420,11 @@ impl IdempotencyStore for Holds {
 
 /// A toolbox with `send_voucher`, whose handler takes `seconds` of Tokio's
 /// clock, over `store`.
-fn voucher_toolbox(store: Arc<Holds>, runs: &Arc<AtomicUsize>, seconds: u64) -> Toolbox {
+fn voucher_toolbox(
+    store: Arc<dyn IdempotencyStore>,
+    runs: &Arc<AtomicUsize>,
+    seconds: u64,
+) -> Toolbox {
     let mut toolbox = Toolbox::new().with_idempotency_store(store);
     let counted = Arc::clone(runs);
     toolbox.register(move |call: SendVoucher, _: CallContext| {
@@ -441,7 +445,7 @@ async fn a_keyed_call_running_past_the_stores_lease_is_never_run_twice() {
     let runs = Arc::new(AtomicUsize::new(0));
     // A lease of 1 s, a call of 20 s (within its 30 s limit).
     let store = Holds::new(Duration::from_secs(1));
-    let toolbox = voucher_toolbox(Arc::clone(&store), &runs, 20);
+    let toolbox = voucher_toolbox(store.clone(), &runs, 20);
     let session = Session::new();
     let v1 = ToolCall::new("v1", "send_voucher", VOUCHER);
     let first = toolbox.call(&v1, &session);
@@ -560,19 +564,22 @@ async fn a_keyed_call_whose_checks_outlast_half_the_grace_is_not_run_and_frees_i
     let sink = Arc::new(SlowStart {
         delay: Mutex::new(Some(Duration::from_secs(31))),
     });
-    let toolbox = voucher_toolbox(Arc::clone(&store), &runs, 0).with_audit_sink(sink);
+    let toolbox = voucher_toolbox(store.clone(), &runs, 0).with_audit_sink(sink);
     let session = Session::new();
+    let start = tokio::time::Instant::now();
     let slow = toolbox
         .call(&ToolCall::new("s1", "send_voucher", VOUCHER), &session)
         .await;
     assert_eq!(slow.model_text().as_deref(), Some(UNAVAILABLE));
     assert_eq!(slow.audit.outcome, ExecutionOutcome::NotStarted);
+    // The sink is given up on once the steps' share of the grace is used.
     assert_eq!(
         slow.audit.internal_detail.as_deref(),
         Some(
-            "the steps before the handler took 31000 ms after the idempotency key was claimed, more than the 30000 ms they may take (half of the toolbox's claim grace); the call was not run, so that its key is never free while it could still run"
+            "the audit sink did not answer `started` within 30000 ms (half of the toolbox's claim grace); the call was not run"
         )
     );
+    assert_eq!(start.elapsed(), Duration::from_secs(30));
     assert_eq!(runs.load(Ordering::SeqCst), 0);
     // The key was released: the retry runs.
     let retry = toolbox
@@ -771,4 +778,250 @@ async fn a_keyed_call_whose_future_is_dropped_while_it_runs_keeps_its_key() {
     );
     assert_eq!(runs.load(Ordering::SeqCst), 1);
     release.send(()).unwrap();
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_key_stopped_while_it_ran_stays_held_when_the_store_drops_its_record_for_room() {
+    let runs = Arc::new(AtomicUsize::new(0));
+    let store = Arc::new(
+        InMemoryIdempotencyStore::new()
+            .with_lease(Duration::ZERO)
+            .with_max_records(1),
+    );
+    let mut toolbox = Toolbox::new()
+        .with_idempotency_store(store.clone())
+        .with_claim_grace(Duration::from_secs(60));
+    let counted = Arc::clone(&runs);
+    toolbox.register(move |call: SendVoucherNow, _: CallContext| {
+        counted.fetch_add(1, Ordering::SeqCst);
+        async move {
+            if call.request_id == "k-1" {
+                std::future::pending::<()>().await;
+            }
+            Ok::<_, ToolError>(call.complaint_ref)
+        }
+    });
+    let voucher = |id: &str, key: &str| {
+        ToolCall::new(
+            id,
+            "send_voucher_now",
+            format!(r#"{{"complaint_ref": "CMP-1", "request_id": "{key}"}}"#),
+        )
+    };
+    let session = Session::new();
+    let first = toolbox.call(&voucher("u1", "k-1"), &session).await;
+    assert_eq!(first.output.error().unwrap().code, "TIMEOUT");
+    assert_eq!(first.audit.outcome, ExecutionOutcome::Unknown);
+    // Two later calls fill the store: the record of `k-1` goes.
+    for (id, key) in [("u2", "k-2"), ("u3", "k-3")] {
+        let answer = toolbox.call(&voucher(id, key), &session).await;
+        assert_eq!(answer.model_text().as_deref(), Some("CMP-1"));
+    }
+    assert_eq!(store.len(), 1);
+    // Within the first call's hold (100 ms + 60 s) its key is not free.
+    let retry = toolbox.call(&voucher("u4", "k-1"), &session).await;
+    assert_eq!(
+        retry.model_text().as_deref(),
+        Some(
+            "Error [CALL_IN_PROGRESS]: A call with this request_id is still running. Wait for its result before trying again."
+        )
+    );
+    assert_eq!(runs.load(Ordering::SeqCst), 3);
+    // Past the hold the in-memory store frees it, as it frees any lease.
+    tokio::time::advance(Duration::from_millis(60_100)).await;
+    let later = toolbox.call(&voucher("u5", "k-1"), &session).await;
+    assert_eq!(later.output.error().unwrap().code, "TIMEOUT");
+    assert_eq!(runs.load(Ordering::SeqCst), 4);
+}
+
+/// A paused current-thread runtime of its own, for a test that drops a
+/// call's future outside any runtime or while its runtime shuts down.
+fn paused_runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .start_paused(true)
+        .build()
+        .unwrap()
+}
+
+#[test]
+fn a_keyed_call_dropped_outside_a_runtime_or_by_one_shutting_down_keeps_its_key() {
+    let runs = Arc::new(AtomicUsize::new(0));
+    // A lease of zero: without the dropped calls' records, their keys
+    // would be free once their holds (30 s + 60 s) end.
+    let store = Arc::new(InMemoryIdempotencyStore::new().with_lease(Duration::ZERO));
+    let mut toolbox = Toolbox::new().with_idempotency_store(store.clone());
+    let counted = Arc::clone(&runs);
+    toolbox.register(move |_: SendVoucher, _: CallContext| {
+        counted.fetch_add(1, Ordering::SeqCst);
+        std::future::pending::<Result<String, ToolError>>()
+    });
+    let toolbox = Arc::new(toolbox);
+    let voucher = |id: &str, key: &str| {
+        ToolCall::new(
+            id,
+            "send_voucher",
+            format!(r#"{{"complaint_ref": "CMP-1", "request_id": "{key}"}}"#),
+        )
+    };
+    let session = Session::new();
+
+    // Polled on a runtime until its handler runs, dropped outside any.
+    let runtime = paused_runtime();
+    let first = voucher("o1", "k-1");
+    let mut running = Box::pin(toolbox.call(&first, &session));
+    runtime.block_on(std::future::poll_fn(|cx| {
+        assert!(running.as_mut().poll(cx).is_pending());
+        if runs.load(Ordering::SeqCst) == 1 {
+            std::task::Poll::Ready(())
+        } else {
+            cx.waker().wake_by_ref();
+            std::task::Poll::Pending
+        }
+    }));
+    drop(running);
+
+    // Run as a task of a runtime that is then shut down, dropping it.
+    let second = {
+        let runtime = paused_runtime();
+        let toolbox = Arc::clone(&toolbox);
+        let call = voucher("s1", "k-2");
+        runtime.spawn(async move { toolbox.call(&call, &Session::new()).await });
+        runtime.block_on(async {
+            while runs.load(Ordering::SeqCst) < 2 {
+                tokio::task::yield_now().await;
+            }
+        });
+        runtime
+    };
+    drop(second);
+
+    let later = paused_runtime();
+    later.block_on(async {
+        tokio::time::advance(Duration::from_secs(3600)).await;
+        for (id, key) in [("o2", "k-1"), ("s2", "k-2")] {
+            let retry = toolbox.call(&voucher(id, key), &session).await;
+            assert_eq!(
+                retry.model_text().as_deref(),
+                Some(
+                    "Error [OUTCOME_UNKNOWN]: An earlier call with this request_id was stopped while it ran; it may or may not have taken effect. Ask the user to check before making the request again with a new request_id."
+                ),
+                "{id}"
+            );
+        }
+    });
+    assert_eq!(runs.load(Ordering::SeqCst), 2);
+    assert_eq!(store.len(), 2);
+}
+
+/// An idempotency store over the in-memory one whose claims, or first
+/// record, never answer (a database that froze mid-statement).
+struct Frozen {
+    inner: InMemoryIdempotencyStore,
+    claims: bool,
+    records: AtomicUsize,
+}
+
+impl IdempotencyStore for Frozen {
+    fn claim<'a>(
+        &'a self,
+        scope: &'a IdempotencyScope,
+        hold: Duration,
+    ) -> BoxFuture<'a, Result<ClaimOutcome, IdempotencyError>> {
+        if self.claims {
+            return Box::pin(std::future::pending());
+        }
+        self.inner.claim(scope, hold)
+    }
+
+    fn record<'a>(
+        &'a self,
+        scope: &'a IdempotencyScope,
+        record: IdempotencyRecord,
+    ) -> BoxFuture<'a, Result<(), IdempotencyError>> {
+        if self.records.fetch_add(1, Ordering::SeqCst) == 0 {
+            return Box::pin(std::future::pending());
+        }
+        self.inner.record(scope, record)
+    }
+
+    fn release<'a>(
+        &'a self,
+        scope: &'a IdempotencyScope,
+    ) -> BoxFuture<'a, Result<(), IdempotencyError>> {
+        self.inner.release(scope)
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_store_that_never_answers_a_claim_or_a_record_loses_no_answer_and_runs_nothing_twice() {
+    let runs = Arc::new(AtomicUsize::new(0));
+    let session = Session::new();
+    let frozen_claims = Arc::new(Frozen {
+        inner: InMemoryIdempotencyStore::new(),
+        claims: true,
+        records: AtomicUsize::new(0),
+    });
+    let toolbox = voucher_toolbox(frozen_claims, &runs, 0);
+    let start = tokio::time::Instant::now();
+    let calls = [
+        ToolCall::new("f1", "send_voucher", VOUCHER),
+        ToolCall::new(
+            "f2",
+            "send_voucher",
+            r#"{"complaint_ref": "CMP-2", "request_id": "k-2"}"#,
+        ),
+    ];
+    let results = toolbox
+        .call_turn(
+            &calls,
+            &session,
+            &tool_contract::runtime::AbortHandle::new(),
+        )
+        .await;
+    for result in &results {
+        assert_eq!(result.model_text().as_deref(), Some(UNAVAILABLE));
+        assert_eq!(result.audit.outcome, ExecutionOutcome::NotStarted);
+        assert_eq!(
+            result.audit.internal_detail.as_deref(),
+            Some(
+                "the idempotency store did not answer the claim within 30000 ms (half of the toolbox's claim grace); the call was not run"
+            )
+        );
+    }
+    assert_eq!(start.elapsed(), Duration::from_secs(30));
+    assert_eq!(runs.load(Ordering::SeqCst), 0);
+
+    // The record of a call that ran is not confirmed: the answer stands,
+    // and the key is recorded unknown, never run again.
+    let frozen_record = Arc::new(Frozen {
+        inner: InMemoryIdempotencyStore::new(),
+        claims: false,
+        records: AtomicUsize::new(0),
+    });
+    let toolbox = voucher_toolbox(frozen_record.clone(), &runs, 0);
+    let start = tokio::time::Instant::now();
+    let ran = toolbox
+        .call(&ToolCall::new("r1", "send_voucher", VOUCHER), &session)
+        .await;
+    assert_eq!(ran.model_text().as_deref(), Some("Voucher 1 for CMP-1"));
+    assert_eq!(ran.audit.outcome, ExecutionOutcome::Completed);
+    assert_eq!(
+        ran.audit.internal_detail.as_deref(),
+        Some(
+            "the idempotency store did not confirm the call's record within 30000 ms; its key is being recorded as unknown"
+        )
+    );
+    assert_eq!(start.elapsed(), Duration::from_secs(30));
+    let retry = toolbox
+        .call(&ToolCall::new("r2", "send_voucher", VOUCHER), &session)
+        .await;
+    assert_eq!(
+        retry.model_text().as_deref(),
+        Some(
+            "Error [OUTCOME_UNKNOWN]: An earlier call with this request_id was stopped while it ran; it may or may not have taken effect. Ask the user to check before making the request again with a new request_id."
+        )
+    );
+    assert_eq!(runs.load(Ordering::SeqCst), 1);
+    assert_eq!(frozen_record.records.load(Ordering::SeqCst), 2);
 }

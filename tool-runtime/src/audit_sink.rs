@@ -6,8 +6,14 @@
 //!
 //! - A call of a write or destructive tool is announced with
 //!   [`AuditSink::started`] before its handler runs (and before its
-//!   approval is used). If that write fails the call is not run: the model
-//!   reads `POLICY_STORE_UNAVAILABLE` (retry later), outcome `not_started`.
+//!   approval is used). If that write fails, or does not answer within
+//!   half the toolbox's [claim grace](crate::Toolbox::with_claim_grace),
+//!   the call is not run: the model reads `POLICY_STORE_UNAVAILABLE`
+//!   (retry later), outcome `not_started`.
+//!   If the sink panics (building its future, polling it, or dropping it)
+//!   the call is not run either: a fatal `INTERNAL`, outcome
+//!   `not_started`, its idempotency key freed and its grant unused, the
+//!   panic's message in the record's `internal_detail`.
 //! - Every call, whatever its tool, ends with [`AuditSink::ended`], before
 //!   the toolbox returns the result the model will read. For a read, or a
 //!   call refused before it was announced (unknown tool, invalid

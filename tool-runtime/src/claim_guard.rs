@@ -5,17 +5,25 @@
 //! while the first run may still be going on (a blocking handler's thread
 //! keeps running after its future is gone) or may have taken effect.
 
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
+use std::task::{Context, Poll, Waker};
+use std::time::Duration;
 
 use tool_core::ToolOutput;
 
-use crate::idempotency::{IdempotencyRecord, IdempotencyScope, IdempotencyStore};
+use crate::handler::take_panic;
+use crate::idempotency::{
+    BoxFuture, IdempotencyError, IdempotencyRecord, IdempotencyScope, IdempotencyStore,
+};
 use crate::messages::dropped;
 use crate::model_result::ExecutionOutcome;
 
 /// Armed from the claim until the call's record or release is written.
 pub(crate) struct ClaimGuard {
     armed: Option<Armed>,
+    /// How long the write on its own task is waited for.
+    bound: Duration,
 }
 
 struct Armed {
@@ -26,13 +34,16 @@ struct Armed {
 
 impl ClaimGuard {
     /// A guard of `scope`, claimed in `store` for a call whose arguments
-    /// hash to `arguments_sha256`.
+    /// hash to `arguments_sha256`; a write that does not finish at once
+    /// is waited for up to `bound`.
     pub(crate) fn new(
         store: Arc<dyn IdempotencyStore>,
         scope: IdempotencyScope,
         arguments_sha256: String,
+        bound: Duration,
     ) -> Self {
         ClaimGuard {
+            bound,
             armed: Some(Armed {
                 store,
                 scope,
@@ -52,25 +63,72 @@ impl Drop for ClaimGuard {
         let Some(armed) = self.armed.take() else {
             return;
         };
-        // Without a runtime to write on, the store's lease frees the key
-        // in time (the process is going away).
-        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
-            return;
-        };
-        runtime.spawn(async move {
+        let tool = armed.scope.tool.clone();
+        let mut write: BoxFuture<'static, Result<(), IdempotencyError>> = Box::pin(async move {
             let record = IdempotencyRecord {
                 arguments_sha256: armed.arguments_sha256,
                 output: ToolOutput::respond_to_model(dropped()),
                 model_result: None,
                 outcome: ExecutionOutcome::Unknown,
             };
-            if let Err(error) = armed.store.record(&armed.scope, record).await {
-                tracing::error!(
-                    tool = %armed.scope.tool,
-                    %error,
-                    "the idempotency key of a dropped call could not be recorded as unknown; its lease frees it"
+            armed.store.record(&armed.scope, record).await
+        });
+        // The write is started here, in the drop: a store that answers at
+        // once (the in-memory store) has the key `Unknown` before the drop
+        // returns, with or without a runtime (a future dropped outside one,
+        // or by a runtime that is shutting down and runs no new task). A
+        // store's panic is kept from the drop, which may run while a panic
+        // unwinds.
+        let mut cx = Context::from_waker(Waker::noop());
+        let first = catch_unwind(AssertUnwindSafe(|| write.as_mut().poll(&mut cx)));
+        match first {
+            Ok(Poll::Ready(Ok(()))) => {}
+            Ok(Poll::Ready(Err(error))) => unrecorded(&tool, &error.to_string()),
+            Ok(Poll::Pending) => match tokio::runtime::Handle::try_current() {
+                // The rest of the write on a task of its own, bounded as the
+                // call's own store steps are (a frozen store leaves no task
+                // behind for good).
+                Ok(runtime) => {
+                    let bound = self.bound;
+                    runtime.spawn(async move {
+                        match tokio::time::timeout(bound, write).await {
+                            Ok(Ok(())) => {}
+                            Ok(Err(error)) => unrecorded(&tool, &error.to_string()),
+                            Err(_) => unrecorded(
+                                &tool,
+                                &format!(
+                                    "the store did not answer within {} ms",
+                                    bound.as_millis()
+                                ),
+                            ),
+                        }
+                    });
+                }
+                Err(_) => {
+                    let _ = catch_unwind(AssertUnwindSafe(move || drop(write)));
+                    unrecorded(
+                        &tool,
+                        "the store did not answer at once and there is no Tokio runtime to finish the write on",
+                    );
+                }
+            },
+            Err(payload) => {
+                let _ = catch_unwind(AssertUnwindSafe(move || drop(write)));
+                unrecorded(
+                    &tool,
+                    &format!("the store panicked: {}", take_panic(payload)),
                 );
             }
-        });
+        }
     }
+}
+
+/// Reports a key that could not be recorded `Unknown`: the store's lease
+/// (at least the claim's hold) frees it.
+fn unrecorded(tool: &str, error: &str) {
+    tracing::error!(
+        tool = %tool,
+        %error,
+        "the idempotency key of a dropped call could not be recorded as unknown; its lease frees it"
+    );
 }

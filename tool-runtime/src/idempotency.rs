@@ -147,9 +147,13 @@ impl std::error::Error for IdempotencyError {}
 /// [`release`](Self::release) when it never started or failed, so a retry
 /// with the same key runs again. When the call's future is dropped after
 /// the claim and before its end was written (a caller that gave up, a
-/// cancelled task), the runtime records the key `Unknown` on a task of its
-/// own (on the Tokio runtime the call ran on), since the handler may have
-/// taken effect, or (a blocking handler) may still be running.
+/// cancelled task), the runtime records the key `Unknown`, since the
+/// handler may have taken effect, or (a blocking handler) may still be
+/// running: the `record` future is polled once in the drop itself (so a
+/// store that answers at once has the record even when the future is
+/// dropped outside a Tokio runtime, or by one shutting down), and the rest
+/// runs on a task of its own on the current Tokio runtime; without one,
+/// the key is left to its lease (at least the claim's hold).
 /// `claim` must be atomic: of two concurrent claims of one key, one gets
 /// [`ClaimOutcome::Fresh`]. A claim whose call never comes back (its process
 /// stopped) should expire after a while, as a lease: a store shared by
@@ -172,8 +176,12 @@ impl std::error::Error for IdempotencyError {}
 /// is not run (`POLICY_STORE_UNAVAILABLE`, its key released), and a call
 /// stopped while it ran (a timeout, even of a blocking handler whose thread
 /// runs on) is recorded at once as `Unknown`, so its key is never free
-/// again. A store that cannot hold a key for `hold` should fail the claim
-/// rather than hold it for less.
+/// again. A claim, record or release is waited for at most half the
+/// grace: a claim given up on answers `POLICY_STORE_UNAVAILABLE` (the key,
+/// if the store took it, stays held to the end of its hold), a record
+/// given up on is followed by an `Unknown` record of the key. A store that
+/// cannot hold a key for `hold` should fail the claim rather than hold it
+/// for less.
 pub trait IdempotencyStore: Send + Sync {
     /// Looks the key up and, if it is free, holds it for this call, for at
     /// least `hold` (see [the hold](Self#the-hold)) unless the call records
@@ -209,7 +217,10 @@ pub trait IdempotencyStore: Send + Sync {
 
 /// An [`IdempotencyStore`] in memory: for tests and single-process
 /// applications. Records live as long as the store, up to
-/// [`max_records`](Self::with_max_records) (the oldest go first); a held key
+/// [`max_records`](Self::with_max_records) (the oldest go first; a record
+/// of a call stopped while it ran, outcome `Unknown`, leaves its key held
+/// to the end of its claim's hold when it goes, since that call may still
+/// be running; a retry then answers `CALL_IN_PROGRESS`); a held key
 /// whose call never came back is free again after the
 /// [`lease`](Self::with_lease) or the claim's hold, whichever is longer
 /// (see [the hold](IdempotencyStore#the-hold)). Time is Tokio's clock, so a
@@ -230,10 +241,14 @@ struct State {
 enum Entry {
     /// Held until `until` (`None`: a hold too long to count, never freed
     /// by time).
-    Running {
-        until: Option<Instant>,
+    Running { until: Option<Instant> },
+    /// Recorded; `held` is the claim's hold (`None`: never freed by
+    /// time), kept so that an `Unknown` record dropped to make room leaves
+    /// its key held while its call may still run.
+    Done {
+        record: Box<IdempotencyRecord>,
+        held: Option<Instant>,
     },
-    Done(Box<IdempotencyRecord>),
 }
 
 impl InMemoryIdempotencyStore {
@@ -285,7 +300,9 @@ impl InMemoryIdempotencyStore {
         let mut state = self.lock();
         let now = Instant::now();
         match state.entries.get(scope) {
-            Some(Entry::Done(record)) => return ClaimOutcome::Recorded(Box::clone(record)),
+            Some(Entry::Done { record, .. }) => {
+                return ClaimOutcome::Recorded(Box::clone(record));
+            }
             Some(Entry::Running { until }) if until.is_none_or(|until| now < until) => {
                 return ClaimOutcome::InProgress;
             }
@@ -300,15 +317,39 @@ impl InMemoryIdempotencyStore {
 
     fn record_now(&self, scope: &IdempotencyScope, record: IdempotencyRecord) {
         let mut state = self.lock();
-        let previous = state
-            .entries
-            .insert(scope.clone(), Entry::Done(Box::new(record)));
-        if !matches!(previous, Some(Entry::Done(_))) {
+        let now = Instant::now();
+        let held = match state.entries.get(scope) {
+            Some(Entry::Running { until }) => *until,
+            Some(Entry::Done { held, .. }) => *held,
+            None => Some(now),
+        };
+        let previous = state.entries.insert(
+            scope.clone(),
+            Entry::Done {
+                record: Box::new(record),
+                held,
+            },
+        );
+        if !matches!(previous, Some(Entry::Done { .. })) {
             state.order.push_back(scope.clone());
         }
         while state.order.len() > self.max_records {
-            if let Some(oldest) = state.order.pop_front() {
-                state.entries.remove(&oldest);
+            let Some(oldest) = state.order.pop_front() else {
+                break;
+            };
+            // A call stopped while it ran (`Unknown`) may still be running
+            // (a blocking handler's thread, a dropped future's effects):
+            // its key stays held to the end of its claim's hold, as an
+            // unrecorded claim would, so that dropping the record to make
+            // room never lets a retry run beside it.
+            match state.entries.remove(&oldest) {
+                Some(Entry::Done { record, held })
+                    if record.outcome == ExecutionOutcome::Unknown
+                        && held.is_none_or(|held| now < held) =>
+                {
+                    state.entries.insert(oldest, Entry::Running { until: held });
+                }
+                _ => {}
             }
         }
     }
@@ -456,6 +497,49 @@ mod tests {
             store.claim_now(&scope("n"), Duration::ZERO),
             ClaimOutcome::InProgress
         );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn an_unknown_record_dropped_for_room_keeps_its_key_held_to_its_hold() {
+        let store = InMemoryIdempotencyStore::new()
+            .with_lease(Duration::ZERO)
+            .with_max_records(1);
+        let hold = Duration::from_secs(90);
+        let unknown = |key: &str| IdempotencyRecord {
+            outcome: ExecutionOutcome::Unknown,
+            ..record(key)
+        };
+        assert_eq!(store.claim_now(&scope("u"), hold), ClaimOutcome::Fresh);
+        store.record_now(&scope("u"), unknown("u"));
+        assert_eq!(
+            store.claim_now(&scope("u"), hold),
+            ClaimOutcome::Recorded(Box::new(unknown("u")))
+        );
+        tokio::time::advance(Duration::from_secs(30)).await;
+        // A hold too long to count, recorded `Unknown` too: it pushes "u" out.
+        assert_eq!(
+            store.claim_now(&scope("m"), Duration::MAX),
+            ClaimOutcome::Fresh
+        );
+        store.record_now(&scope("m"), unknown("m"));
+        // Two completed records push "m" out, then each other.
+        for key in ["a", "b"] {
+            assert_eq!(store.claim_now(&scope(key), hold), ClaimOutcome::Fresh);
+            store.record_now(&scope(key), record(key));
+        }
+        assert_eq!(store.len(), 1);
+        // "u" is no longer recorded, but its call may still run: held to
+        // its hold's end, 90 s after its claim.
+        assert_eq!(store.claim_now(&scope("u"), hold), ClaimOutcome::InProgress);
+        // A completed record that goes frees its key.
+        assert_eq!(store.claim_now(&scope("a"), hold), ClaimOutcome::Fresh);
+        tokio::time::advance(Duration::from_secs(59)).await;
+        assert_eq!(store.claim_now(&scope("u"), hold), ClaimOutcome::InProgress);
+        tokio::time::advance(Duration::from_secs(1)).await;
+        assert_eq!(store.claim_now(&scope("u"), hold), ClaimOutcome::Fresh);
+        tokio::time::advance(Duration::from_secs(365 * 24 * 3600)).await;
+        assert_eq!(store.claim_now(&scope("m"), hold), ClaimOutcome::InProgress);
+        assert_eq!(store.len(), 1);
     }
 
     #[test]

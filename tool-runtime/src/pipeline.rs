@@ -271,6 +271,9 @@ impl Toolbox {
                 if let Err(detail) = principal(contract, session, "an idempotency key", shared) {
                     return self.fatal(draft, ExecutionOutcome::NotStarted, detail);
                 }
+                if let Some(detail) = self.no_claim_grace() {
+                    return self.fatal(draft, ExecutionOutcome::NotStarted, detail);
+                }
                 let scope = IdempotencyScope {
                     tool: contract.name().to_owned(),
                     contract_major: contract.version().major,
@@ -281,7 +284,20 @@ impl Toolbox {
                 // limit and the grace for what comes before and after it.
                 let hold = self.time_limit(contract).saturating_add(self.claim_grace);
                 let claimed = Instant::now();
-                match self.idempotency.claim(&scope, hold).await {
+                // A claim past half the grace could not run its call
+                // anyway (see `claim_still_covers`): a store that does not
+                // answer by then is not waited for (the key, if the store
+                // did claim it, stays held to the end of its hold).
+                let claim = self.idempotency.claim(&scope, hold);
+                let Some(answer) = within(self.store_deadline(Some(claimed)), claim).await else {
+                    let detail = format!(
+                        "the idempotency store did not answer the claim within {} ms (half of the toolbox's claim grace); the call was not run",
+                        self.store_budget().as_millis()
+                    );
+                    add_detail(draft, detail);
+                    return self.refuse(draft, store_unavailable());
+                };
+                match answer {
                     Ok(ClaimOutcome::Fresh) => Some((scope, claimed)),
                     // An earlier run was stopped while it ran (timeout,
                     // abort, panic): it may have taken effect, so the key
@@ -320,6 +336,7 @@ impl Toolbox {
                 Arc::clone(&self.idempotency),
                 scope.clone(),
                 draft.arguments_sha256.clone(),
+                self.store_budget(),
             )
         });
         let finished = self
@@ -335,6 +352,9 @@ impl Toolbox {
                 finished.outcome,
                 ExecutionOutcome::Completed | ExecutionOutcome::Unknown
             );
+            // The store's answer is waited for as long as a step before the
+            // handler may take; the call's own answer stands either way.
+            let deadline = self.store_deadline(None);
             let settled = if keep {
                 let record = IdempotencyRecord {
                     arguments_sha256: draft.arguments_sha256.clone(),
@@ -342,15 +362,42 @@ impl Toolbox {
                     model_result: finished.model_result.clone(),
                     outcome: finished.outcome,
                 };
-                self.idempotency.record(&scope, record).await
+                within(deadline, self.idempotency.record(&scope, record)).await
             } else {
-                self.idempotency.release(&scope).await
+                within(deadline, self.idempotency.release(&scope)).await
             };
-            if let Some(guard) = &mut guard {
-                guard.disarm();
-            }
-            if let Err(error) = settled {
-                add_detail(draft, error.to_string());
+            match settled {
+                Some(settled) => {
+                    if let Some(guard) = &mut guard {
+                        guard.disarm();
+                    }
+                    if let Err(error) = settled {
+                        add_detail(draft, error.to_string());
+                    }
+                }
+                // A record that was not confirmed may not have been
+                // written: the guard records the key `Unknown` (on a task
+                // of its own), so a retry is never run.
+                None if keep => add_detail(
+                    draft,
+                    format!(
+                        "the idempotency store did not confirm the call's record within {} ms; its key is being recorded as unknown",
+                        self.store_budget().as_millis()
+                    ),
+                ),
+                // The call did not run: its key is left to the end of its hold.
+                None => {
+                    if let Some(guard) = &mut guard {
+                        guard.disarm();
+                    }
+                    add_detail(
+                        draft,
+                        format!(
+                            "the idempotency store did not confirm the release of the call's key within {} ms; the key is free once its hold ends",
+                            self.store_budget().as_millis()
+                        ),
+                    );
+                }
             }
         }
         finished
@@ -382,7 +429,7 @@ impl Toolbox {
             }
             // The sink hears of the call before its grant is used, so a
             // sink that fails leaves the grant for the retry.
-            if let Err(finished) = self.announce(contract, call, draft).await {
+            if let Err(finished) = self.announce(contract, call, claimed, draft).await {
                 return finished;
             }
             if let Some(finished) = self.claim_still_covers(claimed, draft) {
@@ -394,7 +441,16 @@ impl Toolbox {
                 arguments_sha256: &draft.arguments_sha256,
                 subjects: &draft.subjects,
             };
-            let check = match store.consume(lookup).await {
+            let Some(check) = within(self.store_deadline(claimed), store.consume(lookup)).await
+            else {
+                let detail = format!(
+                    "the approval store did not answer within {} ms (half of the toolbox's claim grace); the call was not run",
+                    self.store_budget().as_millis()
+                );
+                add_detail(draft, detail);
+                return self.refuse(draft, store_unavailable());
+            };
+            let check = match check {
                 Ok(check) => check,
                 Err(error) => {
                     return self.store_failed(draft, error.fault(), error.to_string());
@@ -421,7 +477,7 @@ impl Toolbox {
             }
         }
 
-        if let Err(finished) = self.announce(contract, call, draft).await {
+        if let Err(finished) = self.announce(contract, call, claimed, draft).await {
             return finished;
         }
         if let Some(finished) = self.claim_still_covers(claimed, draft) {
@@ -508,6 +564,32 @@ impl Toolbox {
         }
     }
 
+    /// The configuration error of a claim grace of zero: no step between
+    /// a keyed call's claim and its handler (not even the claim's own
+    /// answer) would fit in it, so every keyed call would be refused as
+    /// "try again" forever.
+    pub(super) fn no_claim_grace(&self) -> Option<String> {
+        self.claim_grace.is_zero().then(|| {
+            "the toolbox's claim grace is 0 ms, so a keyed call's key could not stay held while the call runs and its end is recorded; the application must set a grace of at least a few seconds with `Toolbox::with_claim_grace` (the default is 60 s)".to_owned()
+        })
+    }
+
+    /// How long a store step of a call may take (a claim, the audit
+    /// sink's `started`, an approval's use, a record or release): half of
+    /// the claim grace, the share of the steps before the handler.
+    pub(super) fn store_budget(&self) -> Duration {
+        self.claim_grace / 2
+    }
+
+    /// When a store step must have answered: the budget from the claim of
+    /// a keyed call (all steps before its handler share it), else from
+    /// now; `None` when that is too far to count.
+    pub(super) fn store_deadline(&self, claimed: Option<Instant>) -> Option<Instant> {
+        claimed
+            .unwrap_or_else(Instant::now)
+            .checked_add(self.store_budget())
+    }
+
     /// The time limit of a call of `contract`: its `timeout_ms`, else the
     /// toolbox's default.
     fn time_limit(&self, contract: &ToolContract) -> Duration {
@@ -522,7 +604,7 @@ impl Toolbox {
     /// half of the toolbox's claim grace; a call past that is not run.
     fn claim_still_covers(&self, claimed: Option<Instant>, draft: &mut Draft) -> Option<Finished> {
         let claimed = claimed?;
-        let budget = self.claim_grace / 2;
+        let budget = self.store_budget();
         let used = claimed.elapsed();
         if used <= budget {
             return None;
@@ -682,7 +764,12 @@ impl Toolbox {
     }
 
     /// A fatal `INTERNAL` whose reason only the audit record keeps.
-    fn fatal(&self, draft: &mut Draft, outcome: ExecutionOutcome, detail: String) -> Finished {
+    pub(super) fn fatal(
+        &self,
+        draft: &mut Draft,
+        outcome: ExecutionOutcome,
+        detail: String,
+    ) -> Finished {
         add_detail(draft, detail);
         let output = ToolOutput::fatal(ToolError::internal());
         self.fresh(
@@ -751,6 +838,18 @@ async fn write_end(
         Ok(())
     } else {
         Err(problems.join("; "))
+    }
+}
+
+/// Awaits `future` until `deadline` (forever without one); `None` when it
+/// had not answered by then (it is dropped).
+pub(super) async fn within<F: std::future::Future>(
+    deadline: Option<Instant>,
+    future: F,
+) -> Option<F::Output> {
+    match deadline {
+        Some(deadline) => tokio::time::timeout_at(deadline, future).await.ok(),
+        None => Some(future.await),
     }
 }
 

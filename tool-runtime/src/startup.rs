@@ -134,6 +134,12 @@ impl Toolbox {
             })
             .collect();
         if matches!(contract.idempotency(), Idempotency::Keyed { .. }) {
+            if let Some(problem) = self.no_claim_grace() {
+                problems.push(format!(
+                    "the tool `{}` uses an idempotency key, but {problem}",
+                    contract.name()
+                ));
+            }
             let shared = self.idempotency.requires_principal();
             if let Err(problem) = principal(contract, session, "an idempotency key", shared) {
                 problems.push(problem);

@@ -92,7 +92,14 @@ use tool_core::{ContractError, Effect, OutputKind, ToolContract};
 ///    runs it a second time, since the first run may have taken effect. A
 ///    run that failed (the handler's error), a read that was stopped and a
 ///    call that never started free the key, so a retry runs again. The time
-///    limit bounds the handler, not the idempotency store.
+///    limit bounds the handler; each store step (the claim, the audit
+///    sink's `started`, an approval's use, the record or release at the
+///    end) is waited for at most half the [claim grace](Self::with_claim_grace)
+///    (the steps before a keyed call's handler share that half from its
+///    claim): a store that has not answered by then gives
+///    `POLICY_STORE_UNAVAILABLE` and the call does not run, and a record
+///    not confirmed in time leaves the call's answer as it is, its key
+///    recorded `Unknown`.
 ///
 /// Each call runs inside a `tracing` span named `tool_call` with the fields
 /// `tool`, `version`, `call_id`, `outcome`, `result`, `code`, `delivery`
@@ -152,8 +159,12 @@ impl Toolbox {
     /// steps before the handler (the audit sink, the approval store) may
     /// take half of it, else the call is not run
     /// (`POLICY_STORE_UNAVAILABLE`, its key released); the rest covers the
-    /// record of its end. A shorter grace lets a shared store see a call
-    /// whose process died as abandoned sooner.
+    /// record of its end. Each store step is waited for at most half of
+    /// it, so a store that never answers costs a call that long, not a
+    /// hung turn. A shorter grace lets a shared store see a call
+    /// whose process died as abandoned sooner. A grace of zero fits no
+    /// step: every keyed call then ends as a fatal `INTERNAL` (a
+    /// configuration error that [`check`](Self::check) names).
     #[must_use]
     pub fn with_claim_grace(mut self, grace: Duration) -> Self {
         self.claim_grace = grace;
