@@ -5,10 +5,10 @@ pub use tool_core::{
     ArgumentError, ArgumentErrorKind, Currency, EnumCase, HandlerError, Money, ResponseError,
     SchemaError, Session, SignedMoney, Tool, ToolCall, ToolContract, ToolError, ToolOutput,
 };
-/// Derives [`Tool`] for a struct with named fields; keys and rules: [`reference`].
+/// Derives [`Tool`] for a struct with named fields; keys and rules: [`guide`].
 pub use tool_macros::Tool;
 /// Derives `Deserialize` and `JsonSchema` for a nested argument type, with
-/// the field keys and rules of `#[derive(Tool)]` ([`reference`]).
+/// the field keys and rules of `#[derive(Tool)]` ([`guide`]).
 pub use tool_macros::ToolArgs;
 #[cfg(feature = "runtime")]
 pub use tool_runtime::{CallContext, CallResult, Toolbox};
@@ -29,10 +29,12 @@ pub mod prelude {
     pub use tool_runtime::{CallContext, CallResult, Toolbox};
 }
 
+/// The reference: `#[tool(...)]` keys, the rules checked at compile time, nested types.
+///
 #[doc = include_str!("../docs/attributes.md")]
 #[doc = include_str!("../docs/rules.md")]
 #[doc = include_str!("../docs/nested.md")]
-pub mod reference {}
+pub mod guide {}
 
 /// The parts of a [`ToolContract`]: policy, fields, constraints, output,
 /// declared errors, waivers, versions, and the formats the parser checks.
