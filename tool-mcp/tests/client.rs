@@ -15,16 +15,18 @@ mod shop;
 
 use example::tools;
 
-use serde_json::{Map, Value, json};
-use tool_contract::Tool as _;
-use tool_contract::approval::Approvals;
-use tool_contract::mcp::rmcp::model::{
+// The client side of rmcp is no part of the facade (it re-exports only the
+// rmcp types of the server's signatures): the test uses rmcp itself.
+use rmcp::model::{
     CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig, ErrorCode,
     Implementation, ProtocolVersion, Tool,
 };
-use tool_contract::mcp::rmcp::service::{
+use rmcp::service::{
     ClientLifecycleMode, ClientServiceExt, RoleClient, RunningService, ServiceError,
 };
+use serde_json::{Map, Value, json};
+use tool_contract::Tool as _;
+use tool_contract::approval::Approvals;
 use tool_contract::mcp::{FATAL_MESSAGE, McpServer, mcp_tool, serve};
 use tool_contract::runtime::OutputKind;
 
