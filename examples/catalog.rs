@@ -2,7 +2,7 @@
 //! or, with `--json`, as one JSON document with every contract and schema.
 //!
 //! Run it with `cargo run --example catalog > TOOLS.md`. A test
-//! (`tests/docs_catalog.rs`) builds the same catalog with [`catalog`] and
+//! (`tests/docs/catalog.rs`) builds the same catalog with [`catalog`] and
 //! fails when `TOOLS.md` is out of date.
 
 #[path = "tools/mod.rs"]

@@ -1,3 +1,7 @@
+//! The derive's compile-time rules, as a user meets them: every program
+//! under `tests/ui` fails to compile with its committed message, and every
+//! program under `tests/ui-pass` compiles.
+
 #[test]
 fn ui() {
     let t = trybuild::TestCases::new();

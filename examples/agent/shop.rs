@@ -1,5 +1,5 @@
 //! The shop behind `examples/agent_loop.rs` and its tests
-//! (`tests/agent_loop.rs`, `tests/anthropic_agent_loop.rs`): the example
+//! (`tests/openai/agent_loop.rs`, `tests/anthropic/agent_loop.rs`): the example
 //! tools' handlers over an in-memory stock, the session the application
 //! trusts, the settings of each loop (OpenAI Responses, Anthropic
 //! Messages, Gemini generateContent), and the recorded conversations the

@@ -1,4 +1,4 @@
-//! The differential check of tests/prop_schema_agree.rs, driven by the
+//! The differential check of tests/parse/schema_agreement.rs, driven by the
 //! fuzzer's bytes: a document drawn from the rich tool's input schema (each
 //! choice one byte; the first byte sets how often a node is mutated) is
 //! parsed exactly when the `jsonschema` crate accepts it against the input

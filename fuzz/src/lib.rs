@@ -9,7 +9,7 @@ use tool_contract::__private::{last_call_read_fast, with_exact_reader_only};
 use tool_contract::{ArgumentError, Money, Session, Tool};
 
 /// The tools and the document generator of the differential test
-/// (tests/prop_schema_agree.rs): `SearchAndPay` has every serde enum
+/// (tests/parse/schema_agreement.rs): `SearchAndPay` has every serde enum
 /// representation, sets, floats and formats at depth.
 #[path = "../../tests/schema_agree/mod.rs"]
 pub mod schema_agree;

@@ -1,5 +1,5 @@
-//! What the tests of the two readers share (tests/parse_fast_agrees.rs,
-//! tests/attack_fast.rs, tests/attack_fast2.rs): a call's answer as
+//! What the tests of the two readers share (tests/parse/fast_agrees.rs,
+//! tests/regression/fast_reader.rs, tests/regression/parser_type_checks.rs): a call's answer as
 //! comparable text, the check that the fast reader and the exact path give
 //! the same answer, and the reference validator.
 

@@ -1,5 +1,5 @@
 //! The tools and the document generator of the differential test
-//! (tests/prop_schema_agree.rs), shared with the fuzz target `schema_agree`.
+//! (tests/parse/schema_agreement.rs), shared with the fuzz target `schema_agree`.
 
 #![allow(dead_code)]
 

@@ -1,6 +1,6 @@
-//! Descriptions that say a string is a program in plain words (issue 16
-//! review, C1): "command", "expression", "regular expression", "program"
-//! beside "execute". Each is refused.
+//! Descriptions that say a string is a program in plain words
+//! ("command", "expression", "regular expression", "program"
+//! beside "execute"). Each is refused.
 
 use tool_contract::Tool;
 

@@ -231,7 +231,7 @@ mod tests {
         );
     }
 
-    /// The struct of the facade's `tests/docs_words.rs`: its rustdoc section
+    /// The struct of the facade's `tests/docs/words.rs`: its rustdoc section
     /// says each field's unit and constraints in the words the Markdown page
     /// and the OpenAI schema use there.
     #[test]

@@ -8,7 +8,7 @@
 //! character, counted from 1) and what to write instead; fixes show escapes
 //! as they are written inside a Rust string literal (`\\(`).
 //!
-//! Uses nothing else of the crate: the facade's `tests/vocabulary.rs`
+//! Uses nothing else of the crate: the facade's `tests/contract/vocabulary.rs`
 //! includes this file and checks it against the `regex` crate.
 
 use regex_syntax::ast::ErrorKind as SyntaxError;

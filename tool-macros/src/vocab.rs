@@ -8,7 +8,7 @@
 //! value.
 //!
 //! This file uses nothing else of the crate, only `proc_macro2` and `quote`,
-//! so the facade's `tests/vocabulary.rs` includes it with `#[path]` and checks
+//! so the facade's `tests/contract/vocabulary.rs` includes it with `#[path]` and checks
 //! every table against tool-core's enums and format list.
 
 use proc_macro2::TokenStream;

@@ -1,6 +1,6 @@
 //! The corpus of schemas written by real generators (pydantic 2 and zod 4
 //! through `scripts/corpus/generate.sh`, schemars 1.x through
-//! `tests/openai_corpus_schemars.rs` at the repository root): each compiles,
+//! `tests/openai/schema_corpus.rs` at the repository root): each compiles,
 //! passes the strict checker, is a fixed point of the compiler, matches its
 //! golden output, and the compiled schema accepts every `accept` document
 //! and rejects every `refuse` one (validated by the `jsonschema` crate).

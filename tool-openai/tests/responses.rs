@@ -1,6 +1,6 @@
 //! Reading tool calls out of API responses: shapes that are not calls are
 //! left alone, malformed responses are errors with a path, never panics.
-//! (Calls of real tools are tested in the facade's `tests/openai_round_trip.rs`.)
+//! (Calls of real tools are tested in the facade's `tests/openai/round_trip.rs`.)
 
 use serde_json::{Value, json};
 use tool_core::{ToolCall, ToolError, ToolOutput};

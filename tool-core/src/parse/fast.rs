@@ -23,7 +23,7 @@
 //!
 //! A node the walk reads whole (`anyOf`, `oneOf`, `allOf`, `uniqueItems`,
 //! an `enum` of objects) is read whole here too, by the same steps.
-//! `tests/parse_fast_agrees.rs` holds the two paths to the same answers.
+//! `tests/parse/fast_agrees.rs` holds the two paths to the same answers.
 
 use std::fmt;
 

@@ -216,7 +216,7 @@ const READ_FAST: u8 = 2;
 
 /// Runs `f` with the fast reader off on this thread: every call is read by
 /// the exact path alone. For tests that hold the two readers to the same
-/// answers (`tests/parse_fast_agrees.rs`).
+/// answers (`tests/parse/fast_agrees.rs`).
 #[doc(hidden)]
 pub fn with_exact_reader_only<T>(f: impl FnOnce() -> T) -> T {
     let before = READER.with(Cell::get);

@@ -1,0 +1,25 @@
+//! The documents generated from contracts say what the contract says: the
+//! Markdown page, the catalog, the fingerprint, one wording across pages,
+//! schemas and rustdoc, and the `tool_definitions` example's output.
+//!
+//! Modules:
+//! - `markdown`: `ToolContract::to_markdown()` against committed pages.
+//! - `catalog`: the committed `TOOLS.md` and the catalog JSON.
+//! - `fingerprint`: contract fingerprints.
+//! - `words`: one wording of units and constraints.
+//! - `definitions_example`: every dialect of `examples/tool_definitions.rs`, golden.
+
+#[path = "../../examples/catalog.rs"]
+#[allow(dead_code)]
+mod catalog_example;
+#[path = "../../examples/tool_definitions.rs"]
+#[allow(dead_code)]
+mod tool_definitions;
+#[path = "../../examples/tools/mod.rs"]
+mod tools;
+
+pub mod catalog;
+pub mod definitions_example;
+pub mod fingerprint;
+pub mod markdown;
+pub mod words;
