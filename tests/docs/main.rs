@@ -12,11 +12,14 @@
 #[path = "../../examples/catalog.rs"]
 #[allow(dead_code)]
 mod catalog_example;
+// The example tools, as the catalog example loads them.
+use catalog_example::tools;
+// The example is a program of its own and loads the example tools itself,
+// as the catalog example does; its tools are not the catalog's.
+#[allow(clippy::duplicate_mod)]
 #[path = "../../examples/tool_definitions.rs"]
 #[allow(dead_code)]
 mod tool_definitions;
-#[path = "../../examples/tools/mod.rs"]
-mod tools;
 
 pub mod catalog;
 pub mod definitions_example;
