@@ -195,7 +195,7 @@ fn function_calling_modes() {
     );
 }
 
-/// Issue-14 attack: two calls with one id cannot be told apart by their
+/// An attack: two calls with one id cannot be told apart by their
 /// responses, so the response is refused with the place.
 #[test]
 fn two_calls_with_one_id_are_refused() {
@@ -215,7 +215,7 @@ fn two_calls_with_one_id_are_refused() {
     );
 }
 
-/// Issue-14 attack: the id made up for a call without one never equals an
+/// An attack: the id made up for a call without one never equals an
 /// id the API gave another call, nor another made-up one.
 #[test]
 fn made_up_ids_never_equal_an_id_the_api_gave() {

@@ -1,4 +1,4 @@
-//! The strict compiler against schemas it did not write (issue 12): one test
+//! The strict compiler against schemas it did not write: one test
 //! per shape, with the exact output, or the exact path, rule and message;
 //! and the checker catches every shape the compiler refuses.
 

@@ -1,4 +1,4 @@
-//! The strict compiler under the issue-14 attack: `$ref` chains through
+//! The strict compiler under attack: `$ref` chains through
 //! alias definitions, annotated references whose targets' keywords move
 //! into the description, annotation-only schemas, and enum values that
 //! differ only in letter case across `$ref`s, union branches and tagged

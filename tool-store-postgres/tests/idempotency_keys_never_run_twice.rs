@@ -1,7 +1,6 @@
-//! Adversarial tests (issue 15): idempotency promises an attack broke,
+//! Adversarial tests: idempotency promises an attack broke,
 //! each fixed (purge and a running claim, a subject listed twice), and what
-//! held: a timed-out or aborted keyed write's key does not run again. The
-//! break still open (claims carry no owner token) is in issue 15's note.
+//! held: a timed-out or aborted keyed write's key does not run again.
 
 mod support;
 

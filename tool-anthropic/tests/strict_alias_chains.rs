@@ -1,4 +1,4 @@
-//! Issue-14 attack (round 14c) on `compile.rs` `reference()`: a `$ref`
+//! An attack on `compile.rs` `reference()`: a `$ref`
 //! with a use-site `description` names an alias (a definition that is
 //! itself a `$ref`); the alias is followed by `reference` calling itself
 //! directly, never through `node`, so neither `MAX_SCHEMA_DEPTH` nor

@@ -1,4 +1,4 @@
-//! Issue-14 attacks (round 14b) on the Anthropic strict compiler: schemas
+//! Attacks on the Anthropic strict compiler: schemas
 //! it accepts whose output the API refuses, or whose rules it loses.
 
 use serde_json::{Map, Value, json};

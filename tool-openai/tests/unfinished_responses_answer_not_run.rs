@@ -1,4 +1,4 @@
-//! Issue-14 attacks (round 14d) on the OpenAI closure path: every call of
+//! Attacks on the OpenAI closure path: every call of
 //! a Responses response that did not complete gets exactly one
 //! `CALL_NOT_RUN` output, whatever tool it names (a name cut off by the
 //! token limit included), as the agent loop and `Toolbox::answer` answer it.

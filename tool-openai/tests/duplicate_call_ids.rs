@@ -1,6 +1,6 @@
-//! Whole responses under the issue-14 attack: two calls with one id, in
+//! Whole responses under attack: two calls with one id, in
 //! a Chat Completions or a Responses response, are refused with the place,
-//! as the stream assemblers refuse them (`attack14_stream.rs`).
+//! as the stream assemblers refuse them (`stream_whole_calls_only.rs`).
 
 use serde_json::json;
 use tool_openai::{chat_completions_calls, responses_calls};

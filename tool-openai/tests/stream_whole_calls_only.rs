@@ -1,4 +1,4 @@
-//! Issue-14 attack on the streamed-call assemblers: they never give out a
+//! Attacks on the streamed-call assemblers: they never give out a
 //! half call or two calls with one id, and say which call and why.
 
 use serde_json::{Value, json};

@@ -1,4 +1,4 @@
-//! Attacks on the strict compiler's promises (issue 12 review): each test
+//! Attacks on the strict compiler's promises: each test
 //! is an input that once left the compiler unsatisfiable, not a fixed
 //! point, or with its meaning changed, and now gets the exact output or
 //! the exact refusal.

@@ -1,4 +1,4 @@
-//! Calls read from Messages API responses under the issue-14 attack: two
+//! Calls read from Messages API responses under attack: two
 //! `tool_use` blocks with one id (whole or streamed), and events for a
 //! block after its `content_block_stop`, are refused with the place and
 //! the reason, never given out or dropped in silence.

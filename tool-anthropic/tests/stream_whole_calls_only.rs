@@ -1,4 +1,4 @@
-//! Issue-14 attacks (round 14b) on the Anthropic stream assembler: a
+//! Attacks on the Anthropic stream assembler: a
 //! streaming application gets only whole calls, never a half call.
 
 use serde_json::json;

@@ -1,4 +1,4 @@
-//! Issue-14 attacks (round 14d) on `compile.rs` `all_of`: an entry that
+//! Attacks on `compile.rs` `all_of`: an entry that
 //! only annotates is read as those annotations beside the `allOf`, so the
 //! strict schema is the one its annotations written in place give.
 

@@ -1,4 +1,4 @@
-//! Adversarial tests (issue 15): the audit table's append-only promise.
+//! Adversarial tests: the audit table's append-only promise.
 
 mod support;
 

@@ -1,4 +1,4 @@
-//! Issue-14 attacks (round 14b) on the Responses stream assembler: a
+//! Attacks on the Responses stream assembler: a
 //! streaming application never loses a call without a word.
 
 use serde_json::json;

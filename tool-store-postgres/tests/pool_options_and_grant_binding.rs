@@ -1,4 +1,4 @@
-//! Adversarial tests (issue 15): pool configuration and approval binding.
+//! Adversarial tests: pool configuration and approval binding.
 
 mod support;
 
