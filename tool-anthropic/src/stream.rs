@@ -9,6 +9,7 @@ use serde_json::Value;
 use tool_core::ToolCall;
 use tool_core::contract::DEFAULT_MAX_ARGUMENT_BYTES;
 use tool_core::outcome::stream_limits;
+use tool_core::outcome::stream_limits::Refusal;
 
 use crate::calls::{ResponseCalls, kind, tool_use_calls};
 
@@ -143,7 +144,7 @@ pub struct StreamAssembler {
     held_text: usize,
     /// The error that refused the stream: every later push, and `finish`,
     /// give it again.
-    refused: Option<StreamError>,
+    refused: Refusal<StreamError>,
 }
 
 impl Default for StreamAssembler {
@@ -170,7 +171,7 @@ impl StreamAssembler {
             start_blocks: 0,
             held_arguments: 0,
             held_text: 0,
-            refused: None,
+            refused: Refusal::default(),
         }
     }
 
@@ -189,14 +190,9 @@ impl StreamAssembler {
     /// [`finish`](Self::finish), give that error again (what is left of a
     /// refused stream is not the message the model sent).
     pub fn push(&mut self, event: &Value) -> Result<Option<ToolCall>, StreamError> {
-        if let Some(refused) = &self.refused {
-            return Err(refused.clone());
-        }
+        self.refused.check()?;
         let pushed = self.take(event);
-        if let Err(error) = &pushed {
-            self.refused = Some(error.clone());
-        }
-        pushed
+        self.refused.keep(pushed)
     }
 
     fn take(&mut self, event: &Value) -> Result<Option<ToolCall>, StreamError> {
@@ -519,9 +515,7 @@ impl StreamAssembler {
     /// reason (or none) its calls are [`StreamError::Truncated`], since
     /// `max_tokens` may have cut a block before its first delta.
     pub fn finish(self) -> Result<ResponseCalls, StreamError> {
-        if let Some(refused) = self.refused {
-            return Err(refused);
-        }
+        self.refused.finish()?;
         let open: Vec<String> = self
             .blocks
             .values()

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 use tool_core::ToolCall;
+use tool_core::outcome::stream_limits::Refusal;
 
 use crate::calls::{Api, ResponseCalls};
 use tool_core::outcome::stream_limits;
@@ -71,7 +72,7 @@ pub struct ChatCompletionsStream {
     held: usize,
     /// The error that refused the stream: every later push, and `finish`,
     /// give it again.
-    refused: Option<StreamError>,
+    refused: Refusal<StreamError>,
 }
 
 #[derive(Debug, Default)]
@@ -97,14 +98,9 @@ impl ChatCompletionsStream {
     /// [`finish`](Self::finish), give that error again (what is left of a
     /// refused stream is not the response the model sent).
     pub fn push(&mut self, chunk: &Value) -> Result<Vec<ToolCall>, StreamError> {
-        if let Some(refused) = &self.refused {
-            return Err(refused.clone());
-        }
+        self.refused.check()?;
         let pushed = self.take(chunk);
-        if let Err(error) = &pushed {
-            self.refused = Some(error.clone());
-        }
-        pushed
+        self.refused.keep(pushed)
     }
 
     fn take(&mut self, chunk: &Value) -> Result<Vec<ToolCall>, StreamError> {
@@ -351,9 +347,7 @@ impl ChatCompletionsStream {
     /// An error when no chunk came, when a choice has not finished, or when
     /// no chunk named the model.
     pub fn finish(self) -> Result<ResponseCalls, StreamError> {
-        if let Some(refused) = self.refused {
-            return Err(refused);
-        }
+        self.refused.finish()?;
         if self.events == 0 {
             return Err(StreamError::at_end(
                 "the stream ended before its first chunk",

@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value};
 use tool_core::ToolCall;
+use tool_core::outcome::stream_limits::Refusal;
 
 use crate::calls::{Api, ResponseCalls};
 use crate::stream::{
@@ -77,7 +78,7 @@ pub struct ResponsesStream {
     held: usize,
     /// The error that refused the stream: every later push, and `finish`,
     /// give it again.
-    refused: Option<StreamError>,
+    refused: Refusal<StreamError>,
 }
 
 #[derive(Debug)]
@@ -186,14 +187,9 @@ impl ResponsesStream {
     /// [`finish`](Self::finish), give that error again (what is left of a
     /// refused stream is not the response the model sent).
     pub fn push(&mut self, event: &Value) -> Result<Vec<ToolCall>, StreamError> {
-        if let Some(refused) = &self.refused {
-            return Err(refused.clone());
-        }
+        self.refused.check()?;
         let pushed = self.take(event);
-        if let Err(error) = &pushed {
-            self.refused = Some(error.clone());
-        }
-        pushed
+        self.refused.keep(pushed)
     }
 
     fn take(&mut self, event: &Value) -> Result<Vec<ToolCall>, StreamError> {
@@ -470,9 +466,7 @@ impl ResponsesStream {
     /// The end of the stream: gives every call, in order of completion, with
     /// the model. An error unless `response.completed` came.
     pub fn finish(self) -> Result<ResponseCalls, StreamError> {
-        if let Some(refused) = self.refused {
-            return Err(refused);
-        }
+        self.refused.finish()?;
         if !self.completed {
             let open: Vec<&str> = self.open.values().map(|c| c.call_id.as_str()).collect();
             let pending = if open.is_empty() {

@@ -26,6 +26,42 @@ pub const MAX_TEXT_BYTES: usize = 16 << 20;
 /// the stream runs.
 pub const MAX_PARTS: usize = 4096;
 
+/// The first error an assembler refused its stream with. Once a push is
+/// refused, the stream is: every later push, and the end, give that error
+/// again, since what is left of a refused stream is not what the model
+/// sent. Each assembler keeps one and passes every push through it.
+#[derive(Clone, Debug)]
+pub struct Refusal<E>(Option<E>);
+
+impl<E> Default for Refusal<E> {
+    fn default() -> Self {
+        Refusal(None)
+    }
+}
+
+impl<E: Clone> Refusal<E> {
+    /// `Err` with the refusal, once there is one.
+    pub fn check(&self) -> Result<(), E> {
+        match &self.0 {
+            Some(error) => Err(error.clone()),
+            None => Ok(()),
+        }
+    }
+
+    /// `pushed` as it is, keeping its error (the first) as the refusal.
+    pub fn keep<T>(&mut self, pushed: Result<T, E>) -> Result<T, E> {
+        if let (Err(error), None) = (&pushed, &self.0) {
+            self.0 = Some(error.clone());
+        }
+        pushed
+    }
+
+    /// At the end of the stream: `Err` with the refusal, if any.
+    pub fn finish(self) -> Result<(), E> {
+        self.0.map_or(Ok(()), Err)
+    }
+}
+
 /// The message when a response opens call number [`MAX_CALLS`] + 1:
 /// `more than 1024 calls in one response; the stream is refused`.
 pub fn too_many_calls() -> String {
@@ -54,4 +90,26 @@ pub fn too_much_text() -> String {
 /// names the part: `content blocks`, `choices`).
 pub fn too_many_parts(what: &str) -> String {
     format!("more than {MAX_PARTS} {what} in one response; the stream is refused")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_refusal_is_the_first_error_and_stays() {
+        let mut refusal = Refusal::<String>::default();
+        assert_eq!(refusal.keep(Ok::<_, String>(1)), Ok(1));
+        assert_eq!(refusal.check(), Ok(()));
+        assert_eq!(
+            refusal.keep(Err::<u8, _>("first".to_owned())),
+            Err("first".to_owned())
+        );
+        assert_eq!(
+            refusal.keep(Err::<u8, _>("second".to_owned())),
+            Err("second".to_owned())
+        );
+        assert_eq!(refusal.check(), Err("first".to_owned()));
+        assert_eq!(refusal.finish(), Err("first".to_owned()));
+    }
 }
