@@ -6,7 +6,9 @@ use std::time::Duration;
 
 use support::{TestDb, quick};
 use tool_contract::audit::Subjects;
-use tool_contract::store_postgres::{PostgresApprovalStore, connect, migrate};
+use tool_contract::store_postgres::{
+    PostgresApprovalStore, StoreError, StoreErrorKind, connect, migrate,
+};
 use tool_contract::{
     approval::ApprovalCheck, approval::ApprovalGrant, approval::ApprovalLookup,
     approval::ApprovalStore,
@@ -84,6 +86,7 @@ async fn held_hostile_grants_do_not_panic() {
     };
     let pool = db.migrated_pool(&quick()).await;
     let store = PostgresApprovalStore::new(pool);
+    let mut answers = Vec::new();
     for id in [
         "a\0b",
         "'; DROP TABLE tool_contract_approvals; --",
@@ -92,9 +95,34 @@ async fn held_hostile_grants_do_not_panic() {
         let mut grant =
             ApprovalGrant::for_call::<support::CloseAccount>(id, r#"{"account_ref": "ACC-7"}"#)
                 .for_subjects(&Subjects::new().with("t\0", "u,v"));
-        let _ = store.grant(&grant, Duration::MAX).await;
+        let answer = |result: Result<bool, StoreError>| {
+            result.map_err(|error| (error.kind(), error.message().to_owned()))
+        };
+        answers.push(answer(store.grant(&grant, Duration::MAX).await));
+        // The same id for another call is refused, never a second grant.
         grant.tool = "close\0account".into();
-        let _ = store.grant(&grant, Duration::ZERO).await;
+        answers.push(answer(store.grant(&grant, Duration::ZERO).await));
     }
-    assert!(store.unused().await.is_ok());
+    let nul = "the approval id holds U+0000, which PostgreSQL text cannot keep; use ids without control characters (e.g. UUIDs)";
+    let taken = |id: &str| {
+        format!(
+            "the approval id {id} is already taken by a grant for another call; approval ids must be unique in the database (e.g. UUIDs)"
+        )
+    };
+    assert_eq!(
+        answers,
+        [
+            Err((StoreErrorKind::Refused, nul.to_owned())),
+            Err((StoreErrorKind::Refused, nul.to_owned())),
+            Ok(true),
+            Err((
+                StoreErrorKind::Refused,
+                taken("\"'; DROP TABLE tool_contract_approvals; --\"")
+            )),
+            Ok(true),
+            Err((StoreErrorKind::Refused, taken("\"\\u{202e}\\u{feff}x\""))),
+        ]
+    );
+    // The table is intact and holds the two grants.
+    assert_eq!(store.unused().await, Ok(2));
 }
