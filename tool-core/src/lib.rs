@@ -10,7 +10,7 @@
 //! | [`contract`] | [`Tool`], [`ToolContract`] and its parts, [`Money`], [`Session`], fingerprints |
 //! | [`parse`] | the generated parser's runtime half: strict objects, constraints, formats, paths |
 //! | [`words`] | the contract in words: Markdown pages, catalogs, model-facing messages, the one renderer of units and constraints |
-//! | [`outcome`] | [`ToolOutput`], [`ToolError`], [`ToolCall`], canonical arguments |
+//! | [`outcome`] | [`ToolOutput`], [`ToolError`], [`ToolCall`], canonical arguments, the stream assemblers' bounds and error |
 //!
 //! [tool-contract]: https://github.com/tool-contract/tool-contract
 #![deny(missing_docs)]

@@ -1,13 +1,15 @@
 //! A tool call and how it ends: the [`ToolCall`] every provider adapter
 //! hands the runtime, [`ToolOutput`] and [`ToolError`], and the canonical
 //! form of a call's arguments that approvals and audit records are bound to,
-//! and the bounds every stream assembler holds a streamed response to
-//! ([`stream_limits`]).
+//! the bounds every stream assembler holds a streamed response to
+//! ([`stream_limits`]) and the error of every stream assembler
+//! ([`StreamError`]).
 
 mod call;
 mod canonical;
 mod output;
 mod response;
+mod stream_error;
 pub mod stream_limits;
 
 pub use call::ToolCall;
@@ -17,3 +19,4 @@ pub use canonical::{
 };
 pub use output::{HandlerError, OutputKind, ToolError, ToolOutput};
 pub use response::{ResponseError, json_kind};
+pub use stream_error::{StreamError, StreamErrorKind};
