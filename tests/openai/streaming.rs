@@ -7,7 +7,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::{Value, json};
-use tool_contract::openai::{Api, ChatCompletionsStream, ResponsesStream};
+use tool_contract::openai::{
+    Api, ChatCompletionsStream, ResponsesStream, StreamError, StreamErrorKind,
+};
 use tool_contract::runtime::AbortHandle;
 use tool_contract::{CallContext, Session, Tool, ToolError, Toolbox};
 
@@ -140,20 +142,25 @@ fn streamed(response: &Value) -> Vec<Value> {
     events
 }
 
+/// What the stream path gives: the outputs of the calls it ran, or the kind
+/// and text of the error that refused the stream.
+type Streamed = Result<Vec<Value>, (StreamErrorKind, String)>;
+
 /// What the stream path does with `events`: the calls given (at most once,
 /// never before the response ended) answered by the toolbox, or the error
-/// that refused the stream (then no call runs).
-fn through_the_stream(toolbox: &Toolbox, events: &[Value]) -> Result<Vec<Value>, String> {
+/// that refused the stream, its kind and text (then no call runs).
+fn through_the_stream(toolbox: &Toolbox, events: &[Value]) -> Streamed {
+    let shown = |e: StreamError| (e.kind(), e.to_string());
     let mut stream = ResponsesStream::new();
     for (i, event) in events.iter().enumerate() {
-        let given = stream.push(event).map_err(|e| e.to_string())?;
+        let given = stream.push(event).map_err(shown)?;
         // Nothing is handed out before the last event (the response's end).
         assert!(
             given.is_empty() || i == events.len() - 1,
             "a call given at event {i}"
         );
     }
-    let calls = stream.finish().map_err(|e| e.to_string())?;
+    let calls = stream.finish().map_err(shown)?;
     let round = runtime().block_on(toolbox.answer_calls::<tool_contract::openai::Api>(
         calls,
         &Session::new(),
@@ -191,7 +198,9 @@ fn not_run(reason: &str) -> String {
 #[test]
 fn the_stream_and_the_whole_response_run_the_same_calls() {
     let whole_call = |id| function_call(id, r#"{"sku":"SKU-1"}"#, Some("completed"));
-    let cases: Vec<(Value, Result<Vec<Value>, String>)> = vec![
+    // A refused stream names every call it holds back: the calls the
+    // whole path answers `CALL_NOT_RUN`.
+    let cases: Vec<(Value, Streamed)> = vec![
         // Whole: both run both calls, once each.
         (
             responses_response(
@@ -214,11 +223,12 @@ fn the_stream_and_the_whole_response_run_the_same_calls() {
                     function_call("call_2", r#"{"sku":"SK"#, Some("incomplete"))
                 ]),
             ),
-            Err(
+            Err((
+                StreamErrorKind::Truncated,
                 "event 6, $.item.status: call `call_2` is done with status `incomplete`; it is \
-                 not whole"
+                 not whole; unfinished tool calls: [call_1, call_2]"
                     .to_owned(),
-            ),
+            )),
         ),
         (
             responses_response(
@@ -228,11 +238,12 @@ fn the_stream_and_the_whole_response_run_the_same_calls() {
                     function_call("call_2", r#"{"sku":"SKU-2"}"#, Some("in_progress"))
                 ]),
             ),
-            Err(
+            Err((
+                StreamErrorKind::Truncated,
                 "event 6, $.item.status: call `call_2` is done with status `in_progress`; it is \
-                 not whole"
+                 not whole; unfinished tool calls: [call_1, call_2]"
                     .to_owned(),
-            ),
+            )),
         ),
         (
             {
@@ -240,11 +251,12 @@ fn the_stream_and_the_whole_response_run_the_same_calls() {
                 cut["incomplete_details"] = json!({"reason": "max_output_tokens"});
                 cut
             },
-            Err(
+            Err((
+                StreamErrorKind::Truncated,
                 "event 4, $.type: the response ended as `response.incomplete` \
-                 (max_output_tokens); no call is given out"
+                 (max_output_tokens); no call is given out; unfinished tool calls: [call_1]"
                     .to_owned(),
-            ),
+            )),
         ),
     ];
     for (response, expected_stream) in cases {

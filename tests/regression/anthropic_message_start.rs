@@ -3,7 +3,7 @@
 //! comes once; its `stop_reason` never outranks a `message_delta`.
 
 use serde_json::{Value, json};
-use tool_contract::anthropic::StreamAssembler;
+use tool_contract::anthropic::{StreamAssembler, StreamErrorKind};
 
 fn replayed_start(stop_reason: &str) -> Value {
     json!({"type": "message_start", "message": {"model": "m", "stop_reason": stop_reason,
@@ -23,10 +23,19 @@ fn a_message_start_after_a_message_delta_is_refused() {
         .unwrap();
     let late = stream.push(&replayed_start("tool_use"));
     match late {
-        Err(error) => assert_eq!(
-            error.to_string(),
-            "malformed stream event: a message_start after the message started"
-        ),
+        Err(error) => {
+            assert_eq!(
+                (error.kind(), error.message()),
+                (
+                    StreamErrorKind::Malformed,
+                    "a message_start after the message started"
+                )
+            );
+            assert_eq!(
+                error.to_string(),
+                "event 1, $.type: a message_start after the message started"
+            );
+        }
         Ok(_) => {
             stream.push(&json!({"type": "message_stop"})).unwrap();
             let finished = stream.finish();

@@ -5,7 +5,7 @@
 //! apart by their results.
 
 use serde_json::json;
-use tool_contract::anthropic::StreamAssembler;
+use tool_contract::anthropic::{StreamAssembler, StreamErrorKind};
 use tool_contract::openai::ResponsesStream;
 
 /// A proxy replaying a finished message puts its content in
@@ -34,15 +34,22 @@ fn anthropic_message_start_after_a_streamed_block_does_not_give_its_call_twice()
         json!({"type": "message_stop"}),
     ] {
         if let Err(error) = stream.push(&event) {
-            refused = Some(error.to_string());
+            refused = Some(error);
             break;
         }
     }
     let ids: Vec<String> = match refused {
         Some(error) => {
             assert_eq!(
-                error,
-                "malformed stream event: a message_start after the message started"
+                (error.kind(), error.message()),
+                (
+                    StreamErrorKind::Malformed,
+                    "a message_start after the message started"
+                )
+            );
+            assert_eq!(
+                error.to_string(),
+                "event 4, $.type: a message_start after the message started"
             );
             return;
         }
@@ -66,9 +73,17 @@ fn anthropic_message_start_twice_does_not_give_its_call_twice() {
     let start = json!({"type": "message_start", "message": {"model": "m", "content": [block]}});
     let mut stream = StreamAssembler::new();
     assert_eq!(stream.push(&start).unwrap(), None);
+    let error = stream.push(&start).unwrap_err();
     assert_eq!(
-        stream.push(&start).unwrap_err().to_string(),
-        "malformed stream event: a message_start after the message started"
+        (error.kind(), error.message()),
+        (
+            StreamErrorKind::Malformed,
+            "a message_start after the message started"
+        )
+    );
+    assert_eq!(
+        error.to_string(),
+        "event 1, $.type: a message_start after the message started"
     );
 }
 

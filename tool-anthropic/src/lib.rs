@@ -15,7 +15,8 @@
 //!   `Option` field between absent and required-and-nullable so the set
 //!   fits, or naming the fields over budget ([`BudgetError`]).
 //! - [`tool_use_calls`] and [`ToolSet::calls`] read a response's calls;
-//!   [`StreamAssembler`] assembles them from `input_json_delta` events;
+//!   [`StreamAssembler`] assembles them from `input_json_delta` events (a
+//!   stream it refuses is tool-core's one [`StreamError`]);
 //!   [`tool_result`], [`results_message`] and [`answer_tool_use`] answer
 //!   them, all results in one user message before any text;
 //!   [`ToolChoice`] writes `tool_choice`.
@@ -55,7 +56,7 @@ pub use compile::{MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES, to_strict_input_schema};
 pub use error::{StrictRule, StrictSchemaError};
 pub use keywords::{MAX_PATTERN_REPETITION, SUPPORTED_FORMATS, pattern_supported};
 pub use round::{ToolRound, answer_calls, answer_tool_use, not_run, results_message, tool_result};
-pub use stream::{StreamAssembler, StreamError};
+pub use stream::{StreamAssembler, StreamError, StreamErrorKind};
 /// The bounds every provider's stream assembler holds a streamed response
 /// to, and the words of their errors (one module for all providers).
 pub use tool_core::outcome::stream_limits;

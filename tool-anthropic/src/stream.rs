@@ -3,7 +3,6 @@
 //! (`partial_json`) and `content_block_stop` events.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt;
 
 use serde_json::Value;
 use tool_core::ToolCall;
@@ -13,62 +12,39 @@ use tool_core::outcome::stream_limits::Refusal;
 
 use crate::calls::{ResponseCalls, kind, tool_use_calls};
 
-/// Why a stream gave no (more) calls.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum StreamError {
-    /// The stream ended (or [`StreamAssembler::finish`] was called) before
-    /// `message_stop`, or a `tool_use` block stopped with input that is not
-    /// a whole JSON object (`stop_reason: "max_tokens"` cuts arguments
-    /// short): the calls named here are not dispatched, not even in part.
-    Truncated {
-        /// The ids of the `tool_use` blocks that did not finish.
-        open_calls: Vec<String>,
-        /// What was missing.
-        reason: String,
-    },
-    /// An `error` event: the API's message.
-    Api(String),
-    /// An event that does not have the shape the API documents.
-    Malformed(String),
-    /// The response goes past a bound every provider's assembler holds a
-    /// streamed response to (`tool_core::outcome::stream_limits`): more
-    /// calls, content blocks, argument bytes or text than one response may
-    /// have. What is past the bound is refused, never kept.
-    OverLimit(String),
-    /// A call's streamed arguments grew past the limit.
-    TooLarge {
-        /// The call's id.
-        call_id: String,
-        /// The limit, in bytes.
-        limit: usize,
-    },
-}
+/// Why a stream gave no (more) calls: tool-core's one error of every
+/// provider's stream assembler. Its [`kind`](StreamError::kind) is
+/// [`Truncated`](StreamErrorKind::Truncated) when the stream ended (or
+/// [`StreamAssembler::finish`] was called) before `message_stop`, or a
+/// `tool_use` block stopped with input that is not a whole JSON object
+/// (`stop_reason: "max_tokens"` cuts arguments short): the calls it names
+/// ([`open_calls`](StreamError::open_calls)) are not dispatched, not even in
+/// part; [`Api`](StreamErrorKind::Api) for an `error` event;
+/// [`Malformed`](StreamErrorKind::Malformed) for an event that does not have
+/// the shape the API documents; [`OverLimit`](StreamErrorKind::OverLimit)
+/// past a bound every provider's assembler holds a streamed response to
+/// (`tool_core::outcome::stream_limits`); and
+/// [`TooLarge`](StreamErrorKind::TooLarge) for a call whose streamed
+/// arguments grew past the limit.
+pub use tool_core::outcome::{StreamError, StreamErrorKind};
 
-impl fmt::Display for StreamError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            StreamError::Truncated { open_calls, reason } => {
-                write!(
-                    f,
-                    "the stream was cut short ({reason}); unfinished tool calls: [{}]",
-                    open_calls.join(", ")
-                )
-            }
-            StreamError::Api(message) => write!(f, "the API sent an error event: {message}"),
-            StreamError::Malformed(message) => write!(f, "malformed stream event: {message}"),
-            StreamError::OverLimit(message) => write!(f, "stream over its bounds: {message}"),
-            StreamError::TooLarge { call_id, limit } => {
-                write!(
-                    f,
-                    "the arguments of tool call {call_id} are longer than {limit} bytes"
-                )
-            }
-        }
+/// The number of the event being read, for its errors.
+#[derive(Clone, Copy)]
+struct At(usize);
+
+impl At {
+    fn error(self, kind: StreamErrorKind, path: &str, message: impl Into<String>) -> StreamError {
+        StreamError::at(kind, self.0, path, message)
+    }
+
+    fn malformed(self, path: &str, message: impl Into<String>) -> StreamError {
+        self.error(StreamErrorKind::Malformed, path, message)
+    }
+
+    fn over_limit(self, path: &str, message: impl Into<String>) -> StreamError {
+        self.error(StreamErrorKind::OverLimit, path, message)
     }
 }
-
-impl std::error::Error for StreamError {}
 
 enum Block {
     Text(String),
@@ -88,7 +64,7 @@ enum Block {
 /// `content_block_stop` arrives, with the `input_json_delta` pieces joined
 /// into whole JSON. [`finish`](Self::finish) gives all calls once
 /// `message_stop` was seen with `stop_reason: "tool_use"`, and a
-/// [`StreamError::Truncated`] otherwise: never a half call. A call given
+/// [`StreamErrorKind::Truncated`] error otherwise: never a half call. A call given
 /// by `push` is whole JSON but final only once `finish` confirms it (a
 /// block cut by `max_tokens` before its first delta looks like a call
 /// without arguments); dispatch from `finish` unless the tools' calls are
@@ -96,7 +72,7 @@ enum Block {
 /// assembler shares ([`stream_limits`](crate::stream_limits): calls, bytes
 /// of ids, names and arguments over all calls, text kept, content blocks,
 /// those a `message_start` carries included) is
-/// [`StreamError::OverLimit`] at the event that goes past it.
+/// [`StreamErrorKind::OverLimit`] at the event that goes past it.
 ///
 /// ```
 /// use serde_json::json;
@@ -120,6 +96,8 @@ enum Block {
 /// # Ok::<(), tool_contract::anthropic::StreamError>(())
 /// ```
 pub struct StreamAssembler {
+    /// Events read so far: the number of the next one.
+    events: usize,
     model: String,
     stop_reason: Option<String>,
     blocks: BTreeMap<u64, Block>,
@@ -158,6 +136,7 @@ impl StreamAssembler {
     /// a call's arguments.
     pub fn new() -> Self {
         StreamAssembler {
+            events: 0,
             model: String::new(),
             stop_reason: None,
             blocks: BTreeMap::new(),
@@ -196,16 +175,19 @@ impl StreamAssembler {
     }
 
     fn take(&mut self, event: &Value) -> Result<Option<ToolCall>, StreamError> {
+        let at = At(self.events);
+        self.events += 1;
         if self.stopped {
-            return Err(StreamError::Malformed(
-                "an event after `message_stop`".to_owned(),
-            ));
+            return Err(at.malformed("$", "an event after `message_stop`"));
         }
         let Some(kind_name) = event.get("type").and_then(Value::as_str) else {
-            return Err(StreamError::Malformed(format!(
-                "expected an event object with a `type`, got {}",
-                kind(event)
-            )));
+            return Err(at.malformed(
+                "$",
+                format!(
+                    "expected an event object with a `type`, got {}",
+                    kind(event)
+                ),
+            ));
         };
         match kind_name {
             "message_start" => {
@@ -216,9 +198,7 @@ impl StreamAssembler {
                     || !self.calls.is_empty()
                     || self.stop_reason.is_some()
                 {
-                    return Err(StreamError::Malformed(
-                        "a message_start after the message started".to_owned(),
-                    ));
+                    return Err(at.malformed("$.type", "a message_start after the message started"));
                 }
                 self.started = true;
                 if let Some(model) = event.pointer("/message/model").and_then(Value::as_str) {
@@ -243,22 +223,24 @@ impl StreamAssembler {
                 {
                     let blocks = message["content"].as_array().map_or(0, Vec::len);
                     if blocks > stream_limits::MAX_PARTS {
-                        return Err(StreamError::OverLimit(stream_limits::too_many_parts(
-                            "content blocks",
-                        )));
+                        return Err(at.over_limit(
+                            "$.message.content",
+                            stream_limits::too_many_parts("content blocks"),
+                        ));
                     }
                     let whole = tool_use_calls(message).map_err(|error| {
                         let path = error.path().strip_prefix('$').unwrap_or(error.path());
-                        StreamError::Malformed(format!(
-                            "message_start: $.message{path}: {}",
-                            error.message()
-                        ))
+                        at.malformed(&format!("$.message{path}"), error.message())
                     })?;
                     if whole.calls.len() > stream_limits::MAX_CALLS {
-                        return Err(StreamError::OverLimit(stream_limits::too_many_calls()));
+                        return Err(
+                            at.over_limit("$.message.content", stream_limits::too_many_calls())
+                        );
                     }
                     for call in &whole.calls {
                         hold(
+                            at,
+                            "$.message.content",
                             &mut self.held_arguments,
                             call.call_id.len() + call.name.len() + call.arguments.len(),
                             stream_limits::MAX_ARGUMENT_BYTES,
@@ -272,6 +254,8 @@ impl StreamAssembler {
                         if block["type"] == "text" {
                             let text = block["text"].as_str().unwrap_or_default();
                             hold(
+                                at,
+                                "$.message.content",
                                 &mut self.held_text,
                                 text.len(),
                                 stream_limits::MAX_TEXT_BYTES,
@@ -284,26 +268,30 @@ impl StreamAssembler {
                 Ok(None)
             }
             "content_block_start" => {
-                let index = index(event)?;
+                let index = index(at, event)?;
                 if self.blocks.contains_key(&index) {
-                    return Err(StreamError::Malformed(format!(
-                        "content block {index} started twice"
-                    )));
+                    return Err(
+                        at.malformed("$.index", format!("content block {index} started twice"))
+                    );
                 }
                 let Some(block) = event.get("content_block") else {
-                    return Err(StreamError::Malformed(format!(
-                        "content_block_start {index} without `content_block`"
-                    )));
+                    return Err(at.malformed(
+                        "$.content_block",
+                        format!("content_block_start {index} without `content_block`"),
+                    ));
                 };
                 if self.blocks.len() + self.start_blocks >= stream_limits::MAX_PARTS {
-                    return Err(StreamError::OverLimit(stream_limits::too_many_parts(
-                        "content blocks",
-                    )));
+                    return Err(at.over_limit(
+                        "$.content_block",
+                        stream_limits::too_many_parts("content blocks"),
+                    ));
                 }
                 let block = match block.get("type").and_then(Value::as_str) {
                     Some("text") => {
                         let text = block.get("text").and_then(Value::as_str).unwrap_or("");
                         hold(
+                            at,
+                            "$.content_block.text",
                             &mut self.held_text,
                             text.len(),
                             stream_limits::MAX_TEXT_BYTES,
@@ -313,7 +301,9 @@ impl StreamAssembler {
                     }
                     Some("tool_use") => {
                         if self.opened_calls >= stream_limits::MAX_CALLS {
-                            return Err(StreamError::OverLimit(stream_limits::too_many_calls()));
+                            return Err(
+                                at.over_limit("$.content_block", stream_limits::too_many_calls())
+                            );
                         }
                         let field = |key: &str| {
                             block
@@ -321,9 +311,10 @@ impl StreamAssembler {
                                 .and_then(Value::as_str)
                                 .map(str::to_owned)
                                 .ok_or_else(|| {
-                                    StreamError::Malformed(format!(
-                                        "tool_use block {index} without a string `{key}`"
-                                    ))
+                                    at.malformed(
+                                        &format!("$.content_block.{key}"),
+                                        format!("tool_use block {index} without a string `{key}`"),
+                                    )
                                 })
                         };
                         let start_input = block
@@ -336,14 +327,19 @@ impl StreamAssembler {
                             .values()
                             .any(|b| matches!(b, Block::ToolUse { id: open, .. } if *open == id));
                         if open || self.calls.iter().any(|call| call.call_id == id) {
-                            return Err(StreamError::Malformed(format!(
-                                "a second tool_use block with the id `{id}`; two calls with one \
-                                 id cannot be told apart, so no call is given out"
-                            )));
+                            return Err(at.malformed(
+                                "$.content_block.id",
+                                format!(
+                                    "a second tool_use block with the id `{id}`; two calls with \
+                                     one id cannot be told apart, so no call is given out"
+                                ),
+                            ));
                         }
                         let name = field("name")?;
                         let start_bytes = start_input.as_ref().map_or(0, |i| i.to_string().len());
                         hold(
+                            at,
+                            "$.content_block",
                             &mut self.held_arguments,
                             id.len() + name.len() + start_bytes,
                             stream_limits::MAX_ARGUMENT_BYTES,
@@ -363,18 +359,20 @@ impl StreamAssembler {
                 Ok(None)
             }
             "content_block_delta" => {
-                let index = index(event)?;
+                let index = index(at, event)?;
                 if self.closed.contains(&index) {
-                    return Err(StreamError::Malformed(format!(
-                        "a delta for content block {index} after its content_block_stop"
-                    )));
+                    return Err(at.malformed(
+                        "$.index",
+                        format!("a delta for content block {index} after its content_block_stop"),
+                    ));
                 }
                 let limit = self.max_argument_bytes;
                 let (held_arguments, held_text) = (&mut self.held_arguments, &mut self.held_text);
                 let Some(block) = self.blocks.get_mut(&index) else {
-                    return Err(StreamError::Malformed(format!(
-                        "a delta for content block {index}, which did not start"
-                    )));
+                    return Err(at.malformed(
+                        "$.index",
+                        format!("a delta for content block {index}, which did not start"),
+                    ));
                 };
                 let delta = event.get("delta");
                 match (
@@ -387,6 +385,8 @@ impl StreamAssembler {
                             .and_then(Value::as_str)
                             .unwrap_or("");
                         hold(
+                            at,
+                            "$.delta.text",
                             held_text,
                             piece.len(),
                             stream_limits::MAX_TEXT_BYTES,
@@ -399,17 +399,23 @@ impl StreamAssembler {
                             .and_then(|d| d.get("partial_json"))
                             .and_then(Value::as_str)
                         else {
-                            return Err(StreamError::Malformed(format!(
-                                "input_json_delta {index} without a string `partial_json`"
-                            )));
+                            return Err(at.malformed(
+                                "$.delta.partial_json",
+                                format!("input_json_delta {index} without a string `partial_json`"),
+                            ));
                         };
                         if json.len() + piece.len() > limit {
-                            return Err(StreamError::TooLarge {
-                                call_id: id.clone(),
-                                limit,
-                            });
+                            return Err(at.error(
+                                StreamErrorKind::TooLarge,
+                                "$.delta.partial_json",
+                                format!(
+                                    "the arguments of tool call {id} are longer than {limit} bytes"
+                                ),
+                            ));
                         }
                         hold(
+                            at,
+                            "$.delta.partial_json",
                             held_arguments,
                             piece.len(),
                             stream_limits::MAX_ARGUMENT_BYTES,
@@ -420,15 +426,19 @@ impl StreamAssembler {
                     // A call's arguments sent to a text block: a call
                     // mislabelled, which would be lost if skipped.
                     (Block::Text(_), Some("input_json_delta")) => {
-                        return Err(StreamError::Malformed(format!(
-                            "an input_json_delta for text block {index}"
-                        )));
+                        return Err(at.malformed(
+                            "$.delta.type",
+                            format!("an input_json_delta for text block {index}"),
+                        ));
                     }
                     (Block::ToolUse { .. }, other) => {
-                        return Err(StreamError::Malformed(format!(
-                            "a {} delta for tool_use block {index}",
-                            other.unwrap_or("untyped")
-                        )));
+                        return Err(at.malformed(
+                            "$.delta.type",
+                            format!(
+                                "a {} delta for tool_use block {index}",
+                                other.unwrap_or("untyped")
+                            ),
+                        ));
                     }
                     // Thinking, signature and citation deltas, and deltas
                     // of block types this version does not know.
@@ -437,16 +447,17 @@ impl StreamAssembler {
                 Ok(None)
             }
             "content_block_stop" => {
-                let index = index(event)?;
+                let index = index(at, event)?;
                 if self.blocks.contains_key(&index) && !self.closed.insert(index) {
-                    return Err(StreamError::Malformed(format!(
-                        "content block {index} stopped twice"
-                    )));
+                    return Err(
+                        at.malformed("$.index", format!("content block {index} stopped twice"))
+                    );
                 }
                 let Some(block) = self.blocks.get_mut(&index) else {
-                    return Err(StreamError::Malformed(format!(
-                        "content block {index} stopped without starting"
-                    )));
+                    return Err(at.malformed(
+                        "$.index",
+                        format!("content block {index} stopped without starting"),
+                    ));
                 };
                 let (id, name, start_input, json) = match block {
                     Block::ToolUse {
@@ -465,12 +476,16 @@ impl StreamAssembler {
                     std::mem::take(json)
                 };
                 if !serde_json::from_str::<Value>(&arguments).is_ok_and(|v| v.is_object()) {
-                    return Err(StreamError::Truncated {
-                        open_calls: vec![id.clone()],
-                        reason: format!(
-                            "the input of tool_use block {index} ({name}) is not a whole JSON object"
-                        ),
-                    });
+                    return Err(at
+                        .error(
+                            StreamErrorKind::Truncated,
+                            "$",
+                            format!(
+                                "the input of tool_use block {index} ({name}) is not a whole \
+                                 JSON object"
+                            ),
+                        )
+                        .with_open_calls(vec![id.clone()]));
                 }
                 let call = ToolCall::new(id.clone(), name.clone(), arguments);
                 self.blocks.insert(index, Block::Other);
@@ -492,7 +507,11 @@ impl StreamAssembler {
                     .pointer("/error/message")
                     .and_then(Value::as_str)
                     .unwrap_or("no message");
-                Err(StreamError::Api(message.to_owned()))
+                Err(at.error(
+                    StreamErrorKind::Api,
+                    "$.error",
+                    format!("the API sent an error event: {message}"),
+                ))
             }
             _ => Ok(None),
         }
@@ -512,7 +531,7 @@ impl StreamAssembler {
     /// All calls of the response, in the order their blocks finished, once
     /// the stream ended with `message_stop`, every block stopped, and the
     /// response stopped with `stop_reason: "tool_use"`; with another stop
-    /// reason (or none) its calls are [`StreamError::Truncated`], since
+    /// reason (or none) its calls are [`StreamErrorKind::Truncated`], since
     /// `max_tokens` may have cut a block before its first delta.
     pub fn finish(self) -> Result<ResponseCalls, StreamError> {
         self.refused.finish()?;
@@ -527,10 +546,7 @@ impl StreamAssembler {
         // The API starts every message with `message_start`; a stream
         // without one is not a whole message.
         if !self.started && !self.calls.is_empty() {
-            return Err(StreamError::Truncated {
-                open_calls: self.calls.into_iter().map(|call| call.call_id).collect(),
-                reason: "no message_start".to_owned(),
-            });
+            return Err(truncated("no message_start", self.calls));
         }
         if !open.is_empty() || !self.stopped {
             let reason = if self.stopped {
@@ -538,10 +554,9 @@ impl StreamAssembler {
             } else {
                 "no message_stop"
             };
-            return Err(StreamError::Truncated {
-                open_calls: open,
-                reason: reason.to_owned(),
-            });
+            return Err(
+                StreamError::at_end(StreamErrorKind::Truncated, reason).with_open_calls(open)
+            );
         }
         // A call is whole only in a response that stopped to call tools:
         // `max_tokens` may close a `tool_use` block before its first delta,
@@ -554,10 +569,7 @@ impl StreamAssembler {
                 ),
                 None => "the response gave no stop_reason".to_owned(),
             };
-            return Err(StreamError::Truncated {
-                open_calls: self.calls.into_iter().map(|call| call.call_id).collect(),
-                reason,
-            });
+            return Err(truncated(reason, self.calls));
         }
         Ok(ResponseCalls {
             model: self.model,
@@ -567,9 +579,18 @@ impl StreamAssembler {
     }
 }
 
+/// The error at the end of a stream whose `calls` are not given out.
+fn truncated(reason: impl Into<String>, calls: Vec<ToolCall>) -> StreamError {
+    StreamError::at_end(StreamErrorKind::Truncated, reason)
+        .with_open_calls(calls.into_iter().map(|call| call.call_id).collect())
+}
+
 /// Counts `bytes` more into `held`, within `limit`; past it, the stream is
-/// refused with `message()` and nothing is counted.
+/// refused with `message()` at `path` of the event `at`, and nothing is
+/// counted.
 fn hold(
+    at: At,
+    path: &str,
     held: &mut usize,
     bytes: usize,
     limit: usize,
@@ -580,16 +601,16 @@ fn hold(
             *held = total;
             Ok(())
         }
-        _ => Err(StreamError::OverLimit(message())),
+        _ => Err(at.over_limit(path, message())),
     }
 }
 
-fn index(event: &Value) -> Result<u64, StreamError> {
+fn index(at: At, event: &Value) -> Result<u64, StreamError> {
     event.get("index").and_then(Value::as_u64).ok_or_else(|| {
-        StreamError::Malformed(format!(
-            "a {} event without an integer `index`",
-            event["type"]
-        ))
+        at.malformed(
+            "$.index",
+            format!("a {} event without an integer `index`", event["type"]),
+        )
     })
 }
 

@@ -4,7 +4,7 @@
 //! the reason, never given out or dropped in silence.
 
 use serde_json::{Value, json};
-use tool_anthropic::{StreamAssembler, StreamError, tool_use_calls};
+use tool_anthropic::{StreamAssembler, StreamError, StreamErrorKind, tool_use_calls};
 
 fn start(index: u64, id: &str) -> Value {
     json!({"type": "content_block_start", "index": index,
@@ -18,6 +18,11 @@ fn delta(index: u64, piece: &str) -> Value {
 
 fn stop(index: u64) -> Value {
     json!({"type": "content_block_stop", "index": index})
+}
+
+/// What kind of failure, at which event and where in it, and what is wrong.
+fn parts(error: &StreamError) -> (StreamErrorKind, Option<usize>, &str, &str) {
+    (error.kind(), error.event(), error.path(), error.message())
 }
 
 fn push_all(stream: &mut StreamAssembler, events: &[Value]) -> Result<(), StreamError> {
@@ -49,11 +54,15 @@ fn a_response_with_two_tool_use_blocks_of_one_id_is_refused() {
 
 #[test]
 fn a_stream_with_two_tool_use_blocks_of_one_id_is_refused() {
-    let expected = StreamError::Malformed(
-        "a second tool_use block with the id `toolu_01`; two calls with one id cannot be told \
-         apart, so no call is given out"
-            .to_owned(),
-    );
+    let expected = |event: usize| {
+        (
+            StreamErrorKind::Malformed,
+            Some(event),
+            "$.content_block.id",
+            "a second tool_use block with the id `toolu_01`; two calls with one id cannot be \
+             told apart, so no call is given out",
+        )
+    };
     // The first finished before the second started.
     let mut stream = StreamAssembler::new();
     push_all(
@@ -61,11 +70,17 @@ fn a_stream_with_two_tool_use_blocks_of_one_id_is_refused() {
         &[start(0, "toolu_01"), delta(0, "{}"), stop(0)],
     )
     .unwrap();
-    assert_eq!(stream.push(&start(1, "toolu_01")), Err(expected.clone()));
+    assert_eq!(
+        parts(&stream.push(&start(1, "toolu_01")).unwrap_err()),
+        expected(3)
+    );
     // Both open at once.
     let mut stream = StreamAssembler::new();
     stream.push(&start(0, "toolu_01")).unwrap();
-    assert_eq!(stream.push(&start(1, "toolu_01")), Err(expected));
+    assert_eq!(
+        parts(&stream.push(&start(1, "toolu_01")).unwrap_err()),
+        expected(1)
+    );
 }
 
 #[test]
@@ -81,10 +96,13 @@ fn a_delta_after_its_block_stopped_is_refused_not_dropped() {
     )
     .unwrap();
     assert_eq!(
-        stream.push(&delta(0, r#","extra":1}"#)),
-        Err(StreamError::Malformed(
-            "a delta for content block 0 after its content_block_stop".to_owned()
-        ))
+        parts(&stream.push(&delta(0, r#","extra":1}"#)).unwrap_err()),
+        (
+            StreamErrorKind::Malformed,
+            Some(3),
+            "$.index",
+            "a delta for content block 0 after its content_block_stop"
+        )
     );
     let mut stream = StreamAssembler::new();
     push_all(
@@ -97,10 +115,13 @@ fn a_delta_after_its_block_stopped_is_refused_not_dropped() {
     )
     .unwrap();
     assert_eq!(
-        stream.push(&stop(0)),
-        Err(StreamError::Malformed(
-            "content block 0 stopped twice".to_owned()
-        ))
+        parts(&stream.push(&stop(0)).unwrap_err()),
+        (
+            StreamErrorKind::Malformed,
+            Some(3),
+            "$.index",
+            "content block 0 stopped twice"
+        )
     );
     // A text block too: its text is what it was when it stopped.
     let mut stream = StreamAssembler::new();
@@ -110,10 +131,13 @@ fn a_delta_after_its_block_stopped_is_refused_not_dropped() {
         "delta": {"type": "text_delta", "text": "Hi."}});
     push_all(&mut stream, &[text_start, text_delta.clone(), stop(0)]).unwrap();
     assert_eq!(
-        stream.push(&text_delta),
-        Err(StreamError::Malformed(
-            "a delta for content block 0 after its content_block_stop".to_owned()
-        ))
+        parts(&stream.push(&text_delta).unwrap_err()),
+        (
+            StreamErrorKind::Malformed,
+            Some(3),
+            "$.index",
+            "a delta for content block 0 after its content_block_stop"
+        )
     );
     assert_eq!(stream.text(), "Hi.");
 }

@@ -5,8 +5,9 @@
 
 use std::path::PathBuf;
 
+use StreamErrorKind::{Api, Malformed, TooLarge, Truncated};
 use serde_json::{Value, json};
-use tool_anthropic::{StreamAssembler, StreamError};
+use tool_anthropic::{StreamAssembler, StreamError, StreamErrorKind};
 
 /// The `data:` payloads of a recorded `.sse` file, in order.
 fn events(name: &str) -> Vec<Value> {
@@ -18,6 +19,11 @@ fn events(name: &str) -> Vec<Value> {
         .filter_map(|line| line.strip_prefix("data: "))
         .map(|data| serde_json::from_str(data).unwrap_or_else(|e| panic!("{data}: {e}")))
         .collect()
+}
+
+/// What kind of failure, at which event and where in it, and what is wrong.
+fn parts(error: &StreamError) -> (StreamErrorKind, Option<usize>, &str, &str) {
+    (error.kind(), error.event(), error.path(), error.message())
 }
 
 fn assemble(events: &[Value]) -> Result<tool_anthropic::ResponseCalls, StreamError> {
@@ -112,19 +118,25 @@ fn a_stream_cut_mid_call_is_an_error_and_no_call() {
     for event in &events {
         assert_eq!(stream.push(event).unwrap(), None);
     }
+    let error = stream.finish().unwrap_err();
     assert_eq!(
-        stream.finish().unwrap_err(),
-        StreamError::Truncated {
-            open_calls: vec!["toolu_01Cut".into()],
-            reason: "no message_stop".into()
-        }
+        (parts(&error), error.open_calls()),
+        (
+            (Truncated, None, "$", "no message_stop"),
+            &["toolu_01Cut".to_owned()][..]
+        )
+    );
+    assert_eq!(
+        error.to_string(),
+        "end of stream: no message_stop; unfinished tool calls: [toolu_01Cut]"
     );
     // Every prefix of a whole stream that stops before `message_stop` is
     // refused too.
     let whole = self::events("text_and_two_tools.sse");
     for cut in 0..whole.len() {
-        assert!(
-            matches!(assemble(&whole[..cut]), Err(StreamError::Truncated { .. })),
+        assert_eq!(
+            assemble(&whole[..cut]).map_err(|error| error.kind()).err(),
+            Some(Truncated),
             "cut at {cut}"
         );
     }
@@ -141,22 +153,37 @@ fn arguments_cut_by_max_tokens_are_an_error_and_no_call() {
             break;
         }
     }
+    let error = result.unwrap_err();
     assert_eq!(
-        result.unwrap_err(),
-        StreamError::Truncated {
-            open_calls: vec!["toolu_01Long".into()],
-            reason:
+        (parts(&error), error.open_calls()),
+        (
+            (
+                Truncated,
+                Some(3),
+                "$",
                 "the input of tool_use block 0 (create_refund_draft) is not a whole JSON object"
-                    .into()
-        }
+            ),
+            &["toolu_01Long".to_owned()][..]
+        )
     );
 }
 
 #[test]
 fn an_error_event_is_the_apis_error() {
     let error = assemble(&events("overloaded.sse")).unwrap_err();
-    assert_eq!(error, StreamError::Api("Overloaded".into()));
-    assert_eq!(error.to_string(), "the API sent an error event: Overloaded");
+    assert_eq!(
+        parts(&error),
+        (
+            Api,
+            Some(1),
+            "$.error",
+            "the API sent an error event: Overloaded"
+        )
+    );
+    assert_eq!(
+        error.to_string(),
+        "event 1, $.error: the API sent an error event: Overloaded"
+    );
 }
 
 #[test]
@@ -165,44 +192,74 @@ fn malformed_and_huge_streams_are_refused() {
     let delta = |text: &str| json!({"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta", "partial_json": text}});
     // Each on a fresh assembler: a refused stream stays refused.
     assert_eq!(
-        StreamAssembler::new().push(&delta("{")).unwrap_err(),
-        StreamError::Malformed("a delta for content block 0, which did not start".into())
+        parts(&StreamAssembler::new().push(&delta("{")).unwrap_err()),
+        (
+            Malformed,
+            Some(0),
+            "$.index",
+            "a delta for content block 0, which did not start"
+        )
     );
     let mut stream = StreamAssembler::new();
     stream.push(&start).unwrap();
     assert_eq!(
-        stream.push(&start).unwrap_err(),
-        StreamError::Malformed("content block 0 started twice".into())
+        parts(&stream.push(&start).unwrap_err()),
+        (
+            Malformed,
+            Some(1),
+            "$.index",
+            "content block 0 started twice"
+        )
     );
     assert_eq!(
-        StreamAssembler::new().push(&json!([1])).unwrap_err(),
-        StreamError::Malformed("expected an event object with a `type`, got an array".into())
+        parts(&StreamAssembler::new().push(&json!([1])).unwrap_err()),
+        (
+            Malformed,
+            Some(0),
+            "$",
+            "expected an event object with a `type`, got an array"
+        )
     );
     let mut stream = StreamAssembler::new().with_max_argument_bytes(16);
     stream.push(&start).unwrap();
     stream.push(&delta("{\"a\": \"0123")).unwrap();
+    let error = stream.push(&delta("456789\"}")).unwrap_err();
+    // The call's id and the limit.
     assert_eq!(
-        stream.push(&delta("456789\"}")).unwrap_err(),
-        StreamError::TooLarge {
-            call_id: "t".into(),
-            limit: 16
-        }
+        parts(&error),
+        (
+            TooLarge,
+            Some(2),
+            "$.delta.partial_json",
+            "the arguments of tool call t are longer than 16 bytes"
+        )
     );
     // Not an object: an array of arguments is not a call.
     let mut stream = StreamAssembler::new();
     stream.push(&start).unwrap();
     stream.push(&delta("[1, 2]")).unwrap();
-    assert!(matches!(
-        stream.push(&json!({"type": "content_block_stop", "index": 0})),
-        Err(StreamError::Truncated { .. })
-    ));
+    let error = stream
+        .push(&json!({"type": "content_block_stop", "index": 0}))
+        .unwrap_err();
+    assert_eq!(
+        (parts(&error), error.open_calls()),
+        (
+            (
+                Truncated,
+                Some(2),
+                "$",
+                "the input of tool_use block 0 (x) is not a whole JSON object"
+            ),
+            &["t".to_owned()][..]
+        )
+    );
     // Events after message_stop.
     let mut stream = StreamAssembler::new();
     stream.push(&json!({"type": "message_stop"})).unwrap();
-    assert!(matches!(
-        stream.push(&json!({"type": "ping"})),
-        Err(StreamError::Malformed(_))
-    ));
+    assert_eq!(
+        parts(&stream.push(&json!({"type": "ping"})).unwrap_err()),
+        (Malformed, Some(1), "$", "an event after `message_stop`")
+    );
 }
 
 /// A refused stream stays refused: every push after an error, and
@@ -217,8 +274,13 @@ fn a_refused_stream_stays_refused() {
     stream.push(&block).unwrap();
     let refused = stream.push(&block).unwrap_err();
     assert_eq!(
-        refused,
-        StreamError::Malformed("content block 0 started twice".to_owned())
+        parts(&refused),
+        (
+            Malformed,
+            Some(2),
+            "$.index",
+            "content block 0 started twice"
+        )
     );
     for event in [
         json!({"type": "content_block_stop", "index": 0}),
@@ -242,11 +304,17 @@ fn an_input_json_delta_for_a_text_block_is_refused() {
     ] {
         stream.push(&event).unwrap();
     }
+    let error = stream
+        .push(&json!({"type": "content_block_delta", "index": 0,
+            "delta": {"type": "input_json_delta", "partial_json": "{\"sku\": 1}"}}))
+        .unwrap_err();
     assert_eq!(
-        stream.push(&json!({"type": "content_block_delta", "index": 0,
-            "delta": {"type": "input_json_delta", "partial_json": "{\"sku\": 1}"}})),
-        Err(StreamError::Malformed(
-            "an input_json_delta for text block 0".to_owned()
-        ))
+        parts(&error),
+        (
+            Malformed,
+            Some(2),
+            "$.delta.type",
+            "an input_json_delta for text block 0"
+        )
     );
 }

@@ -5,7 +5,7 @@
 //! accepted, one past it refused with the shared message, never buffered.
 
 use serde_json::{Value, json};
-use tool_anthropic::{StreamAssembler, StreamError};
+use tool_anthropic::{StreamAssembler, StreamError, StreamErrorKind};
 use tool_core::outcome::stream_limits;
 
 fn start() -> Value {
@@ -27,8 +27,14 @@ fn end() -> [Value; 2] {
     ]
 }
 
-fn over(message: String) -> StreamError {
-    StreamError::OverLimit(message)
+/// The kind and message of a stream refused past a bound (the event and
+/// the place are asserted where they are known).
+fn over(message: String) -> (StreamErrorKind, String) {
+    (StreamErrorKind::OverLimit, message)
+}
+
+fn kind_and_message(error: &StreamError) -> (StreamErrorKind, String) {
+    (error.kind(), error.message().to_owned())
 }
 
 #[test]
@@ -49,10 +55,18 @@ fn takes_1024_calls_and_refuses_the_1025th() {
         }
     }
     let error = past.push(&started).unwrap_err();
-    assert_eq!(error, over(stream_limits::too_many_calls()));
+    assert_eq!(
+        kind_and_message(&error),
+        over(stream_limits::too_many_calls())
+    );
+    // The message_start, then 2 events a call.
+    assert_eq!(
+        (error.event(), error.path()),
+        (Some(1 + 2 * 1024), "$.content_block")
+    );
     assert_eq!(
         error.to_string(),
-        "stream over its bounds: more than 1024 calls in one response; the stream is refused"
+        "event 2049, $.content_block: more than 1024 calls in one response; the stream is refused"
     );
     for event in end() {
         stream.push(&event).unwrap();
@@ -64,9 +78,14 @@ fn takes_1024_calls_and_refuses_the_1025th() {
         .map(|i| json!({"type": "tool_use", "id": format!("t{i}"), "name": "f", "input": {}}))
         .collect();
     let replayed = json!({"type": "message_start", "message": {"model": "m", "content": blocks}});
+    let error = StreamAssembler::new().push(&replayed).unwrap_err();
     assert_eq!(
-        StreamAssembler::new().push(&replayed).unwrap_err(),
+        kind_and_message(&error),
         over(stream_limits::too_many_calls())
+    );
+    assert_eq!(
+        (error.event(), error.path()),
+        (Some(0), "$.message.content")
     );
 }
 
@@ -92,9 +111,15 @@ fn text_over_all_blocks_is_bounded() {
         Ok(stream.text().len())
     };
     assert_eq!(run(""), Ok(stream_limits::MAX_TEXT_BYTES));
+    let error = run("b").unwrap_err();
     assert_eq!(
-        run("b").unwrap_err().to_string(),
-        "stream over its bounds: the response's text and thinking add up to more than 16777216 \
+        kind_and_message(&error),
+        over(stream_limits::too_much_text())
+    );
+    // The start, 2 blocks of 1 start and 8 deltas each, then the delta.
+    assert_eq!(
+        error.to_string(),
+        "event 19, $.delta.text: the response's text and thinking add up to more than 16777216 \
          bytes; the stream is refused"
     );
 }
@@ -130,10 +155,12 @@ fn arguments_over_all_calls_are_bounded() {
         Ok(call.call_id.len() + call.name.len() + call.arguments.len())
     };
     assert_eq!(run(""), Ok(stream_limits::MAX_ARGUMENT_BYTES));
+    let error = run("a").unwrap_err();
     assert_eq!(
-        run("a").unwrap_err(),
+        kind_and_message(&error),
         over(stream_limits::too_much_arguments())
     );
+    assert_eq!(error.path(), "$.delta.partial_json");
     assert_eq!(
         stream_limits::too_much_arguments(),
         "the arguments of the response's calls add up to more than 33554432 bytes; the stream \
@@ -152,10 +179,15 @@ fn takes_4096_content_blocks_and_refuses_the_4097th() {
     for index in 0..4096 {
         stream.push(&block(index)).unwrap();
     }
+    let error = stream.push(&block(4096)).unwrap_err();
     assert_eq!(
-        stream.push(&block(4096)).unwrap_err().to_string(),
-        "stream over its bounds: more than 4096 content blocks in one response; the stream is \
-         refused"
+        kind_and_message(&error),
+        over(stream_limits::too_many_parts("content blocks"))
+    );
+    assert_eq!(
+        error.to_string(),
+        "event 4097, $.content_block: more than 4096 content blocks in one response; the stream \
+         is refused"
     );
 }
 
@@ -177,10 +209,12 @@ fn content_blocks_of_message_start_count_toward_the_bound() {
     for index in 4000..4096 {
         stream.push(&block(index)).unwrap();
     }
+    let error = stream.push(&block(4096)).unwrap_err();
     assert_eq!(
-        stream.push(&block(4096)).unwrap_err(),
+        kind_and_message(&error),
         over(stream_limits::too_many_parts("content blocks"))
     );
+    assert_eq!((error.event(), error.path()), (Some(97), "$.content_block"));
 }
 
 /// The ids and names of the calls a `message_start` carries count toward
@@ -201,9 +235,15 @@ fn ids_and_names_of_message_start_calls_count_toward_the_bound() {
             "stop_reason": "tool_use"}})
     };
     for field in ["id", "name"] {
+        let error = StreamAssembler::new().push(&message(field)).unwrap_err();
         assert_eq!(
-            StreamAssembler::new().push(&message(field)).unwrap_err(),
+            kind_and_message(&error),
             over(stream_limits::too_much_arguments()),
+            "{field}"
+        );
+        assert_eq!(
+            (error.event(), error.path()),
+            (Some(0), "$.message.content"),
             "{field}"
         );
     }

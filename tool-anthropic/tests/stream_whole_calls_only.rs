@@ -2,7 +2,12 @@
 //! streaming application gets only whole calls, never a half call.
 
 use serde_json::json;
-use tool_anthropic::{StreamAssembler, StreamError};
+use tool_anthropic::{StreamAssembler, StreamError, StreamErrorKind};
+
+/// What kind of failure, at which event and where in it, and what is wrong.
+fn parts(error: &StreamError) -> (StreamErrorKind, Option<usize>, &str, &str) {
+    (error.kind(), error.event(), error.path(), error.message())
+}
 
 /// `max_tokens` reached right after a `tool_use` block started, before any
 /// `input_json_delta`: the API closes the block and stops with
@@ -11,7 +16,7 @@ use tool_anthropic::{StreamAssembler, StreamError};
 /// and again from `finish`, with `stop_reason: "max_tokens"`) as if the
 /// model had chosen no arguments; a tool whose arguments are all optional
 /// then runs with none. The arguments were cut off, as with any other
-/// `max_tokens` cut (which is `StreamError::Truncated`), so no call may be
+/// `max_tokens` cut (which is `StreamErrorKind::Truncated`), so no call may be
 /// given out. (A call that is whole before a later block is cut by
 /// `max_tokens` is given out too; the non-streamed Messages loop runs no
 /// call of a response that did not stop with `tool_use`.)
@@ -52,13 +57,17 @@ fn a_tool_use_cut_by_max_tokens_before_its_first_delta_is_not_a_whole_call() {
         },
     };
     assert_eq!(
-        error,
-        StreamError::Truncated {
-            open_calls: vec!["toolu_01".to_owned()],
-            reason: "the response stopped with `max_tokens`, not `tool_use`: its tool_use \
-                     blocks may be cut off"
-                .to_owned()
-        }
+        (parts(&error), error.open_calls()),
+        (
+            (
+                StreamErrorKind::Truncated,
+                None,
+                "$",
+                "the response stopped with `max_tokens`, not `tool_use`: its tool_use blocks \
+                 may be cut off"
+            ),
+            &["toolu_01".to_owned()][..]
+        )
     );
 }
 
@@ -97,27 +106,43 @@ fn a_tool_use_in_message_start_is_given_by_finish() {
             ]}}),
         )
         .unwrap();
-    assert_eq!(
-        stream.push(
+    let error = stream
+        .push(
             &json!({"type": "content_block_start", "index": 0, "content_block":
-            {"type": "tool_use", "id": "toolu_01", "name": "a", "input": {}}})
-        ),
-        Err(StreamError::Malformed(
+            {"type": "tool_use", "id": "toolu_01", "name": "a", "input": {}}}),
+        )
+        .unwrap_err();
+    assert_eq!(
+        parts(&error),
+        (
+            StreamErrorKind::Malformed,
+            Some(1),
+            "$.content_block.id",
             "a second tool_use block with the id `toolu_01`; two calls with one id cannot be \
              told apart, so no call is given out"
-                .to_owned()
-        ))
+        )
     );
     // A malformed block there is refused with its place.
     let mut stream = StreamAssembler::new();
-    assert_eq!(
-        stream.push(
+    let error = stream
+        .push(
             &json!({"type": "message_start", "message": {"model": "m", "content": [
                 {"type": "tool_use", "id": 7, "name": "a", "input": {}}
-            ]}})
-        ),
-        Err(StreamError::Malformed(
-            "message_start: $.message.content[0].id: expected a string, got a number".to_owned()
-        ))
+            ]}}),
+        )
+        .unwrap_err();
+    // The place in the message_start event, and what is wrong there.
+    assert_eq!(
+        parts(&error),
+        (
+            StreamErrorKind::Malformed,
+            Some(0),
+            "$.message.content[0].id",
+            "expected a string, got a number"
+        )
+    );
+    assert_eq!(
+        error.to_string(),
+        "event 0, $.message.content[0].id: expected a string, got a number"
     );
 }

@@ -32,7 +32,8 @@
 //!   back, by `previous_response_id` or by resending the items.
 //! - [`ChatCompletionsStream`] and [`ResponsesStream`] assemble whole calls
 //!   from a streamed response's deltas; a cut-off stream is a
-//!   [`StreamError`], never a half call.
+//!   [`StreamError`] (tool-core's one error of every stream assembler, with
+//!   its [`StreamErrorKind`]), never a half call.
 //! - [`check_tool_set`] and [`check_budget`] hold a whole request's tools to
 //!   OpenAI's limits (properties, nesting, enum values, characters) before
 //!   the first request; the `tools_for_*` functions do it too.
@@ -75,7 +76,7 @@ pub use error::{StrictRule, StrictSchemaError, StrictViolation};
 pub use round::{Answer, ToolRound, answer_chat_completions, answer_responses, answer_tool_calls};
 pub use stream::{
     MAX_STREAMED_ARGUMENT_BYTES, MAX_STREAMED_CALLS, MAX_STREAMED_RESPONSE_ARGUMENT_BYTES,
-    StreamError,
+    StreamError, StreamErrorKind,
 };
 pub use stream_chat::ChatCompletionsStream;
 pub use stream_responses::ResponsesStream;

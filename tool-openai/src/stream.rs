@@ -1,9 +1,8 @@
-//! What the stream assemblers share: their error, their limits (the
+//! What the stream assemblers share: their error (tool-core's one
+//! [`StreamError`], here with the kinds each failure is), their limits (the
 //! per-call one here, the per-response ones all providers share from
 //! `tool_core::outcome::stream_limits`), and the field readers for one
 //! event.
-
-use std::fmt;
 
 use serde_json::{Map, Value};
 use tool_core::outcome::stream_limits;
@@ -24,58 +23,10 @@ pub const MAX_STREAMED_CALLS: usize = stream_limits::MAX_CALLS;
 pub const MAX_STREAMED_RESPONSE_ARGUMENT_BYTES: usize = stream_limits::MAX_ARGUMENT_BYTES;
 
 /// A stream that cannot give whole tool calls: an event of the wrong shape,
-/// an error the API sent, or a stream that ended before its calls did.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct StreamError {
-    event: Option<usize>,
-    path: String,
-    message: String,
-}
-
-impl StreamError {
-    pub(crate) fn at(event: usize, path: impl Into<String>, message: impl Into<String>) -> Self {
-        StreamError {
-            event: Some(event),
-            path: path.into(),
-            message: message.into(),
-        }
-    }
-
-    pub(crate) fn at_end(message: impl Into<String>) -> Self {
-        StreamError {
-            event: None,
-            path: "$".to_owned(),
-            message: message.into(),
-        }
-    }
-
-    /// The 0-based number of the event (chunk) that is wrong; `None` when
-    /// the stream as a whole is (it ended too early).
-    pub fn event(&self) -> Option<usize> {
-        self.event
-    }
-
-    /// Where in that event, e.g. `$.choices[0].delta.tool_calls[0].index`.
-    pub fn path(&self) -> &str {
-        &self.path
-    }
-
-    /// What is wrong.
-    pub fn message(&self) -> &str {
-        &self.message
-    }
-}
-
-impl fmt::Display for StreamError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.event {
-            Some(event) => write!(f, "event {event}, {}: {}", self.path, self.message),
-            None => write!(f, "end of stream: {}", self.message),
-        }
-    }
-}
-
-impl std::error::Error for StreamError {}
+/// an error the API sent, a response past its bounds, or a stream that
+/// ended before its calls did. tool-core's one error of every provider's
+/// stream assembler.
+pub use tool_core::outcome::{StreamError, StreamErrorKind};
 
 /// Field readers for one event, with its number for errors.
 pub(crate) struct Event {
@@ -83,8 +34,32 @@ pub(crate) struct Event {
 }
 
 impl Event {
+    /// An error of `kind` at `path` in this event.
+    pub(crate) fn failed(
+        &self,
+        kind: StreamErrorKind,
+        path: impl Into<String>,
+        message: impl Into<String>,
+    ) -> StreamError {
+        StreamError::at(kind, self.number, path, message)
+    }
+
+    /// An event of the wrong shape, or one that contradicts the events
+    /// before it.
     pub(crate) fn error(&self, path: impl Into<String>, message: impl Into<String>) -> StreamError {
-        StreamError::at(self.number, path, message)
+        self.failed(StreamErrorKind::Malformed, path, message)
+    }
+
+    /// A call cut off at this event: `open_calls` are the calls not given
+    /// out.
+    pub(crate) fn truncated(
+        &self,
+        path: impl Into<String>,
+        message: impl Into<String>,
+        open_calls: Vec<String>,
+    ) -> StreamError {
+        self.failed(StreamErrorKind::Truncated, path, message)
+            .with_open_calls(open_calls)
     }
 
     pub(crate) fn object<'v>(
@@ -158,17 +133,24 @@ pub(crate) fn append(
     fragment: &str,
 ) -> Result<(), StreamError> {
     if arguments.len().saturating_add(fragment.len()) > MAX_STREAMED_ARGUMENT_BYTES {
-        return Err(event.error(
-            at,
-            format!(
-                "the call's arguments grow past {MAX_STREAMED_ARGUMENT_BYTES} bytes; the stream \
-                 is refused"
-            ),
-        ));
+        return Err(too_large(event, at));
     }
     hold(event, at, held, fragment.len())?;
     arguments.push_str(fragment);
     Ok(())
+}
+
+/// The error for a call whose arguments grow past
+/// [`MAX_STREAMED_ARGUMENT_BYTES`], at `at`.
+pub(crate) fn too_large(event: &Event, at: &str) -> StreamError {
+    event.failed(
+        StreamErrorKind::TooLarge,
+        at,
+        format!(
+            "the call's arguments grow past {MAX_STREAMED_ARGUMENT_BYTES} bytes; the stream is \
+             refused"
+        ),
+    )
 }
 
 /// Counts `bytes` more of the response's arguments into `held`, within
@@ -185,13 +167,21 @@ pub(crate) fn hold(
             *held = total;
             Ok(())
         }
-        _ => Err(event.error(at, stream_limits::too_much_arguments())),
+        _ => Err(event.failed(
+            StreamErrorKind::OverLimit,
+            at,
+            stream_limits::too_much_arguments(),
+        )),
     }
 }
 
 /// The error for call number [`MAX_STREAMED_CALLS`] + 1, at `at`.
 pub(crate) fn too_many_calls(event: &Event, at: impl Into<String>) -> StreamError {
-    event.error(at, stream_limits::too_many_calls())
+    event.failed(
+        StreamErrorKind::OverLimit,
+        at,
+        stream_limits::too_many_calls(),
+    )
 }
 
 /// An error body (`{"error": {"message": ...}}`) as the event.
@@ -203,7 +193,8 @@ pub(crate) fn api_error(event: &Event, map: &Map<String, Value>) -> Result<(), S
                 .get("message")
                 .and_then(Value::as_str)
                 .map_or_else(|| error.to_string(), str::to_owned);
-            Err(event.error(
+            Err(event.failed(
+                StreamErrorKind::Api,
                 "$.error",
                 format!("the API answered with an error: {message}"),
             ))

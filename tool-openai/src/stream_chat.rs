@@ -12,8 +12,8 @@ use crate::calls::{Api, ResponseCalls};
 use tool_core::outcome::stream_limits;
 
 use crate::stream::{
-    Event, MAX_STREAMED_CALLS, StreamError, api_error, append, hold, too_many_calls,
-    whole_arguments,
+    Event, MAX_STREAMED_CALLS, StreamError, StreamErrorKind, api_error, append, hold,
+    too_many_calls, whole_arguments,
 };
 
 /// Assembles the tool calls of a streamed Chat Completions response, chunk
@@ -131,7 +131,8 @@ impl ChatCompletionsStream {
             let index = event.index(choice, "index", &at)?;
             if !self.choices.contains_key(&index) && self.choices.len() >= stream_limits::MAX_PARTS
             {
-                return Err(event.error(
+                return Err(event.failed(
+                    StreamErrorKind::OverLimit,
                     format!("{at}.index"),
                     stream_limits::too_many_parts("choices"),
                 ));
@@ -292,13 +293,15 @@ impl ChatCompletionsStream {
         reason: &str,
         at: &str,
     ) -> Result<Vec<ToolCall>, StreamError> {
+        let pending = self.pending_ids();
         if matches!(reason, "length" | "content_filter") {
-            return Err(event.error(
+            return Err(event.truncated(
                 format!("{at}.finish_reason"),
                 format!(
                     "the choice with tool calls finished for `{reason}`, so its last call may be \
                      cut off; no call is given out"
                 ),
+                pending,
             ));
         }
         let mut whole = Vec::new();
@@ -329,12 +332,13 @@ impl ChatCompletionsStream {
                 ));
             }
             if !whole_arguments(&call.arguments) {
-                return Err(event.error(
+                return Err(event.truncated(
                     at,
                     format!(
                         "call {index} (`{id}`) finished with arguments that are not whole JSON; \
                          they were cut off, so no call is given out"
                     ),
+                    pending,
                 ));
             }
             whole.push(ToolCall::new(id, call.name, call.arguments));
@@ -343,33 +347,54 @@ impl ChatCompletionsStream {
         Ok(whole)
     }
 
+    /// The ids of the calling choice's calls not yet given out, in `index`
+    /// order (a call whose `id` has not come yet is left out).
+    fn pending_ids(&self) -> Vec<String> {
+        self.partial
+            .values()
+            .filter(|call| call.function != Some(false))
+            .filter_map(|call| call.id.clone())
+            .collect()
+    }
+
     /// The end of the stream: gives every call, in order, with the model.
     /// An error when no chunk came, when a choice has not finished, or when
     /// no chunk named the model.
     pub fn finish(self) -> Result<ResponseCalls, StreamError> {
-        self.refused.finish()?;
+        self.refused.check()?;
         if self.events == 0 {
             return Err(StreamError::at_end(
+                StreamErrorKind::Truncated,
                 "the stream ended before its first chunk",
             ));
         }
         if let Some((index, _)) = self.choices.iter().find(|(_, reason)| reason.is_none()) {
-            let pending = if self.calling_choice == Some(*index) {
-                format!(" with {} tool call(s) not yet whole", self.partial.len())
+            let (pending, open_calls) = if self.calling_choice == Some(*index) {
+                (
+                    format!(" with {} tool call(s) not yet whole", self.partial.len()),
+                    self.pending_ids(),
+                )
             } else {
-                String::new()
+                (String::new(), Vec::new())
             };
-            return Err(StreamError::at_end(format!(
-                "the stream ended before choice {index} finished{pending}; it was cut off, so \
-                 no call is given out"
-            )));
+            return Err(StreamError::at_end(
+                StreamErrorKind::Truncated,
+                format!(
+                    "the stream ended before choice {index} finished{pending}; it was cut off, \
+                     so no call is given out"
+                ),
+            )
+            .with_open_calls(open_calls));
         }
         if self.choices.is_empty() {
-            return Err(StreamError::at_end("the stream ended without any choice"));
+            return Err(StreamError::at_end(
+                StreamErrorKind::Truncated,
+                "the stream ended without any choice",
+            ));
         }
-        let model = self
-            .model
-            .ok_or_else(|| StreamError::at_end("no chunk named the `model`"))?;
+        let model = self.model.ok_or_else(|| {
+            StreamError::at_end(StreamErrorKind::Malformed, "no chunk named the `model`")
+        })?;
         Ok(ResponseCalls::new(Api::ChatCompletions, model, self.done))
     }
 }

@@ -10,8 +10,8 @@ use tool_core::outcome::stream_limits::Refusal;
 
 use crate::calls::{Api, ResponseCalls};
 use crate::stream::{
-    Event, MAX_STREAMED_CALLS, StreamError, api_error, append, hold, too_many_calls,
-    whole_arguments,
+    Event, MAX_STREAMED_CALLS, StreamError, StreamErrorKind, api_error, append, hold, too_large,
+    too_many_calls, whole_arguments,
 };
 
 /// Assembles the function calls of a streamed Responses API response, event
@@ -146,18 +146,20 @@ impl ResponsesStream {
             if let Some(status) = reader.opt_string(item, "status", &at)?
                 && status != "completed"
             {
-                return Err(reader.error(
+                return Err(reader.truncated(
                     format!("{at}.status"),
                     format!("call `{call_id}` is done with status `{status}`; it is not whole"),
+                    self.withheld(Some(call_id)),
                 ));
             }
             if !whole_arguments(arguments) {
-                return Err(reader.error(
+                return Err(reader.truncated(
                     format!("{at}.arguments"),
                     format!(
                         "call `{call_id}` is done with arguments that are not whole JSON; they \
                          were cut off, so no call is given out"
                     ),
+                    self.withheld(Some(call_id)),
                 ));
             }
             if self.done.len() >= MAX_STREAMED_CALLS {
@@ -177,6 +179,25 @@ impl ResponsesStream {
     /// An assembler before the first event.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// The ids of the calls a refused response keeps from being given out
+    /// (none is given before `response.completed`): those done, in order of
+    /// completion, then those open, by output index, then `also` (the call
+    /// being refused) if it is neither.
+    fn withheld(&self, also: Option<&str>) -> Vec<String> {
+        let mut ids: Vec<String> = self
+            .done
+            .iter()
+            .map(|call| call.call_id.clone())
+            .chain(self.open.values().map(|call| call.call_id.clone()))
+            .collect();
+        if let Some(id) = also
+            && !ids.iter().any(|known| known == id)
+        {
+            ids.push(id.to_owned());
+        }
+        ids
     }
 
     /// Takes in one event; at `response.completed`, gives every call of the
@@ -207,7 +228,11 @@ impl ResponsesStream {
                 let message = reader
                     .opt_string(map, "message", "$")?
                     .unwrap_or("(no message)");
-                Err(reader.error("$", format!("the API sent an error: {message}")))
+                Err(reader.failed(
+                    StreamErrorKind::Api,
+                    "$",
+                    format!("the API sent an error: {message}"),
+                ))
             }
             "response.created" | "response.in_progress" => {
                 self.take_model(&reader, map)?;
@@ -221,22 +246,24 @@ impl ResponsesStream {
                 if let Some(response) = map.get("response")
                     && let Some(reason) = crate::calls::unfinished(response)
                 {
-                    return Err(reader.error(
+                    return Err(reader.truncated(
                         "$.response",
                         format!(
                             "`response.completed` carries a response that did not complete \
                              ({}); no call is given out",
                             tool_core::words::echo(&reason)
                         ),
+                        self.withheld(None),
                     ));
                 }
                 if let Some((_, call)) = self.open.iter().next() {
-                    return Err(reader.error(
+                    return Err(reader.truncated(
                         "$",
                         format!(
                             "the response completed with call `{}` still open",
                             call.call_id
                         ),
+                        self.withheld(None),
                     ));
                 }
                 self.adopt_completed_calls(&reader, map)?;
@@ -253,10 +280,15 @@ impl ResponsesStream {
                     })
                     .and_then(Value::as_str)
                     .unwrap_or("no reason given");
-                Err(reader.error(
-                    "$.type",
-                    format!("the response ended as `{kind}` ({why}); no call is given out"),
-                ))
+                let message =
+                    format!("the response ended as `{kind}` ({why}); no call is given out");
+                // A failed response is the API's error; an incomplete one
+                // was cut off.
+                Err(if kind == "response.failed" {
+                    reader.failed(StreamErrorKind::Api, "$.type", message)
+                } else {
+                    reader.truncated("$.type", message, self.withheld(None))
+                })
             }
             "response.output_item.added" => {
                 self.open_item(&reader, map)?;
@@ -410,9 +442,10 @@ impl ResponsesStream {
         if let Some(status) = reader.opt_string(item, "status", "$.item")?
             && status != "completed"
         {
-            return Err(reader.error(
+            return Err(reader.truncated(
                 "$.item.status",
                 format!("call `{call_id}` is done with status `{status}`; it is not whole"),
+                self.withheld(Some(call_id)),
             ));
         }
         let name = reader
@@ -426,13 +459,7 @@ impl ResponsesStream {
             None => open.arguments,
         };
         if arguments.len() > crate::MAX_STREAMED_ARGUMENT_BYTES {
-            return Err(reader.error(
-                "$.item.arguments",
-                format!(
-                    "the call's arguments grow past {} bytes; the stream is refused",
-                    crate::MAX_STREAMED_ARGUMENT_BYTES
-                ),
-            ));
+            return Err(too_large(reader, "$.item.arguments"));
         }
         hold(
             reader,
@@ -450,12 +477,13 @@ impl ResponsesStream {
             ));
         }
         if !whole_arguments(&arguments) {
-            return Err(reader.error(
+            return Err(reader.truncated(
                 "$.item.arguments",
                 format!(
                     "call `{call_id}` is done with arguments that are not whole JSON; they were \
                      cut off, so no call is given out"
                 ),
+                self.withheld(Some(call_id)),
             ));
         }
         self.closed.insert(index);
@@ -466,7 +494,7 @@ impl ResponsesStream {
     /// The end of the stream: gives every call, in order of completion, with
     /// the model. An error unless `response.completed` came.
     pub fn finish(self) -> Result<ResponseCalls, StreamError> {
-        self.refused.finish()?;
+        self.refused.check()?;
         if !self.completed {
             let open: Vec<&str> = self.open.values().map(|c| c.call_id.as_str()).collect();
             let pending = if open.is_empty() {
@@ -474,14 +502,18 @@ impl ResponsesStream {
             } else {
                 format!(" with call(s) {} still open", open.join(", "))
             };
-            return Err(StreamError::at_end(format!(
-                "the stream ended before `response.completed`{pending}; it was cut off, so no \
-                 call is given out"
-            )));
+            return Err(StreamError::at_end(
+                StreamErrorKind::Truncated,
+                format!(
+                    "the stream ended before `response.completed`{pending}; it was cut off, so \
+                     no call is given out"
+                ),
+            )
+            .with_open_calls(self.withheld(None)));
         }
-        let model = self
-            .model
-            .ok_or_else(|| StreamError::at_end("no event named the `model`"))?;
+        let model = self.model.ok_or_else(|| {
+            StreamError::at_end(StreamErrorKind::Malformed, "no event named the `model`")
+        })?;
         Ok(ResponseCalls::new(Api::Responses, model, self.done))
     }
 }

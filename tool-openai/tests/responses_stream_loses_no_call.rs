@@ -2,7 +2,7 @@
 //! streaming application never loses a call without a word.
 
 use serde_json::json;
-use tool_openai::ResponsesStream;
+use tool_openai::{ResponsesStream, StreamErrorKind};
 
 /// A compatible server that streams no `response.output_item.*` events and
 /// sends the whole output in `response.completed` (its `response.output`
@@ -74,8 +74,18 @@ fn calls_in_response_completed_are_given_once_and_checked() {
         )
         .unwrap_err();
     assert_eq!(
+        (error.kind(), error.message(), error.open_calls()),
+        (
+            StreamErrorKind::Truncated,
+            "call `call_1` is done with arguments that are not whole JSON; they were cut off, so \
+             no call is given out",
+            &["call_1".to_owned()][..]
+        )
+    );
+    assert_eq!(
         error.to_string(),
         "event 0, $.response.output[0].arguments: call `call_1` is done with arguments that are \
-         not whole JSON; they were cut off, so no call is given out"
+         not whole JSON; they were cut off, so no call is given out; unfinished tool calls: \
+         [call_1]"
     );
 }

@@ -8,10 +8,13 @@ use serde_json::{Value, json};
 use tool_core::outcome::stream_limits;
 use tool_openai::{
     ChatCompletionsStream, MAX_STREAMED_ARGUMENT_BYTES, MAX_STREAMED_CALLS,
-    MAX_STREAMED_RESPONSE_ARGUMENT_BYTES, ResponsesStream, StreamError,
+    MAX_STREAMED_RESPONSE_ARGUMENT_BYTES, ResponsesStream, StreamError, StreamErrorKind,
 };
 
+/// The place and message of a stream refused past a bound (each one here
+/// is, so its kind is `OverLimit`).
 fn parts(error: &StreamError) -> (Option<usize>, &str, &str) {
+    assert_eq!(error.kind(), StreamErrorKind::OverLimit, "{error}");
     (error.event(), error.path(), error.message())
 }
 

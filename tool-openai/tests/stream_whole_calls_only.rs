@@ -2,7 +2,7 @@
 //! half call or two calls with one id, and say which call and why.
 
 use serde_json::{Value, json};
-use tool_openai::{ChatCompletionsStream, ResponsesStream};
+use tool_openai::{ChatCompletionsStream, ResponsesStream, StreamErrorKind};
 
 fn chat_chunk(tool_calls: Value, finish: Option<&str>) -> Value {
     json!({"id": "c1", "object": "chat.completion.chunk", "model": "gpt-5",
@@ -27,9 +27,18 @@ fn chat_refuses_a_call_whose_arguments_are_cut_off() {
     .unwrap();
     let error = s.push(&finish_chunk()).expect_err("a half call");
     assert_eq!(
+        (error.kind(), error.message(), error.open_calls()),
+        (
+            StreamErrorKind::Truncated,
+            "call 0 (`call_1`) finished with arguments that are not whole JSON; they were cut \
+             off, so no call is given out",
+            &["call_1".to_owned()][..]
+        )
+    );
+    assert_eq!(
         error.to_string(),
         "event 1, $.choices[0]: call 0 (`call_1`) finished with arguments that are not \
-         whole JSON; they were cut off, so no call is given out"
+         whole JSON; they were cut off, so no call is given out; unfinished tool calls: [call_1]"
     );
 }
 
@@ -90,9 +99,18 @@ fn responses_refuses_a_call_whose_arguments_are_cut_off() {
         )
         .expect_err("a half call");
     assert_eq!(
+        (error.kind(), error.message(), error.open_calls()),
+        (
+            StreamErrorKind::Truncated,
+            "call `call_1` is done with arguments that are not whole JSON; they were cut off, so \
+             no call is given out",
+            &["call_1".to_owned()][..]
+        )
+    );
+    assert_eq!(
         error.to_string(),
         "event 3, $.item.arguments: call `call_1` is done with arguments that are not whole JSON; they \
-         were cut off, so no call is given out"
+         were cut off, so no call is given out; unfinished tool calls: [call_1]"
     );
 }
 

@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 use tool_core::ToolCall;
 use tool_openai::{
     Api, ChatCompletionsStream, MAX_STREAMED_ARGUMENT_BYTES, ResponsesStream, StreamError,
+    StreamErrorKind,
 };
 
 fn fixture(name: &str) -> Vec<Value> {
@@ -56,8 +57,14 @@ fn responses_error(events: &[Value]) -> StreamError {
         .expect_err("expected the stream to be refused")
 }
 
-fn parts(error: &StreamError) -> (Option<usize>, &str, &str) {
-    (error.event(), error.path(), error.message())
+fn parts(error: &StreamError) -> (StreamErrorKind, Option<usize>, &str, &str) {
+    (error.kind(), error.event(), error.path(), error.message())
+}
+
+use StreamErrorKind::{Api as ApiError, Malformed, TooLarge, Truncated};
+
+fn ids(list: &[&str]) -> Vec<String> {
+    list.iter().map(|id| (*id).to_owned()).collect()
 }
 
 // ---- Chat Completions ----
@@ -108,21 +115,28 @@ fn chat_stream_cut_off_anywhere_gives_no_call() {
         let mut stream = ChatCompletionsStream::new();
         assert_eq!(push_chat(&mut stream, &chunks[..end]), [], "prefix {end}");
         let error = stream.finish().unwrap_err();
-        let expected = match end {
-            0 => "the stream ended before its first chunk".to_owned(),
+        let (expected, open_calls) = match end {
+            0 => (
+                "the stream ended before its first chunk".to_owned(),
+                ids(&[]),
+            ),
             _ => {
                 let open = if end >= 8 { 2 } else { 1 };
-                format!(
-                    "the stream ended before choice 0 finished with {open} tool call(s) not yet \
-                     whole; it was cut off, so no call is given out"
+                (
+                    format!(
+                        "the stream ended before choice 0 finished with {open} tool call(s) not \
+                         yet whole; it was cut off, so no call is given out"
+                    ),
+                    ids(&["call_inv_1", "call_ord_2"][..open]),
                 )
             }
         };
         assert_eq!(
             parts(&error),
-            (None, "$", expected.as_str()),
+            (Truncated, None, "$", expected.as_str()),
             "prefix {end}"
         );
+        assert_eq!(error.open_calls(), open_calls, "prefix {end}");
     }
 }
 
@@ -134,12 +148,14 @@ fn chat_finish_for_length_is_a_cut_off_call() {
     assert_eq!(
         parts(&error),
         (
+            Truncated,
             Some(12),
             "$.choices[0].finish_reason",
             "the choice with tool calls finished for `length`, so its last call may be cut off; \
              no call is given out"
         )
     );
+    assert_eq!(error.open_calls(), ids(&["call_inv_1", "call_ord_2"]));
 }
 
 #[test]
@@ -165,6 +181,7 @@ fn chat_two_choices_with_calls_are_refused() {
     assert_eq!(
         parts(&error),
         (
+            Malformed,
             Some(1),
             "$.choices[0].delta.tool_calls",
             "choices 0 and 1 both have tool calls; they are alternatives and only one can be \
@@ -178,34 +195,44 @@ fn chat_hostile_chunks_are_refused_with_a_path() {
     let cases = [
         (
             json!({"error": {"message": "Rate limit reached"}}),
+            ApiError,
             "$.error",
             "the API answered with an error: Rate limit reached",
         ),
-        (json!("data"), "$", "expected an object, got a string"),
+        (
+            json!("data"),
+            Malformed,
+            "$",
+            "expected an object, got a string",
+        ),
         (
             json!({"choices": [{"index": -1, "delta": {}}]}),
+            Malformed,
             "$.choices[0].index",
             "expected a non-negative integer, got -1",
         ),
         (
             json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"function": {"arguments": "{"}}]}}]}),
+            Malformed,
             "$.choices[0].delta.tool_calls[0].index",
             "missing, and there is no call to add this fragment to",
         ),
         (
             json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "function": {"arguments": 7}}]}}]}),
+            Malformed,
             "$.choices[0].delta.tool_calls[0].function.arguments",
             "expected a string, got a number",
         ),
         (
             json!({"choices": {"index": 0}}),
+            Malformed,
             "$.choices",
             "expected an array, got an object",
         ),
     ];
-    for (chunk, path, message) in cases {
+    for (chunk, kind, path, message) in cases {
         let error = chat_error(std::slice::from_ref(&chunk));
-        assert_eq!(parts(&error), (Some(0), path, message), "{chunk}");
+        assert_eq!(parts(&error), (kind, Some(0), path, message), "{chunk}");
     }
 }
 
@@ -240,6 +267,7 @@ fn chat_a_call_that_changes_its_id_is_refused() {
     assert_eq!(
         parts(&chat_error(&chunks)),
         (
+            Malformed,
             Some(1),
             "$.choices[0].delta.tool_calls[0].id",
             "call 0 already has the id `a`, not `b`"
@@ -255,7 +283,12 @@ fn chat_a_call_without_id_or_name_is_refused_when_it_finishes() {
     ];
     assert_eq!(
         parts(&chat_error(&no_id)),
-        (Some(1), "$.choices[0]", "call 3 finished without an `id`")
+        (
+            Malformed,
+            Some(1),
+            "$.choices[0]",
+            "call 3 finished without an `id`"
+        )
     );
     let no_name = [
         json!({"model": "m", "choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": "c", "function": {"arguments": "{}"}}]}}]}),
@@ -264,6 +297,7 @@ fn chat_a_call_without_id_or_name_is_refused_when_it_finishes() {
     assert_eq!(
         parts(&chat_error(&no_name)),
         (
+            Malformed,
             Some(1),
             "$.choices[0]",
             "call 0 (`c`) finished without a name"
@@ -278,6 +312,7 @@ fn chat_a_choice_that_goes_on_after_finishing_is_refused() {
     assert_eq!(
         parts(&chat_error(&chunks)),
         (
+            Malformed,
             Some(13),
             "$.choices[0]",
             "choice 0 goes on after it finished (\"tool_calls\")"
@@ -293,6 +328,7 @@ fn chat_a_huge_call_is_refused_before_it_is_held() {
     assert_eq!(
         parts(&error),
         (
+            TooLarge,
             Some(2),
             "$.choices[0].delta.tool_calls[0].function.arguments",
             "the call's arguments grow past 16777216 bytes; the stream is refused"
@@ -343,11 +379,20 @@ fn responses_stream_cut_off_anywhere_is_an_error() {
             "the stream ended before `response.completed`{open}; it was cut off, so no call is \
              given out"
         );
+        // None is given before `response.completed`: the calls done are
+        // held back as well as the open ones.
+        let open_calls = match end {
+            0..=4 => ids(&[]),
+            5..=12 => ids(&["call_inv_1"]),
+            _ => ids(&["call_inv_1", "call_ord_2"]),
+        };
+        let error = stream.finish().unwrap_err();
         assert_eq!(
-            parts(&stream.finish().unwrap_err()),
-            (None, "$", expected.as_str()),
+            parts(&error),
+            (Truncated, None, "$", expected.as_str()),
             "prefix {end}"
         );
+        assert_eq!(error.open_calls(), open_calls, "prefix {end}");
     }
 }
 
@@ -358,19 +403,23 @@ fn responses_incomplete_or_failed_is_an_error() {
     events.push(json!({"type": "response.incomplete", "response": {
         "id": "resp_1", "status": "incomplete",
         "incomplete_details": {"reason": "max_output_tokens"}}}));
+    let error = responses_error(&events);
     assert_eq!(
-        parts(&responses_error(&events)),
+        parts(&error),
         (
+            Truncated,
             Some(8),
             "$.type",
             "the response ended as `response.incomplete` (max_output_tokens); no call is given out"
         )
     );
+    assert_eq!(error.open_calls(), ids(&["call_inv_1"]));
     events[8] = json!({"type": "response.failed", "response": {"status": "failed",
         "error": {"code": "server_error", "message": "The model failed."}}});
     assert_eq!(
         parts(&responses_error(&events)),
         (
+            ApiError,
             Some(8),
             "$.type",
             "the response ended as `response.failed` (The model failed.); no call is given out"
@@ -379,7 +428,12 @@ fn responses_incomplete_or_failed_is_an_error() {
     events[8] = json!({"type": "error", "code": "ERR_SOMETHING", "message": "Something went wrong", "param": null});
     assert_eq!(
         parts(&responses_error(&events)),
-        (Some(8), "$", "the API sent an error: Something went wrong")
+        (
+            ApiError,
+            Some(8),
+            "$",
+            "the API sent an error: Something went wrong"
+        )
     );
 }
 
@@ -388,14 +442,17 @@ fn responses_completed_with_an_open_call_is_refused() {
     let events = fixture("responses_parallel.jsonl");
     let mut cut: Vec<Value> = events[..8].to_vec();
     cut.push(events[17].clone());
+    let error = responses_error(&cut);
     assert_eq!(
-        parts(&responses_error(&cut)),
+        parts(&error),
         (
+            Truncated,
             Some(8),
             "$",
             "the response completed with call `call_inv_1` still open"
         )
     );
+    assert_eq!(error.open_calls(), ids(&["call_inv_1"]));
 }
 
 #[test]
@@ -410,16 +467,19 @@ fn responses_hostile_events_are_refused_with_a_path() {
     let cases = [
         (
             json!({"type": "response.function_call_arguments.delta", "item_id": "fc_9", "output_index": 7, "delta": "{"}),
+            Malformed,
             "$.output_index",
             "arguments for output 7, which is no open function call",
         ),
         (
             json!({"type": "response.function_call_arguments.delta", "item_id": "fc_9", "output_index": 1, "delta": "{"}),
+            Malformed,
             "$.item_id",
             "item `fc_9` at the output index of item `fc_1`",
         ),
         (
             json!({"type": "response.function_call_arguments.delta", "item_id": "fc_1", "output_index": 1}),
+            Malformed,
             "$.delta",
             "missing",
         ),
@@ -427,6 +487,7 @@ fn responses_hostile_events_are_refused_with_a_path() {
             json!({"type": "response.output_item.done", "output_index": 1, "item": {
                 "type": "function_call", "id": "fc_1", "call_id": "call_other", "name": "get_inventory",
                 "arguments": "{}", "status": "completed"}}),
+            Malformed,
             "$.item.call_id",
             "output 1 opened as call `call_inv_1`, done as `call_other`",
         ),
@@ -434,32 +495,36 @@ fn responses_hostile_events_are_refused_with_a_path() {
             json!({"type": "response.output_item.done", "output_index": 1, "item": {
                 "type": "function_call", "id": "fc_1", "call_id": "call_inv_1", "name": "get_inventory",
                 "arguments": "{\"sku\":", "status": "incomplete"}}),
+            Truncated,
             "$.item.status",
             "call `call_inv_1` is done with status `incomplete`; it is not whole",
         ),
         (
             json!({"type": "response.output_item.done", "output_index": 4, "item": {
                 "type": "function_call", "call_id": "x", "name": "f", "arguments": "{}"}}),
+            Malformed,
             "$.output_index",
             "output 4 is done but was never added",
         ),
         (
             json!({"type": "response.output_item.added", "output_index": 1, "item": {
                 "type": "function_call", "call_id": "x", "name": "f", "arguments": ""}}),
+            Malformed,
             "$.output_index",
             "output 1 is opened twice",
         ),
         (
             json!({"type": "response.output_item.added", "output_index": 2, "item": {
                 "type": "function_call", "name": "f", "arguments": ""}}),
+            Malformed,
             "$.item.call_id",
             "missing",
         ),
-        (json!({"delta": "x"}), "$.type", "missing"),
+        (json!({"delta": "x"}), Malformed, "$.type", "missing"),
     ];
-    for (event, path, message) in cases {
+    for (event, kind, path, message) in cases {
         let error = responses_error(&with(event.clone()));
-        assert_eq!(parts(&error), (Some(5), path, message), "{event}");
+        assert_eq!(parts(&error), (kind, Some(5), path, message), "{event}");
     }
 }
 
@@ -469,7 +534,12 @@ fn responses_an_event_after_completed_is_refused() {
     events.push(events[4].clone());
     assert_eq!(
         parts(&responses_error(&events)),
-        (Some(18), "$", "an event after `response.completed`")
+        (
+            Malformed,
+            Some(18),
+            "$",
+            "an event after `response.completed`"
+        )
     );
 }
 
@@ -499,6 +569,7 @@ fn chat_a_huge_index_neither_panics_nor_allocates() {
     assert_eq!(
         parts(&chat_error(&chunks)),
         (
+            Malformed,
             Some(1),
             "$.choices[0].delta.tool_calls[0].id",
             "call 18446744073709551615 already has the id `a`, not `b`"
@@ -546,6 +617,7 @@ fn responses_a_completed_event_whose_response_did_not_complete_gives_no_call() {
         assert_eq!(
             parts(&error),
             (
+                Truncated,
                 Some(3),
                 "$.response",
                 format!(
@@ -555,6 +627,8 @@ fn responses_a_completed_event_whose_response_did_not_complete_gives_no_call() {
                 .as_str()
             )
         );
+        // Streamed whole, but held back with its response.
+        assert_eq!(error.open_calls(), ids(&["call_1"]));
     }
 }
 
@@ -585,6 +659,7 @@ fn chat_a_finish_reason_is_kept_cut() {
     assert_eq!(
         parts(&chat_error(&chunks)),
         (
+            Malformed,
             Some(1),
             "$.choices[0]",
             format!(
@@ -621,6 +696,7 @@ fn responses_a_call_does_not_grow_or_reopen_after_it_is_whole() {
             late_delta
         ])),
         (
+            Malformed,
             Some(3),
             "$.delta",
             "arguments for call `call_1` after its `response.function_call_arguments.done`"
@@ -632,7 +708,12 @@ fn responses_a_call_does_not_grow_or_reopen_after_it_is_whole() {
     let again = json!({"type": "response.output_item.added", "output_index": 0, "item": item("call_2", "in_progress")});
     assert_eq!(
         parts(&responses_error(&[created, added, args_done, done, again])),
-        (Some(4), "$.output_index", "output 0 is opened twice")
+        (
+            Malformed,
+            Some(4),
+            "$.output_index",
+            "output 0 is opened twice"
+        )
     );
 }
 
@@ -655,6 +736,7 @@ fn chat_a_refused_stream_stays_refused() {
     assert_eq!(
         parts(&refused),
         (
+            TooLarge,
             Some(1),
             "$.choices[0].delta.tool_calls[0].function.arguments",
             "the call's arguments grow past 16777216 bytes; the stream is refused"
