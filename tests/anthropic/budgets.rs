@@ -11,7 +11,7 @@
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
-use tool_contract::anthropic::{Limit, ToolSet, ToolSetError, Usage};
+use tool_contract::anthropic::{Limit, NullablePlan, OverBudget, ToolSet, ToolSetError, Usage};
 use tool_contract::{Session, Tool, ToolCall, ToolContract};
 
 /// How fast to ship.
@@ -151,11 +151,22 @@ fn usage(strict_tools: usize, optional_parameters: usize, union_parameters: usiz
     }
 }
 
-fn budget_error(result: Result<ToolSet, ToolSetError>) -> tool_contract::anthropic::BudgetError {
+/// The one limit a set is over (the planner stops at the first), and the
+/// error's message.
+fn budget_error(result: Result<ToolSet, ToolSetError>) -> (OverBudget, String) {
     match result {
-        Err(ToolSetError::Budget(error)) => error,
+        Err(ToolSetError::Budget(error)) => {
+            assert_eq!(error.over.len(), 1, "{error}");
+            (error.over[0].clone(), error.to_string())
+        }
         other => panic!("expected a budget error, got {other:?}"),
     }
+}
+
+/// The fields (or tools) that spend a limit, each spending 1.
+fn spending(over: &OverBudget) -> Vec<&str> {
+    assert!(over.tools.iter().all(|(_, spent)| *spent == 1), "{over:?}");
+    over.tools.iter().map(|(name, _)| name.as_str()).collect()
 }
 
 #[test]
@@ -163,21 +174,19 @@ fn twenty_strict_tools_fit_and_twenty_one_do_not() {
     let jobs = jobs();
     let set = ToolSet::new(&jobs[..20]).unwrap();
     assert_eq!(set.usage(), usage(20, 0, 0));
-    let error = budget_error(ToolSet::new(&jobs));
+    let (over, error) = budget_error(ToolSet::new(&jobs));
     assert_eq!(
-        (error.limit(), error.used(), error.max()),
-        (Limit::StrictTools, 21, 20)
+        (over.limit, over.spent, over.max, over.detail),
+        (Limit::StrictTools, 21, 20, None)
     );
+    assert_eq!(spending(&over).len(), 21);
+    assert_eq!(spending(&over)[20], "get_job21");
     assert!(
-        error
-            .message()
-            .starts_with("21 strict tools in one request; Anthropic takes at most 20"),
+        error.starts_with("21 strict tools in one request; Anthropic takes at most 20"),
         "{error}"
     );
     assert!(
-        error
-            .message()
-            .ends_with("offer get_job21 with `strict: false` or in another request"),
+        error.ends_with("offer get_job21 with `strict: false` or in another request"),
         "{error}"
     );
     // Non-strict tools don't count toward this limit.
@@ -252,15 +261,15 @@ fn sixteen_union_parameters_fit_and_seventeen_do_not() {
     let prices = prices();
     let set = ToolSet::new(&prices[..16]).unwrap();
     assert_eq!(set.usage(), usage(16, 0, 16));
-    let error = budget_error(ToolSet::new(&prices));
+    let (over, error) = budget_error(ToolSet::new(&prices));
     assert_eq!(
-        (error.limit(), error.used(), error.max()),
-        (Limit::UnionParameters, 17, 16)
+        (over.limit, over.spent, over.max, over.detail),
+        (Limit::UnionParameters, 17, 16, None)
     );
-    assert_eq!(error.over().len(), 17);
-    assert_eq!(error.over()[16], "get_price17.speed");
+    assert_eq!(spending(&over).len(), 17);
+    assert_eq!(spending(&over)[16], "get_price17.speed");
     assert!(
-        error.message().contains("(it answers \"Schemas contains too many parameters with union types (17 parameters with type arrays or anyOf) which exceeds the limit: 16\")"),
+        error.contains("(it answers \"Schemas contains too many parameters with union types (17 parameters with type arrays or anyOf) which exceeds the limit: 16\")"),
         "{error}"
     );
 }
@@ -277,18 +286,26 @@ fn the_union_budget_bounds_the_choice() {
     // 30 optional, 11 unions: only 5 can become nullable; one is over.
     let mut tools = finders();
     tools.extend_from_slice(&prices[..11]);
-    let error = budget_error(ToolSet::new(&tools));
+    let (over, error) = budget_error(ToolSet::new(&tools));
     assert_eq!(
-        (error.limit(), error.used(), error.max()),
+        (over.limit, over.spent, over.max),
         (Limit::OptionalParameters, 25, 24)
     );
-    assert_eq!(error.over().len(), 30);
-    assert_eq!(error.over()[0], "find_products1.color");
+    assert_eq!(
+        over.detail,
+        Some(NullablePlan {
+            option_fields: 30,
+            made_nullable: 5,
+            union_parameters: 11
+        })
+    );
+    assert_eq!(spending(&over).len(), 30);
+    assert_eq!(spending(&over)[0], "find_products1.color");
     assert!(
-        error.message().starts_with(
+        error.starts_with(
             "the strict tools have 30 optional parameters; Anthropic takes at most 24 across all strict schemas of a request"
         ),
         "{error}"
     );
-    assert!(error.message().contains("making 5 of the 30 `Option` fields required and nullable instead is all the 16 union parameters allow (11 already used), which leaves 1 over"), "{error}");
+    assert!(error.contains("making 5 of the 30 `Option` fields required and nullable instead is all the 16 union parameters allow (11 already used), which leaves 1 over"), "{error}");
 }

@@ -3,8 +3,6 @@
 //! the choice per `Option` field between "absent" and "required and
 //! nullable" that makes a set fit.
 
-use std::fmt;
-
 use serde_json::{Map, Value, json};
 
 use crate::compile::{OptionalField, StrictInput};
@@ -44,53 +42,104 @@ pub enum Limit {
     UnionParameters,
 }
 
-/// A tool set over one of Anthropic's per-request limits: which limit, how
-/// much it would spend, and the tools or fields (`tool.field`) that spend it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BudgetError {
+/// What the planner could do before the optional parameters were still
+/// over budget: the [`OverBudget::detail`](tool_core::dialect::OverBudget)
+/// of [`Limit::OptionalParameters`] (`None` for the other limits).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NullablePlan {
+    /// The `Option` fields that could become required and nullable.
+    pub option_fields: usize,
+    /// How many of them the union budget let it make nullable.
+    pub made_nullable: usize,
+    /// The union parameters the set spent before any field was made
+    /// nullable.
+    pub union_parameters: usize,
+}
+
+impl tool_core::dialect::RequestLimit for Limit {
+    type Detail = Option<NullablePlan>;
+
+    /// The whole explanation of one limit, with what to do.
+    fn over(over: &OverBudget) -> String {
+        let names: Vec<&str> = over.tools.iter().map(|(name, _)| name.as_str()).collect();
+        match over.limit {
+            Limit::StrictTools => format!(
+                "{} strict tools in one request; Anthropic takes at most {} (\"Strict tools per \
+                 request: 20\"; non-strict tools don't count): offer {} with `strict: false` or in \
+                 another request",
+                over.spent,
+                over.max,
+                names[over.max.min(names.len())..].join(", ")
+            ),
+            Limit::UnionParameters => format!(
+                "the strict tools have {} parameters that use `anyOf` or a type array; Anthropic \
+                 takes at most {} per request (it answers \"Schemas contains too many parameters \
+                 with union types ({} parameters with type arrays or anyOf) which exceeds the \
+                 limit: 16\"): use plain enums or fewer `Option` unions, split the tools across \
+                 requests, or offer some with `strict: false`. Unions: {}",
+                over.spent,
+                over.max,
+                over.spent,
+                names.join(", ")
+            ),
+            Limit::OptionalParameters => {
+                let plan = over.detail.unwrap_or(NullablePlan {
+                    option_fields: 0,
+                    made_nullable: 0,
+                    union_parameters: 0,
+                });
+                format!(
+                    "the strict tools have {} optional parameters; Anthropic takes at most {} \
+                     across all strict schemas of a request (\"Each parameter not listed in \
+                     `required` counts\"), and making {} of the {} `Option` fields required and \
+                     nullable instead is all the {MAX_UNION_PARAMETERS} union parameters allow \
+                     ({} already used), which leaves {} over: make fields required, split the \
+                     tools across requests, or offer some with `strict: false`. Optional: {}",
+                    names.len(),
+                    over.max,
+                    plan.made_nullable,
+                    plan.option_fields,
+                    plan.union_parameters,
+                    over.spent.saturating_sub(over.max),
+                    names.join(", ")
+                )
+            }
+        }
+    }
+}
+
+/// One limit a tool set is over: which limit, what the set would spend of
+/// it (`spent`; for optional parameters, after making every field nullable
+/// that the union budget allows), the limit's value (`max`), and the tools
+/// (strict tools) or `tool.field`s (parameters) that spend it, each
+/// spending 1, in tool-set order. tool-core's
+/// [`OverBudget`](tool_core::dialect::OverBudget) of Anthropic's limits.
+pub type OverBudget = tool_core::dialect::OverBudget<Limit>;
+
+/// A tool set over one of Anthropic's per-request limits (one
+/// [`OverBudget`] in `over`: the planner stops at the first), in
+/// Anthropic's words. tool-core's one
+/// [`BudgetError`](tool_core::dialect::BudgetError).
+pub type BudgetError = tool_core::dialect::BudgetError<Limit>;
+
+/// The error of one limit: `names` each spend 1.
+fn over_budget(
     limit: Limit,
-    used: usize,
+    spent: usize,
     max: usize,
-    over: Vec<String>,
-    message: String,
-}
-
-impl BudgetError {
-    /// The limit the set is over.
-    pub fn limit(&self) -> Limit {
-        self.limit
-    }
-
-    /// What the set would spend of it (for optional parameters: after
-    /// making every field nullable that the union budget allows).
-    pub fn used(&self) -> usize {
-        self.used
-    }
-
-    /// The limit's value.
-    pub fn max(&self) -> usize {
-        self.max
-    }
-
-    /// The tools (strict tools) or `tool.field`s (parameters) that spend
-    /// the limit, in tool-set order.
-    pub fn over(&self) -> &[String] {
-        &self.over
-    }
-
-    /// The whole explanation, with what to do.
-    pub fn message(&self) -> &str {
-        &self.message
+    names: Vec<String>,
+    detail: Option<NullablePlan>,
+) -> BudgetError {
+    BudgetError {
+        over: vec![OverBudget {
+            limit,
+            spent,
+            max,
+            tools: names.into_iter().map(|name| (name, 1)).collect(),
+            detail,
+        }],
     }
 }
-
-impl fmt::Display for BudgetError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for BudgetError {}
 
 /// A strict tool's compiled schema with its name, as the planner sees it.
 pub(crate) struct Planned<'a> {
@@ -106,19 +155,13 @@ pub(crate) struct Planned<'a> {
 pub(crate) fn plan(tools: &mut [Planned<'_>]) -> Result<(Vec<String>, Usage), BudgetError> {
     if tools.len() > MAX_STRICT_TOOLS {
         let names: Vec<String> = tools.iter().map(|t| t.tool.to_owned()).collect();
-        return Err(BudgetError {
-            limit: Limit::StrictTools,
-            used: tools.len(),
-            max: MAX_STRICT_TOOLS,
-            message: format!(
-                "{} strict tools in one request; Anthropic takes at most {MAX_STRICT_TOOLS} (\"Strict tools \
-                 per request: 20\"; non-strict tools don't count): offer {} with `strict: false` or in \
-                 another request",
-                tools.len(),
-                names[MAX_STRICT_TOOLS..].join(", ")
-            ),
-            over: names,
-        });
+        return Err(over_budget(
+            Limit::StrictTools,
+            tools.len(),
+            MAX_STRICT_TOOLS,
+            names,
+            None,
+        ));
     }
     let mut optional = Vec::new();
     let mut unions = Vec::new();
@@ -167,27 +210,17 @@ pub(crate) fn plan(tools: &mut [Planned<'_>]) -> Result<(Vec<String>, Usage), Bu
         chosen.push((t, f));
     }
     if chosen.len() < need {
-        let nullable = candidates.len();
-        let over: Vec<String> = optional;
-        return Err(BudgetError {
-            limit: Limit::OptionalParameters,
-            used: usage.optional_parameters - chosen.len(),
-            max: MAX_OPTIONAL_PARAMETERS,
-            message: format!(
-                "the strict tools have {} optional parameters; Anthropic takes at most \
-                 {MAX_OPTIONAL_PARAMETERS} across all strict schemas of a request (\"Each parameter \
-                 not listed in `required` counts\"), and making {} of the {nullable} `Option` fields \
-                 required and nullable instead is all the {MAX_UNION_PARAMETERS} union parameters \
-                 allow ({} already used), which leaves {} over: make fields required, split the \
-                 tools across requests, or offer some with `strict: false`. Optional: {}",
-                usage.optional_parameters,
-                chosen.len(),
-                unions.len(),
-                need - chosen.len(),
-                over.join(", ")
-            ),
-            over,
-        });
+        return Err(over_budget(
+            Limit::OptionalParameters,
+            usage.optional_parameters - chosen.len(),
+            MAX_OPTIONAL_PARAMETERS,
+            optional,
+            Some(NullablePlan {
+                option_fields: candidates.len(),
+                made_nullable: chosen.len(),
+                union_parameters: unions.len(),
+            }),
+        ));
     }
     let mut nullable = Vec::with_capacity(chosen.len());
     chosen.sort_unstable();
@@ -203,22 +236,13 @@ pub(crate) fn plan(tools: &mut [Planned<'_>]) -> Result<(Vec<String>, Usage), Bu
 }
 
 fn over_unions(unions: Vec<String>) -> BudgetError {
-    BudgetError {
-        limit: Limit::UnionParameters,
-        used: unions.len(),
-        max: MAX_UNION_PARAMETERS,
-        message: format!(
-            "the strict tools have {} parameters that use `anyOf` or a type array; Anthropic takes \
-             at most {MAX_UNION_PARAMETERS} per request (it answers \"Schemas contains too many \
-             parameters with union types ({} parameters with type arrays or anyOf) which exceeds \
-             the limit: 16\"): use plain enums or fewer `Option` unions, split the tools across \
-             requests, or offer some with `strict: false`. Unions: {}",
-            unions.len(),
-            unions.len(),
-            unions.join(", ")
-        ),
-        over: unions,
-    }
+    over_budget(
+        Limit::UnionParameters,
+        unions.len(),
+        MAX_UNION_PARAMETERS,
+        unions,
+        None,
+    )
 }
 
 /// Collects the optional properties (`tool.field`) and the union schemas
@@ -394,6 +418,57 @@ mod tests {
             json!(["integer", "null"])
         );
         assert_eq!(schemas[0]["properties"]["p2"]["type"], json!("integer"));
+    }
+
+    #[test]
+    fn each_limit_is_worded_with_its_numbers_and_names() {
+        let names = |prefix: &str, n: usize| -> Vec<String> {
+            (1..=n).map(|i| format!("{prefix}{i}")).collect()
+        };
+        let strict = over_budget(Limit::StrictTools, 22, 20, names("t", 22), None);
+        assert_eq!(
+            strict.to_string(),
+            "22 strict tools in one request; Anthropic takes at most 20 (\"Strict tools per \
+             request: 20\"; non-strict tools don't count): offer t21, t22 with `strict: false` or \
+             in another request"
+        );
+        let unions = over_unions(names("t.u", 17));
+        assert_eq!(unions.over[0].tools[16], ("t.u17".to_owned(), 1));
+        assert_eq!(
+            unions.to_string(),
+            format!(
+                "the strict tools have 17 parameters that use `anyOf` or a type array; Anthropic \
+                 takes at most 16 per request (it answers \"Schemas contains too many parameters \
+                 with union types (17 parameters with type arrays or anyOf) which exceeds the \
+                 limit: 16\"): use plain enums or fewer `Option` unions, split the tools across \
+                 requests, or offer some with `strict: false`. Unions: {}",
+                names("t.u", 17).join(", ")
+            )
+        );
+        let plan = NullablePlan {
+            option_fields: 28,
+            made_nullable: 5,
+            union_parameters: 11,
+        };
+        let optional = over_budget(
+            Limit::OptionalParameters,
+            25,
+            24,
+            names("t.o", 30),
+            Some(plan),
+        );
+        assert_eq!(
+            optional.to_string(),
+            format!(
+                "the strict tools have 30 optional parameters; Anthropic takes at most 24 across \
+                 all strict schemas of a request (\"Each parameter not listed in `required` \
+                 counts\"), and making 5 of the 28 `Option` fields required and nullable instead \
+                 is all the 16 union parameters allow (11 already used), which leaves 1 over: \
+                 make fields required, split the tools across requests, or offer some with \
+                 `strict: false`. Optional: {}",
+                names("t.o", 30).join(", ")
+            )
+        );
     }
 
     #[test]

@@ -13,7 +13,8 @@
 //!   the limits across all strict tools ([`MAX_STRICT_TOOLS`],
 //!   [`MAX_OPTIONAL_PARAMETERS`], [`MAX_UNION_PARAMETERS`]), choosing per
 //!   `Option` field between absent and required-and-nullable so the set
-//!   fits, or naming the fields over budget ([`BudgetError`]).
+//!   fits, or naming the fields over budget (tool-core's one
+//!   [`BudgetError`], of [`Limit`]s).
 //! - [`tool_use_calls`] and [`ToolSet::calls`] read a response's calls;
 //!   [`StreamAssembler`] assembles them from `input_json_delta` events (a
 //!   stream it refuses is tool-core's one [`StreamError`]);
@@ -49,7 +50,8 @@ mod values;
 mod wire;
 
 pub use budget::{
-    BudgetError, Limit, MAX_OPTIONAL_PARAMETERS, MAX_STRICT_TOOLS, MAX_UNION_PARAMETERS, Usage,
+    BudgetError, Limit, MAX_OPTIONAL_PARAMETERS, MAX_STRICT_TOOLS, MAX_UNION_PARAMETERS,
+    NullablePlan, OverBudget, Usage,
 };
 pub use calls::{PROVIDER, ResponseCalls, ResponseError, tool_use_calls};
 pub use compile::{MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES, to_strict_input_schema};

@@ -7,7 +7,7 @@ use std::fmt;
 use serde_json::{Value, json};
 use tool_core::{EnumCase, Tool, ToolCall, ToolContract};
 
-use crate::budget::{BudgetError, Planned, Usage, plan};
+use crate::budget::{Limit, Planned, Usage, plan};
 use crate::calls::{ResponseCalls, ResponseError, tool_use_calls};
 use crate::compile::{StrictInput, compile};
 use crate::error::{StrictRule, StrictSchemaError};
@@ -60,11 +60,11 @@ fn definition(contract: &ToolContract, input_schema: Value, strict: bool) -> Val
 
 /// Why a tool set cannot be sent: one of tool-core's
 /// [`ToolSetError`](tool_core::dialect::ToolSetError)s, in Anthropic's
-/// words, with its [`BudgetError`].
+/// words, with its [`BudgetError`](crate::BudgetError) of [`Limit`]s.
 pub type ToolSetError = tool_core::dialect::ToolSetError<StrictRule>;
 
 impl tool_core::dialect::ToolSetRules for StrictRule {
-    type Budget = BudgetError;
+    type Limit = Limit;
 
     fn invalid_name(name: &str) -> String {
         format!(

@@ -2,13 +2,16 @@
 //! they report a schema's place with, the error that names the place, the
 //! provider's rule that refuses it and what to write instead, and the
 //! sentences that state in a description the keywords a dialect cannot
-//! keep.
+//! keep; and what their tool sets share: why a set cannot be offered
+//! ([`ToolSetError`]), over a provider's per-request limits
+//! ([`BudgetError`]) among the reasons.
 
 use std::fmt;
 
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+pub use crate::budget::{BudgetError, OverBudget, RequestLimit};
 use crate::contract::bound_from_json;
 use crate::words::describe::read_keyword;
 use crate::words::{Words, followed_by};
@@ -327,13 +330,13 @@ mod tests {
     }
 }
 
-/// A provider's words for why a tool set cannot be offered, and what it
-/// spends per request: implemented by each adapter's rule enum (the `R` of
-/// its [`DialectError`]s), so one [`ToolSetError`] serves every provider.
+/// A provider's words for why a tool set cannot be offered, and the limits
+/// it holds a request to: implemented by each adapter's rule enum (the `R`
+/// of its [`DialectError`]s), so one [`ToolSetError`] serves every provider.
 pub trait ToolSetRules: Copy + fmt::Debug + Send + Sync + 'static {
-    /// The error of a tool set over the provider's per-request limits;
+    /// The provider's per-request limits, which a [`BudgetError`] names;
     /// [`std::convert::Infallible`] for a provider without such limits.
-    type Budget: std::error::Error + Clone + PartialEq + Eq + Send + Sync + 'static;
+    type Limit: RequestLimit;
 
     /// Why the provider refuses the tool name `name`, and what it takes.
     fn invalid_name(name: &str) -> String;
@@ -347,7 +350,7 @@ pub trait ToolSetRules: Copy + fmt::Debug + Send + Sync + 'static {
 
 /// Why a set of tools cannot be offered to a provider together; `R` is
 /// the provider's rule enum ([`ToolSetRules`]), which words the message
-/// and names the budget error.
+/// and names the limits of the budget error.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ToolSetError<R: ToolSetRules> {
@@ -371,7 +374,7 @@ pub enum ToolSetError<R: ToolSetRules> {
     },
     /// Together the tools are over one or more of the provider's
     /// per-request limits, though each fits alone.
-    Budget(R::Budget),
+    Budget(BudgetError<R::Limit>),
 }
 
 impl<R: ToolSetRules> fmt::Display for ToolSetError<R> {

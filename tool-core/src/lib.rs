@@ -15,6 +15,7 @@
 //! [tool-contract]: https://github.com/tool-contract/tool-contract
 #![deny(missing_docs)]
 
+mod budget;
 pub mod contract;
 pub mod dialect;
 pub mod outcome;

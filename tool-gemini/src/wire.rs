@@ -124,12 +124,12 @@ impl FunctionCalling {
 
 /// Why a set of tools cannot be offered to Gemini together: one of
 /// tool-core's [`ToolSetError`](tool_core::dialect::ToolSetError)s, in
-/// Gemini's words (Gemini has no per-request budget: `Budget` never
-/// occurs).
+/// Gemini's words (Gemini has no per-request limits: its limit type is
+/// `Infallible`, so `Budget` never occurs).
 pub type ToolSetError = tool_core::dialect::ToolSetError<GeminiRule>;
 
 impl tool_core::dialect::ToolSetRules for GeminiRule {
-    type Budget = std::convert::Infallible;
+    type Limit = std::convert::Infallible;
 
     fn invalid_name(name: &str) -> String {
         format!(

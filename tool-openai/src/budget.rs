@@ -8,8 +8,6 @@
 //! compiler; a request's tools are one grammar, so here the sums over the
 //! set are held to them too (the deepest tool for nesting).
 
-use std::fmt;
-
 use serde_json::Value;
 
 use crate::check::{
@@ -140,58 +138,49 @@ impl BudgetLimit {
     }
 }
 
-/// One limit a tool set is over: how much the set spends, and which tools
-/// spend it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct OverBudget {
-    /// The limit.
-    pub limit: BudgetLimit,
-    /// What the set spends: the sum over its tools, or for
-    /// [`BudgetLimit::Nesting`] the deepest tool's level.
-    pub spent: usize,
-    /// The tools that spend it with what each spends, most first (for
-    /// nesting, only the tools that are too deep); tools that spend nothing
-    /// are left out.
-    pub tools: Vec<(String, usize)>,
-}
+impl tool_core::dialect::RequestLimit for BudgetLimit {
+    type Detail = ();
 
-/// A tool set over one or more of OpenAI's per-request limits.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BudgetError {
-    /// Each limit the set is over, in the order properties, nesting, enum
-    /// values, characters.
-    pub over: Vec<OverBudget>,
-}
+    /// `1001 enum values (at most 1000), from `a` 600, `b` 401`.
+    fn over(over: &OverBudget) -> String {
+        let tools: Vec<String> = over
+            .tools
+            .iter()
+            .map(|(tool, spent)| format!("`{tool}` {spent}"))
+            .collect();
+        format!(
+            "{} {} (at most {}), from {}",
+            over.spent,
+            over.limit.what(),
+            over.max,
+            tools.join(", ")
+        )
+    }
 
-impl fmt::Display for BudgetError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "the tool set is over OpenAI's per-request limits: ")?;
-        for (i, over) in self.over.iter().enumerate() {
-            if i > 0 {
-                write!(f, "; ")?;
-            }
-            let tools: Vec<String> = over
-                .tools
-                .iter()
-                .map(|(tool, spent)| format!("`{tool}` {spent}"))
-                .collect();
-            write!(
-                f,
-                "{} {} (at most {}), from {}",
-                over.spent,
-                over.limit.what(),
-                over.limit.max(),
-                tools.join(", ")
-            )?;
-        }
-        write!(
-            f,
-            "; offer fewer tools per request or shrink the largest ones"
+    /// Every limit the set is over, and what to do.
+    fn message(error: &BudgetError) -> String {
+        let overs: Vec<String> = error.over.iter().map(Self::over).collect();
+        format!(
+            "the tool set is over OpenAI's per-request limits: {}; offer fewer tools per request \
+             or shrink the largest ones",
+            overs.join("; ")
         )
     }
 }
 
-impl std::error::Error for BudgetError {}
+/// One limit a tool set is over: how much the set spends (`spent`: the sum
+/// over its tools, or for [`BudgetLimit::Nesting`] the deepest tool's
+/// level), the limit's value (`max`, [`BudgetLimit::max`]), and which tools
+/// spend it with what each spends, most first (for nesting, only the tools
+/// that are too deep); tools that spend nothing are left out. tool-core's
+/// [`OverBudget`](tool_core::dialect::OverBudget) of OpenAI's limits.
+pub type OverBudget = tool_core::dialect::OverBudget<BudgetLimit>;
+
+/// A tool set over one or more of OpenAI's per-request limits: each limit
+/// it is over (`over`), in the order properties, nesting, enum values,
+/// characters. tool-core's one
+/// [`BudgetError`](tool_core::dialect::BudgetError), in OpenAI's words.
+pub type BudgetError = tool_core::dialect::BudgetError<BudgetLimit>;
 
 /// Checks that strict schemas offered together in one request stay within
 /// OpenAI's limits: the sums of properties, enum values and characters over
@@ -249,7 +238,9 @@ pub fn check_budget<'a>(
         over.push(OverBudget {
             limit,
             spent,
+            max: limit.max(),
             tools,
+            detail: (),
         });
     }
     if over.is_empty() {

@@ -36,7 +36,8 @@
 //!   its [`StreamErrorKind`]), never a half call.
 //! - [`check_tool_set`] and [`check_budget`] hold a whole request's tools to
 //!   OpenAI's limits (properties, nesting, enum values, characters) before
-//!   the first request; the `tools_for_*` functions do it too.
+//!   the first request; the `tools_for_*` functions do it too. A set over
+//!   them is tool-core's one [`BudgetError`], of [`BudgetLimit`]s.
 //!
 //! The rules and where they come from: OpenAI's Structured Outputs guide
 //! ("Supported schemas") and function-calling guide ("Strict mode").

@@ -3,7 +3,7 @@
 use serde_json::{Value, json};
 use tool_core::{Tool, ToolContract};
 
-use crate::budget::{BudgetError, SchemaUsage, check_budget};
+use crate::budget::{BudgetLimit, SchemaUsage, check_budget};
 use crate::cache::strict_schema_for;
 use crate::error::{StrictRule, StrictSchemaError};
 
@@ -151,11 +151,12 @@ fn responses(contract: &ToolContract, parameters: Value, strict: bool) -> Value 
 
 /// Why a set of tools cannot be offered to the model together: one of
 /// tool-core's [`ToolSetError`](tool_core::dialect::ToolSetError)s, in
-/// OpenAI's words, with its [`BudgetError`].
+/// OpenAI's words, with its [`BudgetError`](crate::BudgetError) of
+/// [`BudgetLimit`]s.
 pub type ToolSetError = tool_core::dialect::ToolSetError<StrictRule>;
 
 impl tool_core::dialect::ToolSetRules for StrictRule {
-    type Budget = BudgetError;
+    type Limit = BudgetLimit;
 
     fn invalid_name(name: &str) -> String {
         format!(

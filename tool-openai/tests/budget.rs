@@ -41,6 +41,7 @@ fn with_enum(n: usize) -> Value {
 /// A limit, what the set spends, and the tools that spend it.
 type Over = (BudgetLimit, usize, Vec<(String, usize)>);
 
+/// Each limit the set is over; its `max` is the limit's value, always.
 fn over(error: &tool_openai::BudgetError) -> Vec<Over> {
     error
         .over
@@ -49,8 +50,13 @@ fn over(error: &tool_openai::BudgetError) -> Vec<Over> {
             |OverBudget {
                  limit,
                  spent,
+                 max,
                  tools,
-             }| (*limit, *spent, tools.clone()),
+                 detail: (),
+             }| {
+                assert_eq!(*max, limit.max(), "{limit:?}");
+                (*limit, *spent, tools.clone())
+            },
         )
         .collect()
 }
