@@ -17,7 +17,9 @@
 //! (checked at compile time: each provider and conversation type meets
 //! the traits) and keep only what is their provider's own: no adapter
 //! defines an agent loop or an extension of the runtime's `Toolbox`, which
-//! are written once in tool-runtime.
+//! are written once in tool-runtime, nor an error type of its own for what
+//! tool-core's one error says (a stream refused, a tool set over budget):
+//! an adapter names them by alias or re-export only.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -162,6 +164,81 @@ fn the_adapter_scan_finds_a_loop_and_an_extension() {
             "tool-x/src/toolbox.rs: a file of its own agent loop or Toolbox extension",
             "tool-x/src/toolbox.rs:1: a trait over Toolbox: pub trait ToolboxExt: sealed::Sealed {}",
             "tool-x/src/toolbox.rs:2: an impl for Toolbox: impl ToolboxExt for Toolbox {}",
+        ]
+    );
+}
+
+/// The error types tool-core defines once for every adapter: an adapter
+/// may name them (`pub type BudgetError = BudgetError<Limit>`, `pub use`),
+/// never define its own.
+const SHARED_ERRORS: [&str; 3] = ["StreamError", "BudgetError", "OverBudget"];
+
+/// Each `struct` or `enum` in an adapter's sources named as one of
+/// [`SHARED_ERRORS`]. Line comments are left out (the docs name them).
+fn own_error_types(crate_name: &str, sources: &[(String, String)]) -> Vec<String> {
+    let mut findings = Vec::new();
+    for (file, text) in sources {
+        for (number, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or_default();
+            let words: Vec<&str> = code
+                .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .filter(|w| !w.is_empty())
+                .collect();
+            for pair in words.windows(2) {
+                if matches!(pair[0], "struct" | "enum") && SHARED_ERRORS.contains(&pair[1]) {
+                    findings.push(format!(
+                        "{crate_name}/src/{file}:{}: its own {} {}, which tool-core defines \
+                         once: {}",
+                        number + 1,
+                        pair[0],
+                        pair[1],
+                        code.trim()
+                    ));
+                }
+            }
+        }
+    }
+    findings
+}
+
+#[test]
+fn no_adapter_defines_its_own_stream_or_budget_error() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut findings = Vec::new();
+    for adapter in ADAPTERS {
+        findings.extend(own_error_types(
+            adapter,
+            &read_sources(&root.join(adapter).join("src")),
+        ));
+    }
+    assert!(findings.is_empty(), "{}", findings.join("\n"));
+}
+
+/// The scan finds a struct or enum of each name, generic or not, and lets
+/// aliases, re-exports and comments pass (the control for the test above).
+#[test]
+fn the_error_scan_finds_an_adapters_own_error_types() {
+    let sources = vec![(
+        "stream.rs".to_owned(),
+        "pub struct StreamError {\n\
+        pub(crate) enum BudgetError<L> { Over(L) }\n\
+        struct OverBudget;\n\
+        pub use tool_core::outcome::{StreamError, StreamErrorKind};\n\
+        pub type BudgetError = tool_core::dialect::BudgetError<Limit>;\n\
+        pub type OverBudget = tool_core::dialect::OverBudget<Limit>;\n\
+        // pub enum StreamError, in a comment, is not code\n\
+        pub struct StreamErrors;\n"
+            .to_owned(),
+    )];
+    assert_eq!(
+        own_error_types("tool-x", &sources),
+        [
+            "tool-x/src/stream.rs:1: its own struct StreamError, which tool-core defines once: \
+             pub struct StreamError {",
+            "tool-x/src/stream.rs:2: its own enum BudgetError, which tool-core defines once: \
+             pub(crate) enum BudgetError<L> { Over(L) }",
+            "tool-x/src/stream.rs:3: its own struct OverBudget, which tool-core defines once: \
+             struct OverBudget;",
         ]
     );
 }
