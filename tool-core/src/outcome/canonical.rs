@@ -12,12 +12,10 @@ use std::fmt;
 use std::fmt::Write as _;
 use std::ops::Range;
 
+use crate::words::humanize::needs_escape;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 use serde_json::value::RawValue;
-use sha2::{Digest, Sha256};
-
-use crate::words::humanize::needs_escape;
 
 /// The deepest nesting canonicalized, as deep as the parser reads.
 const MAX_DEPTH: usize = 128;
@@ -665,7 +663,7 @@ fn write_string(out: &mut String, text: &str) {
 /// SHA-256 of `bytes` as 64 lowercase hex digits.
 pub fn sha256_hex(bytes: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let digest = Sha256::digest(bytes);
+    let digest = hmac_sha256::Hash::hash(bytes);
     let mut hex = String::with_capacity(64);
     for byte in digest.iter() {
         hex.push(char::from(DIGITS[usize::from(byte >> 4)]));
