@@ -227,7 +227,9 @@ fn edge_texts_get_the_same_answer_and_the_rare_ones_fall_back() {
         (&["extra", "data"], "-0", false),
         (&["extra", "data"], "[1,2,]", false),
         (&["extra", "data"], "{\"a\":1,}", false),
-        (&["extra", "data"], "{\"a\":1,\"a\":2}", true),
+        // A key given twice is refused, inside free JSON too: the fast
+        // reader steps aside and the exact path names it.
+        (&["extra", "data"], "{\"a\":1,\"a\":2}", false),
         (
             &["extra", "data"],
             "[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]",

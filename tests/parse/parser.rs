@@ -190,7 +190,9 @@ fn wrong_types_say_what_was_expected_and_given() {
     assert_error(
         &with("copies", Some("\"2\"")),
         "$.copies",
-        "expected an integer from 0 to 255, got the string \"2\"",
+        // `copies` is declared from 1 to 5: the message names those bounds,
+        // not the range of its `u8`.
+        "expected an integer from 1 to 5, got the string \"2\"",
     );
     assert_error(
         &with("express", Some("1")),

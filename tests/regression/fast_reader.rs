@@ -792,13 +792,15 @@ fn the_attacks_get_exact_answers() {
         ))
     };
     // serde_json reads an `f32` in single precision here (its
-    // `float_roundtrip` feature is on in this build, through jsonschema);
-    // without it the walk refuses a number beyond f32 with its own words.
+    // `float_roundtrip` feature is on in this build, through jsonschema)
+    // and refuses a number beyond it as "out of range"; the text is valid
+    // JSON, so the refusal names the number, not the JSON.
     assert_eq!(
         outcome::<SetGain>(r#"{"gain": 1e39}"#),
         err(
             "$.gain",
-            "invalid JSON: a number is out of range (at line 1, column 13)"
+            "expected a number a 32-bit float can hold (between -340282350000000000000000000000000000000 \
+             and 340282350000000000000000000000000000000), got a number beyond it"
         )
     );
     assert_eq!(

@@ -2,6 +2,8 @@
 //! control and then the break, with the exact outcome the promise demands.
 //!
 //! Modules:
+//! - `buffered_values`: values read whole (choices, tags, maps) and numbers past a type's range.
+//! - `defaults_a_dialect_makes_nullable`: `null` for a nested default, as OpenAI's strict mode lets a model send it.
 //! - `hostile_arguments`: hostile argument documents refused in bounded time and memory.
 //! - `schema_and_parser_at_depth`: the schema and the parser disagreeing at depth.
 //! - `parser_against_jsonschema`: the parser against the `jsonschema` crate.
@@ -22,6 +24,8 @@ mod readers;
 
 pub mod agent_loop_hostile_responses;
 pub mod anthropic_message_start;
+pub mod buffered_values;
+pub mod defaults_a_dialect_makes_nullable;
 pub mod derive_rules_that_compiled;
 pub mod fast_reader;
 pub mod fold_changes_only_case;

@@ -26,7 +26,7 @@ use serde_json::{Map, Value};
 use tool_contract::__private::{last_call_read_fast, with_exact_reader_only};
 use tool_contract::{Currency, Money, Session, SignedMoney, Tool, ToolArgs};
 
-use readers::{Outcome, agreed, outcome, schema_accepts};
+use readers::{Outcome, agreed, has_repeated_key, outcome, schema_accepts};
 
 /// What is wrong with the parser's answer on `text`, if anything: the two
 /// readers disagree, or the parser's verdict is not the schema's, or a
@@ -44,7 +44,9 @@ fn problem<T: Tool + std::fmt::Debug>(text: &str) -> Option<String> {
         Ok(v) => v,
         Err(_) => return None,
     };
-    let schema = schema_accepts::<T>(&document);
+    // A key given twice is refused whatever the schema says of the value
+    // serde_json kept.
+    let schema = schema_accepts::<T>(&document) && !has_repeated_key(text);
     match (&fast, schema) {
         (Ok(v), false) => Some(format!("{text}: ACCEPTED as {v} but the schema refuses it")),
         (Err(e), true) => Some(format!("{text}: REFUSED {e:?} but the schema accepts it")),

@@ -129,6 +129,11 @@ struct ProbeDepth {
 }
 
 fn schema_accepts(doc: &str) -> bool {
+    // A key given twice is refused whatever the schema says of the value
+    // serde_json kept.
+    if crate::readers::has_repeated_key(doc) {
+        return false;
+    }
     let v: Value = serde_json::from_str(doc).expect(doc);
     jsonschema::draft202012::options()
         .should_validate_formats(true)

@@ -400,6 +400,7 @@ impl<'s, 'de> Reader<'s, 'de> {
             last: 0,
             child: ANY_NODE,
             seen: 0,
+            extras: Vec::new(),
             count: 0,
         })?;
         self.expect(b'}')?;
@@ -814,7 +815,12 @@ struct Map<'r, 's, 'de> {
     last: usize,
     /// The node of the value after the key just read.
     child: usize,
+    /// Which of the first 64 properties were given.
     seen: u64,
+    /// A hash of each key that is not one of the first 64 properties: a
+    /// key given twice (or two that hash alike) steps aside for the exact
+    /// path to judge.
+    extras: Vec<u64>,
     count: usize,
 }
 
@@ -843,7 +849,17 @@ impl<'de> MapAccess<'de> for Map<'_, '_, 'de> {
         self.child = match found {
             Some((i, id)) => {
                 if i < 64 {
+                    if self.seen & (1 << i) != 0 {
+                        return Err(Miss);
+                    }
                     self.seen |= 1 << i;
+                } else {
+                    // Past the first 64: kept beside the extra keys.
+                    let hash = key_hash(key.get());
+                    if self.extras.contains(&hash) {
+                        return Err(Miss);
+                    }
+                    self.extras.push(hash);
                 }
                 self.last = i + 1;
                 id
@@ -851,11 +867,19 @@ impl<'de> MapAccess<'de> for Map<'_, '_, 'de> {
             // serde_json's `Value` reads an object with this one key as the
             // JSON text of its string; the exact path refuses it.
             None if key.get() == RAW_VALUE_TOKEN => return Err(Miss),
-            None => match node.additional {
-                Additional::Any => ANY_NODE,
-                Additional::Schema(id) => id,
-                Additional::Deny => return Err(Miss),
-            },
+            None => {
+                let child = match node.additional {
+                    Additional::Any => ANY_NODE,
+                    Additional::Schema(id) => id,
+                    Additional::Deny => return Err(Miss),
+                };
+                let hash = key_hash(key.get());
+                if self.extras.contains(&hash) {
+                    return Err(Miss);
+                }
+                self.extras.push(hash);
+                child
+            }
         };
         self.count += 1;
         seed.deserialize(Key { key }).map(Some)
@@ -889,6 +913,12 @@ impl<'de> Map<'_, '_, 'de> {
         }
         Err(Miss)
     }
+}
+
+/// A key's hash, to notice one given twice.
+fn key_hash(key: &str) -> u64 {
+    use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
+    BuildHasherDefault::<DefaultHasher>::default().hash_one(key)
 }
 
 /// A key already read, handed to the key's seed as serde_json's map keys

@@ -25,6 +25,7 @@
 //! there, and a struct inside such an enum is held to its schema too.
 
 use std::cell::Cell;
+use std::collections::HashSet;
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -40,8 +41,8 @@ use super::error::ArgumentError;
 use super::path::push_key;
 use super::schema::{
     ANY_NODE, ARR, Additional, BOOL, CompiledSchema, INT, NEVER_NODE, NULL, NUM, Node, NodeId, Num,
-    OBJ, STR, check_count, check_number, check_string, enum_message, got as schema_got, json_equal,
-    number_ok, string_ok, type_words,
+    OBJ, STR, bounded_words, check_count, check_number, check_string, enum_message,
+    got as schema_got, integer_type_range, json_equal, number_ok, string_ok, type_words,
 };
 use crate::contract::money_de::money_token;
 use crate::words::humanize::{self, Humanized, echo};
@@ -157,6 +158,46 @@ impl<'a> G<'a> {
         self.cx
             .fail(ArgumentError::invalid(self.path.render(), message))
     }
+
+    /// serde_json's refusal of a number its type cannot hold (beyond a
+    /// 64-bit float, or a 32-bit one where the type is `f32`) named as the
+    /// value's error: the text is valid JSON, the number is what is wrong.
+    #[cold]
+    fn beyond_range<E: de::Error>(&self, error: E) -> E {
+        match beyond_range_message(Some(self.node), &error, self.cx) {
+            Some(message) => self.fail(message),
+            None => error,
+        }
+    }
+}
+
+/// The message for serde_json's "number out of range" at `node`, unless an
+/// error of the walk's own is already recorded.
+fn beyond_range_message(
+    node: Option<&Node>,
+    error: &dyn fmt::Display,
+    cx: &Cx<'_>,
+) -> Option<String> {
+    let own = cx.error.take();
+    let recorded = own.is_some();
+    cx.error.set(own);
+    if recorded || !error.to_string().starts_with("number out of range") {
+        return None;
+    }
+    Some(match node {
+        Some(node) if node.single => format!(
+            "expected a number a 32-bit float can hold (between -{max} and {max}), got a number beyond it",
+            max = f32::MAX
+        ),
+        Some(node) => format!(
+            "expected {}, got a number beyond what a 64-bit float can hold",
+            bounded_words(node, None).unwrap_or_else(|| type_words(node.types))
+        ),
+        None => format!(
+            "expected a number a 64-bit float can hold (between -{max:e} and {max:e}), got a number beyond it",
+            max = f64::MAX
+        ),
+    })
 }
 
 /// Deserializes a `T` guided by a schema node.
@@ -194,8 +235,13 @@ impl<'a, 'de, D: Deserializer<'de>> Guided<'a, D> {
         read: impl FnOnce(Value) -> Result<T, serde_json::Error>,
     ) -> Result<T, D::Error> {
         let g = self.1;
-        let mut value = Value::deserialize(self.0)?;
         let mut path = g.path.render();
+        let mut value = Whole {
+            cx: g.cx,
+            path: &mut path,
+        }
+        .deserialize(self.0)
+        .map_err(|e| g.beyond_range(e))?;
         if let Err(error) = g.cx.schema.check_whole(g.node.id, &mut value, &mut path) {
             return Err(g.cx.fail(error));
         }
@@ -205,6 +251,115 @@ impl<'a, 'de, D: Deserializer<'de>> Guided<'a, D> {
             };
             g.cx.fail(ArgumentError::invalid(path, message))
         })
+    }
+}
+
+/// Reads a value whole into a [`Value`] as serde_json does, except that a
+/// key given twice in any of its objects is refused with its path
+/// (serde_json's `Value` keeps the last one, which would hide the first
+/// from the checks and let a repeated tag choose the variant).
+struct Whole<'p, 'c> {
+    cx: &'p Cx<'c>,
+    /// The path of the value being read; restored after each part.
+    path: &'p mut String,
+}
+
+impl Whole<'_, '_> {
+    /// serde_json's "number out of range" for the part at `path`.
+    #[cold]
+    fn beyond_range<E: de::Error>(&self, error: E) -> E {
+        match beyond_range_message(None, &error, self.cx) {
+            Some(message) => self
+                .cx
+                .fail(ArgumentError::invalid(self.path.clone(), message)),
+            None => error,
+        }
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for Whole<'_, '_> {
+    type Value = Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Whole<'_, '_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_i128<E: de::Error>(self, v: i128) -> Result<Value, E> {
+        Value::deserialize(v.into_deserializer())
+    }
+    fn visit_u128<E: de::Error>(self, v: u128) -> Result<Value, E> {
+        Value::deserialize(v.into_deserializer())
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Value, E> {
+        Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_owned()))
+    }
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+    fn visit_none<E: de::Error>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
+        loop {
+            let len = self.path.len();
+            self.path.push_str(&format!("[{}]", items.len()));
+            let item = seq.next_element_seed(Whole {
+                cx: self.cx,
+                path: &mut *self.path,
+            });
+            let item = item.map_err(|e| self.beyond_range(e));
+            self.path.truncate(len);
+            match item? {
+                Some(item) => items.push(item),
+                None => return Ok(Value::Array(items)),
+            }
+        }
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut object = serde_json::Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            let len = self.path.len();
+            push_key(self.path, &key.chars().take(256).collect::<String>());
+            if object.contains_key(&key) {
+                let error = ArgumentError::invalid(self.path.clone(), humanize::given_twice(&key));
+                return Err(self.cx.fail(error));
+            }
+            let value = map
+                .next_value_seed(Whole {
+                    cx: self.cx,
+                    path: &mut *self.path,
+                })
+                .map_err(|e| self.beyond_range(e));
+            self.path.truncate(len);
+            object.insert(key, value?);
+        }
+        Ok(Value::Object(object))
     }
 }
 
@@ -292,7 +447,9 @@ macro_rules! forward {
                 return self.buffered(|v| v.$method(visitor));
             }
             let g = self.1;
-            self.0.$method(Visit(visitor, g, false))
+            self.0
+                .$method(Visit(visitor, g, false))
+                .map_err(|e| g.refused_by_serde(g.beyond_range(e)))
         }
     )*};
 }
@@ -462,6 +619,43 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Guided<'_, D> {
 struct Visit<'a, V>(V, G<'a>, bool);
 
 impl<'a> G<'a> {
+    /// serde refused a value (of the wrong kind, or a number beyond its
+    /// type): at a node whose declared bounds narrow the type's range the
+    /// message names them
+    /// (`expected an integer from 1 to 50`), not the Rust type's range;
+    /// elsewhere serde's message stands.
+    #[cold]
+    fn refused_by_serde<E: de::Error>(&self, error: E) -> E {
+        let own = self.cx.error.take();
+        let recorded = own.is_some();
+        self.cx.error.set(own);
+        if recorded {
+            return error;
+        }
+        // serde names the type it expected last: "invalid type: string
+        // \"x\", expected u32 at line 1 column 9".
+        let text = error.to_string();
+        let Some((_, expected)) = text.rsplit_once(", expected ") else {
+            return error;
+        };
+        let expected = expected.split(" at line ").next().unwrap_or(expected);
+        let within = match integer_type_range(expected) {
+            Some(range) => Some(range),
+            None if matches!(expected, "f32" | "f64") => None,
+            None => return error,
+        };
+        let Some(expected) = bounded_words(self.node(), within) else {
+            return error;
+        };
+        // What was given, in the words serde's message is put in.
+        let (Humanized::Message(message) | Humanized::MissingField { message, .. }) =
+            humanize::data_error(&text);
+        match message.split_once(", got ") {
+            Some((_, given)) => self.fail(format!("expected {expected}, got {given}")),
+            None => error,
+        }
+    }
+
     /// Checks a number against the node, after serde has accepted it (so a
     /// value out of the Rust type's range keeps serde's message).
     /// The gate, inlined at every visit: most nodes have nothing to check.
@@ -561,7 +755,10 @@ macro_rules! checked_integers {
             #[inline]
             fn $visit<E: de::Error>(self, v: $ty) -> Result<Self::Value, E> {
                 let g = self.1;
-                let out = self.0.$visit(v)?;
+                let out = self
+                    .0
+                    .$visit(v)
+                    .map_err(|e| g.refused_by_serde(e))?;
                 g.kind(INT, || Value::from(v))?;
                 g.number(Num::$num(v.into()))?;
                 Ok(out)
@@ -580,7 +777,7 @@ impl<'a, 'de, V: Visitor<'de>> Visitor<'de> for Visit<'a, V> {
     #[inline(always)]
     fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
         let g = self.1;
-        let out = self.0.visit_bool(v)?;
+        let out = self.0.visit_bool(v).map_err(|e| g.refused_by_serde(e))?;
         g.kind(BOOL, || Value::Bool(v))?;
         if let Some(allowed) = &g.node().enumeration
             && !allowed.iter().any(|a| a.as_bool() == Some(v))
@@ -602,7 +799,7 @@ impl<'a, 'de, V: Visitor<'de>> Visitor<'de> for Visit<'a, V> {
     #[inline(always)]
     fn visit_i128<E: de::Error>(self, v: i128) -> Result<Self::Value, E> {
         let g = self.1;
-        let out = self.0.visit_i128(v)?;
+        let out = self.0.visit_i128(v).map_err(|e| g.refused_by_serde(e))?;
         g.kind(INT, || Value::from(v as f64))?;
         g.number(wide_signed(v))?;
         Ok(out)
@@ -610,7 +807,7 @@ impl<'a, 'de, V: Visitor<'de>> Visitor<'de> for Visit<'a, V> {
     #[inline(always)]
     fn visit_u128<E: de::Error>(self, v: u128) -> Result<Self::Value, E> {
         let g = self.1;
-        let out = self.0.visit_u128(v)?;
+        let out = self.0.visit_u128(v).map_err(|e| g.refused_by_serde(e))?;
         g.kind(INT, || Value::from(v as f64))?;
         g.number(u64::try_from(v).map_or(Num::F(v as f64), Num::U))?;
         Ok(out)
@@ -625,21 +822,22 @@ impl<'a, 'de, V: Visitor<'de>> Visitor<'de> for Visit<'a, V> {
         // JSON Schema counts `-0` and `2.0` as integers. Only floats that
         // hold their integer exactly (below 2^53) are handed over: a larger
         // one may be a rounded literal beyond the Rust type's range.
-        let out = if g.integer_only() && v.fract() == 0.0 && v.abs() < 9_007_199_254_740_992.0 {
-            if v >= 0.0 {
-                self.0.visit_u64(v as u64)?
-            } else {
-                self.0.visit_i64(v as i64)?
-            }
-        } else {
-            self.0.visit_f64(v)?
-        };
         // A whole float is an integer to JSON Schema, any float a number.
         let kind = if v.is_finite() && v.fract() == 0.0 {
             INT | NUM
         } else {
             NUM
         };
+        let out = if g.integer_only() && v.fract() == 0.0 && v.abs() < 9_007_199_254_740_992.0 {
+            if v >= 0.0 {
+                self.0.visit_u64(v as u64)
+            } else {
+                self.0.visit_i64(v as i64)
+            }
+        } else {
+            self.0.visit_f64(v)
+        }
+        .map_err(|e| g.refused_by_serde(e))?;
         g.kind(kind, || Value::from(v))?;
         g.number(Num::F(v))?;
         Ok(out)
@@ -655,7 +853,7 @@ impl<'a, 'de, V: Visitor<'de>> Visitor<'de> for Visit<'a, V> {
     #[inline(always)]
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
         let g = self.1;
-        let out = self.0.visit_str(v)?;
+        let out = self.0.visit_str(v).map_err(|e| g.refused_by_serde(e))?;
         g.kind(STR, || Value::from(v))?;
         g.string(v)?;
         Ok(out)
@@ -663,7 +861,10 @@ impl<'a, 'de, V: Visitor<'de>> Visitor<'de> for Visit<'a, V> {
     #[inline(always)]
     fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
         let g = self.1;
-        let out = self.0.visit_borrowed_str(v)?;
+        let out = self
+            .0
+            .visit_borrowed_str(v)
+            .map_err(|e| g.refused_by_serde(e))?;
         g.kind(STR, || Value::from(v))?;
         g.string(v)?;
         Ok(out)
@@ -698,7 +899,7 @@ impl<'a, 'de, V: Visitor<'de>> Visitor<'de> for Visit<'a, V> {
     #[inline(always)]
     fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
         let g = self.1;
-        let out = self.0.visit_unit()?;
+        let out = self.0.visit_unit().map_err(|e| g.refused_by_serde(e))?;
         g.kind(NULL, || Value::Null)?;
         Ok(out)
     }
@@ -720,9 +921,13 @@ impl<'a, 'de, V: Visitor<'de>> Visitor<'de> for Visit<'a, V> {
                 last: 0,
                 hit: HIT_UNREAD,
                 extra: String::new(),
+                extras: HashSet::new(),
+                repeated: false,
             },
             extra_node: ANY_NODE,
             seen: 0,
+            seen_beyond: Vec::new(),
+            pending: None,
             count: 0,
         })
     }
@@ -732,11 +937,20 @@ impl<'a, 'de, V: Visitor<'de>> Visitor<'de> for Visit<'a, V> {
             return Err(de::Error::invalid_type(Unexpected::Seq, &self));
         }
         self.1.kind(ARR, || Value::Array(Vec::new()))?;
-        self.0.visit_seq(Seq {
+        let mut seq = Seq {
             seq,
             g: self.1,
             count: 0,
-        })
+        };
+        let value = self.0.visit_seq(&mut seq)?;
+        let node = self.1.node();
+        if node.items == NEVER_NODE || node.max_items.is_some_and(|max| seq.count as u64 >= max) {
+            // A tuple's visitor stops after its own items; one more read
+            // refuses any item past them with the count (serde_json would
+            // call the rest "trailing characters").
+            seq.next_element::<IgnoredAny>()?;
+        }
+        Ok(value)
     }
     #[inline(always)]
     fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<Self::Value, A::Error> {
@@ -824,8 +1038,14 @@ struct Map<'a, A> {
     look: Look,
     /// The node of the extra key's value.
     extra_node: NodeId,
-    /// Which of the first 64 properties were given, for `required`.
+    /// Which of the first 64 properties were given, for `required` and
+    /// to refuse one given twice.
     seen: u64,
+    /// The properties past the first 64 that were given.
+    seen_beyond: Vec<usize>,
+    /// The value of the key just read, when it was read with its key
+    /// (see [`Map::next_key_or_absent`]).
+    pending: Option<Value>,
     count: usize,
 }
 
@@ -839,6 +1059,10 @@ struct Look {
     /// The name of the extra key just read (at most 256 characters, for
     /// its path; empty when the key was not seen as a string).
     extra: String,
+    /// Every extra key read so far, whole (allocated by the first).
+    extras: HashSet<Box<str>>,
+    /// Whether the extra key just read was read before.
+    repeated: bool,
 }
 
 impl<'a, 'de, A: MapAccess<'de>> MapAccess<'de> for Map<'a, A> {
@@ -850,6 +1074,9 @@ impl<'a, 'de, A: MapAccess<'de>> MapAccess<'de> for Map<'a, A> {
         seed: K,
     ) -> Result<Option<K::Value>, A::Error> {
         let node = self.g.node();
+        if !node.absent_nulls.is_empty() {
+            return self.next_key_or_absent(seed);
+        }
         self.look.hit = HIT_UNREAD;
         let key = self.map.next_key_seed(KeySeed {
             seed,
@@ -863,9 +1090,7 @@ impl<'a, 'de, A: MapAccess<'de>> MapAccess<'de> for Map<'a, A> {
         self.count += 1;
         let hit = self.look.hit;
         if hit < HIT_UNKNOWN {
-            if hit < 64 {
-                self.seen |= 1 << hit;
-            }
+            self.mark_given(hit)?;
             self.look.last = hit + 1;
             self.key = hit;
         } else {
@@ -881,6 +1106,22 @@ impl<'a, 'de, A: MapAccess<'de>> MapAccess<'de> for Map<'a, A> {
         if let Some((name, id)) = node.properties.get(i) {
             let path = self.g.path.child(Seg::Key(name));
             let g = G::new(self.g.cx, *id, &path);
+            if let Some(value) = self.pending.take() {
+                // Read from the value: serde's own errors carry no place in
+                // the text, so they are named here, at the field's path.
+                return Seed(seed, g).deserialize(value).map_err(|e| {
+                    let own = g.cx.error.take();
+                    let recorded = own.is_some();
+                    g.cx.error.set(own);
+                    if recorded {
+                        return de::Error::custom(e);
+                    }
+                    let message = match humanize::data_error(&e.to_string()) {
+                        Humanized::Message(m) | Humanized::MissingField { message: m, .. } => m,
+                    };
+                    g.fail(message)
+                });
+            }
             return self.map.next_value_seed(Seed(seed, g));
         }
         if i == KEY_EXTRA {
@@ -911,6 +1152,95 @@ impl<'a, 'de, A: MapAccess<'de>> MapAccess<'de> for Map<'a, A> {
 }
 
 impl<'de, A: MapAccess<'de>> Map<'_, A> {
+    /// [`MapAccess::next_key_seed`] for an object with optional properties
+    /// whose schema refuses `null` ([`Node::absent_nulls`]): each key is
+    /// read as text first, and such a property's value is read with it, so
+    /// that a `null` one is passed over as an absent key (serde then gives
+    /// its default) and any other is handed to serde from what was read.
+    #[inline(never)]
+    fn next_key_or_absent<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, A::Error> {
+        let node = self.g.node();
+        loop {
+            let Some(name) = self.map.next_key::<String>()? else {
+                self.finish()?;
+                return Ok(None);
+            };
+            let hit = match node.properties.iter().position(|(n, _)| *n == name) {
+                Some(i) => i,
+                None => {
+                    self.look.extra.clear();
+                    self.look.extra.extend(name.chars().take(256));
+                    self.look.repeated = !self.look.extras.insert(name.as_str().into());
+                    HIT_UNKNOWN
+                }
+            };
+            if hit < HIT_UNKNOWN && node.null_is_absent(hit) {
+                self.mark_given(hit)?;
+                let path = self.g.path.child(Seg::Key(&node.properties[hit].0));
+                let mut text = path.render();
+                let g = G::new(self.g.cx, node.properties[hit].1, &path);
+                let value = self
+                    .map
+                    .next_value_seed(Whole {
+                        cx: self.g.cx,
+                        path: &mut text,
+                    })
+                    .map_err(|e| g.beyond_range(e))?;
+                if value.is_null() {
+                    continue;
+                }
+                self.count += 1;
+                self.look.last = hit + 1;
+                self.key = hit;
+                self.pending = Some(value);
+            } else {
+                self.count += 1;
+                if hit < HIT_UNKNOWN {
+                    self.mark_given(hit)?;
+                    self.look.last = hit + 1;
+                    self.key = hit;
+                } else {
+                    self.extra_key(hit)?;
+                }
+            }
+            return seed.deserialize(name.into_deserializer()).map(Some);
+        }
+    }
+
+    /// Notes property `hit` as given, refusing it when it was already.
+    fn mark_given(&mut self, hit: usize) -> Result<(), A::Error> {
+        let again = if hit < 64 {
+            let again = self.seen & (1 << hit) != 0;
+            self.seen |= 1 << hit;
+            again
+        } else if self.seen_beyond.contains(&hit) {
+            true
+        } else {
+            self.seen_beyond.push(hit);
+            false
+        };
+        if again {
+            return Err(self.given_twice(&self.g.node().properties[hit].0));
+        }
+        Ok(())
+    }
+
+    /// The refusal of a key given twice in one object (serde_json's own
+    /// reading keeps the last value, which would hide the first from the
+    /// checks, a tag included).
+    #[cold]
+    fn given_twice(&self, name: &str) -> A::Error {
+        let path = self.g.path.child(Seg::Key(name));
+        let g = G {
+            path: &path,
+            ..self.g
+        };
+        g.fail(humanize::given_twice(name))
+    }
+
     /// A key that is not a property (its name is in `extra`) or that was
     /// not seen as a string: the node of its value, or the refusal of a
     /// closed object.
@@ -929,6 +1259,10 @@ impl<'de, A: MapAccess<'de>> Map<'_, A> {
                 _ => ANY_NODE,
             };
             return Ok(());
+        }
+        if self.look.repeated {
+            let name = self.look.extra.clone();
+            return Err(self.given_twice(&name));
         }
         if self.look.extra == RAW_VALUE_TOKEN {
             // serde_json's `Value` reads an object with this one key as the
@@ -1176,6 +1510,7 @@ impl<V> KeyVisit<'_, V> {
             None => {
                 self.look.extra.clear();
                 self.look.extra.extend(key.chars().take(256));
+                self.look.repeated = !self.look.extras.insert(key.into());
                 HIT_UNKNOWN
             }
         };

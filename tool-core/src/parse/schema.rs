@@ -333,6 +333,12 @@ pub(crate) struct Node {
     pub has_scalar_checks: bool,
     /// The required properties among the first 64, one bit each.
     pub required_mask: u64,
+    /// The optional properties whose schema refuses `null` (serde's
+    /// `#[serde(default)]` fields), by index, in order: `null`
+    /// for one of them reads as the key being absent, because OpenAI's
+    /// strict mode makes every optional property required and nullable
+    /// and a strict model sends `null` for "not given".
+    pub absent_nulls: Vec<usize>,
     /// The node's only scalar checks are `minLength`/`maxLength`.
     pub lengths_only: bool,
     /// The node is a 32-bit float (`format: float`, schemars' `f32`): a
@@ -358,6 +364,20 @@ fn beyond_single(node: &Node, v: Num) -> bool {
 }
 
 impl Node {
+    /// Whether `null` for property `i` reads as the key being absent (see
+    /// [`Node::absent_nulls`]).
+    #[inline]
+    pub(crate) fn null_is_absent(&self, i: usize) -> bool {
+        !self.absent_nulls.is_empty() && self.absent_nulls.binary_search(&i).is_ok()
+    }
+
+    /// Whether the node chooses between or combines schemas (`anyOf`,
+    /// `oneOf`, `allOf`).
+    #[inline]
+    fn has_choices(&self) -> bool {
+        !self.any_of.is_empty() || !self.one_of.is_empty() || !self.all_of.is_empty()
+    }
+
     /// A number as the node's type holds it: rounded to single precision
     /// for a 32-bit float, else as it is.
     #[inline]
@@ -407,6 +427,7 @@ impl Default for Node {
             streamable: true,
             has_scalar_checks: false,
             required_mask: 0,
+            absent_nulls: Vec::new(),
             lengths_only: false,
             single: false,
             integer_range: None,
@@ -552,6 +573,14 @@ impl CompiledSchema {
                 && !node.single;
             node.integer_range = integer_bounds(node);
         }
+        let nulls: Vec<bool> = (0..nodes.len())
+            .map(|id| accepts_null(&nodes, id, 0))
+            .collect();
+        for node in &mut nodes {
+            node.absent_nulls = (0..node.properties.len())
+                .filter(|i| !node.required.contains(i) && !nulls[node.properties[*i].1])
+                .collect();
+        }
         Ok(CompiledSchema {
             nodes,
             root,
@@ -600,19 +629,65 @@ impl CompiledSchema {
         path: &mut String,
     ) -> Result<(), ArgumentError> {
         self.validate(id, value, path)?;
-        integers_where_the_schema_says(self, id, value, 0);
+        let mut walk = Normalize::default();
+        integers_where_the_schema_says(self, id, value, 0, &mut walk);
+        if !walk.absent.is_empty() {
+            let mut absent: HashMap<usize, Vec<String>> = HashMap::new();
+            for (object, key) in walk.absent {
+                absent.entry(object).or_default().push(key);
+            }
+            take_out(value, &absent, 0);
+        }
         Ok(())
     }
 
     /// Checks a whole buffered value against node `id`; `path` is the
     /// value's JSON path and is restored before returning.
+    ///
+    /// Time is bounded by the schema's nodes times the value's parts
+    /// whatever the choices: each choice node's verdict on each part of
+    /// the value is computed once and remembered for the rest of the walk,
+    /// so branches that share a subschema (`Many(Vec<Nest>)` beside
+    /// `Also(Vec<Nest>)`) never judge one part twice.
     pub(crate) fn validate(
         &self,
         id: NodeId,
         value: &Value,
         path: &mut String,
     ) -> Result<(), ArgumentError> {
+        self.validate_in(id, value, path, &mut Verdicts::default())
+    }
+
+    /// [`Self::validate`] with the verdicts of the walk so far.
+    fn validate_in(
+        &self,
+        id: NodeId,
+        value: &Value,
+        path: &mut String,
+        verdicts: &mut Verdicts,
+    ) -> Result<(), ArgumentError> {
         let node = &self.nodes[id];
+        if !node.has_choices() {
+            return self.validate_node(node, value, path, verdicts);
+        }
+        // A part of the value stays where it is during one walk, so its
+        // address names it (and, with the node, its path).
+        let key = (id, std::ptr::from_ref(value) as usize);
+        if let Some(verdict) = verdicts.0.get(&key) {
+            return verdict.clone();
+        }
+        let verdict = self.validate_node(node, value, path, verdicts);
+        verdicts.0.insert(key, verdict.clone());
+        verdict
+    }
+
+    fn validate_node(
+        &self,
+        node: &Node,
+        value: &Value,
+        path: &mut String,
+        verdicts: &mut Verdicts,
+    ) -> Result<(), ArgumentError> {
         let kind = kind_of(value);
         if node.types & kind == 0 && !(kind == INT && node.types & NUM != 0) {
             return Err(ArgumentError::invalid(
@@ -655,22 +730,22 @@ impl CompiledSchema {
                             format!("expected at most {} items, got {}", i, items.len()),
                         ));
                     }
-                    let result = self.validate(child, item, path);
+                    let result = self.validate_in(child, item, path, verdicts);
                     path.truncate(len);
                     result?;
                 }
             }
-            Value::Object(map) => self.validate_object(node, map, path)?,
+            Value::Object(map) => self.validate_object(node, map, path, verdicts)?,
             _ => {}
         }
         for &branch in &node.all_of {
-            self.validate(branch, value, path)?;
+            self.validate_in(branch, value, path, verdicts)?;
         }
         if !node.any_of.is_empty() {
-            self.validate_branches(&node.any_of, value, path, false)?;
+            self.validate_branches(&node.any_of, value, path, false, verdicts)?;
         }
         if !node.one_of.is_empty() {
-            self.validate_branches(&node.one_of, value, path, true)?;
+            self.validate_branches(&node.one_of, value, path, true, verdicts)?;
         }
         Ok(())
     }
@@ -680,10 +755,12 @@ impl CompiledSchema {
         node: &Node,
         map: &Map<String, Value>,
         path: &mut String,
+        verdicts: &mut Verdicts,
     ) -> Result<(), ArgumentError> {
         for (key, value) in map {
-            let child = match node.properties.iter().find(|(n, _)| n == key) {
-                Some((_, id)) => *id,
+            let child = match node.properties.iter().position(|(n, _)| n == key) {
+                Some(i) if value.is_null() && node.null_is_absent(i) => continue,
+                Some(i) => node.properties[i].1,
                 None => match node.additional {
                     Additional::Any => ANY_NODE,
                     Additional::Schema(id) => id,
@@ -703,7 +780,7 @@ impl CompiledSchema {
             };
             let len = path.len();
             super::path::push_key(path, key);
-            let result = self.validate(child, value, path);
+            let result = self.validate_in(child, value, path, verdicts);
             path.truncate(len);
             result?;
         }
@@ -734,11 +811,12 @@ impl CompiledSchema {
         value: &Value,
         path: &mut String,
         exactly_one: bool,
+        verdicts: &mut Verdicts,
     ) -> Result<(), ArgumentError> {
         let mut matched = 0;
         let mut best: Option<((bool, usize), ArgumentError)> = None;
         for &branch in branches {
-            match self.validate(branch, value, path) {
+            match self.validate_in(branch, value, path, verdicts) {
                 Ok(()) => {
                     matched += 1;
                     if !exactly_one {
@@ -1070,6 +1148,97 @@ fn plural(n: u64, one: &str, many: &str) -> String {
     }
 }
 
+/// The range of an integer type as serde names it (`u32`, `i64`, ...):
+/// its ends as written and as floats.
+pub(crate) fn integer_type_range(name: &str) -> Option<(&'static str, f64, &'static str, f64)> {
+    let (low, high) = match name {
+        "u8" => ("0", "255"),
+        "u16" => ("0", "65535"),
+        "u32" => ("0", "4294967295"),
+        "u64" | "usize" => ("0", "18446744073709551615"),
+        "u128" => ("0", "340282366920938463463374607431768211455"),
+        "i8" => ("-128", "127"),
+        "i16" => ("-32768", "32767"),
+        "i32" => ("-2147483648", "2147483647"),
+        "i64" | "isize" => ("-9223372036854775808", "9223372036854775807"),
+        "i128" => (
+            "-170141183460469231731687303715884105728",
+            "170141183460469231731687303715884105727",
+        ),
+        _ => return None,
+    };
+    Some((low, low.parse().ok()?, high, high.parse().ok()?))
+}
+
+/// What a node with declared numeric bounds expects, in words ("an
+/// integer from 1 to 50", "a number greater than 0 and at most 5", "an
+/// integer from 0 to 9223372036854775807 or null"), within the range of
+/// the Rust integer type `within` when there is one; `None` when no
+/// declared bound narrows it.
+pub(crate) fn bounded_words(
+    node: &Node,
+    within: Option<(&'static str, f64, &'static str, f64)>,
+) -> Option<String> {
+    let declared_low = match (node.minimum, node.exclusive_minimum) {
+        (_, Some(b)) => Some((format!("greater than {b}"), false, b.to_string(), b.float())),
+        (Some(b), None) => Some((format!("at least {b}"), true, b.to_string(), b.float())),
+        (None, None) => None,
+    };
+    let declared_high = match (node.maximum, node.exclusive_maximum) {
+        (_, Some(b)) => Some((format!("less than {b}"), false, b.to_string(), b.float())),
+        (Some(b), None) => Some((format!("at most {b}"), true, b.to_string(), b.float())),
+        (None, None) => None,
+    };
+    let (low, high) = match within {
+        Some((low, low_f, high, high_f)) => {
+            let narrows_low = declared_low.as_ref().is_some_and(|d| d.3 > low_f);
+            let narrows_high = declared_high.as_ref().is_some_and(|d| d.3 < high_f);
+            if !narrows_low && !narrows_high {
+                return None;
+            }
+            let type_end =
+                |end: &str, words: &str| (format!("{words} {end}"), true, end.to_owned(), 0.0);
+            (
+                Some(
+                    declared_low
+                        .filter(|_| narrows_low)
+                        .unwrap_or_else(|| type_end(low, "at least")),
+                ),
+                Some(
+                    declared_high
+                        .filter(|_| narrows_high)
+                        .unwrap_or_else(|| type_end(high, "at most")),
+                ),
+            )
+        }
+        None => (declared_low, declared_high),
+    };
+    let what = if node.types & NUM == 0 && node.types & INT != 0 {
+        "an integer"
+    } else {
+        "a number"
+    };
+    let range = match (low, high) {
+        (Some((_, true, low, _)), Some((_, true, high, _))) => {
+            format!("{what} from {low} to {high}")
+        }
+        (Some((low, ..)), Some((high, ..))) => format!("{what} {low} and {high}"),
+        (Some((words, inclusive, ..)), None) | (None, Some((words, inclusive, ..))) => {
+            if inclusive {
+                format!("{what} of {words}")
+            } else {
+                format!("{what} {words}")
+            }
+        }
+        (None, None) => return None,
+    };
+    Some(if node.types & NULL != 0 {
+        format!("{range} or null")
+    } else {
+        range
+    })
+}
+
 /// "expected one of "a", "b", got "c"".
 pub(crate) fn enum_message(allowed: &[Value], got: &str) -> String {
     let list: Vec<String> = allowed.iter().take(20).map(Value::to_string).collect();
@@ -1158,15 +1327,40 @@ fn integers_where_the_schema_says(
     id: NodeId,
     value: &mut Value,
     depth: usize,
+    walk: &mut Normalize,
 ) {
     // serde_json's recursion limit bounds the depth of a parsed value.
     if depth > 256 {
         return;
     }
     let node = schema.node(id);
-    for &branch in node.any_of.iter().chain(&node.one_of).chain(&node.all_of) {
-        if schema.validate(branch, value, &mut String::new()).is_ok() {
-            integers_where_the_schema_says(schema, branch, value, depth + 1);
+    if node.has_choices() {
+        // Each part of the value once per choice node: `allOf` branches
+        // that share a subschema are not walked again.
+        if !walk
+            .done
+            .insert((id, std::ptr::from_ref::<Value>(value) as usize))
+        {
+            return;
+        }
+        for &branch in &node.all_of {
+            integers_where_the_schema_says(schema, branch, value, depth + 1, walk);
+        }
+        // The branch serde reads the value as: the first that holds, in
+        // the order of the schema (an untagged enum's variant order; a
+        // tagged enum's branches exclude each other).
+        let first = node
+            .any_of
+            .iter()
+            .chain(&node.one_of)
+            .copied()
+            .find(|&branch| {
+                schema
+                    .validate_in(branch, value, &mut String::new(), &mut walk.verdicts)
+                    .is_ok()
+            });
+        if let Some(branch) = first {
+            integers_where_the_schema_says(schema, branch, value, depth + 1, walk);
         }
     }
     match value {
@@ -1185,10 +1379,26 @@ fn integers_where_the_schema_says(
         Value::Array(items) => {
             for (i, item) in items.iter_mut().enumerate() {
                 let child = node.prefix_items.get(i).copied().unwrap_or(node.items);
-                integers_where_the_schema_says(schema, child, item, depth + 1);
+                integers_where_the_schema_says(schema, child, item, depth + 1, walk);
             }
         }
         Value::Object(map) => {
+            if !node.absent_nulls.is_empty() {
+                // Read as absent, so serde gives the key's default; taken
+                // out after the walk, which keys its memory by address.
+                let object = std::ptr::from_ref(&*map) as usize;
+                for (key, item) in map.iter() {
+                    if item.is_null()
+                        && node
+                            .properties
+                            .iter()
+                            .position(|(name, _)| name == key)
+                            .is_some_and(|i| node.null_is_absent(i))
+                    {
+                        walk.absent.push((object, key.clone()));
+                    }
+                }
+            }
             for (key, item) in map.iter_mut() {
                 let child = node.properties.iter().find(|(name, _)| name == key).map_or(
                     match node.additional {
@@ -1197,7 +1407,74 @@ fn integers_where_the_schema_says(
                     },
                     |(_, id)| *id,
                 );
-                integers_where_the_schema_says(schema, child, item, depth + 1);
+                integers_where_the_schema_says(schema, child, item, depth + 1, walk);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Whether node `id` may accept `null` (a cheap look at its types, its
+/// `enum` and its choices; a node that may is read as it is).
+fn accepts_null(nodes: &[Node], id: NodeId, depth: usize) -> bool {
+    let node = &nodes[id];
+    if depth > 32 {
+        return true;
+    }
+    if node.types & NULL == 0 {
+        return false;
+    }
+    if let Some(values) = &node.enumeration
+        && !values.iter().any(Value::is_null)
+    {
+        return false;
+    }
+    if !node
+        .all_of
+        .iter()
+        .all(|&b| accepts_null(nodes, b, depth + 1))
+    {
+        return false;
+    }
+    let choices: Vec<NodeId> = node.any_of.iter().chain(&node.one_of).copied().collect();
+    choices.is_empty() || choices.iter().any(|&b| accepts_null(nodes, b, depth + 1))
+}
+
+/// The verdicts of one walk over a buffered value: each choice node's
+/// (`anyOf`, `oneOf`, `allOf`) verdict on one part of the value, keyed by
+/// the node and the part's address.
+#[derive(Default)]
+struct Verdicts(HashMap<(NodeId, usize), Result<(), ArgumentError>>);
+
+/// What the integer walk has seen: the verdicts it asked for, the
+/// (choice node, part) pairs it has already walked, and the keys whose
+/// `null` reads as absent, by their object's address.
+#[derive(Default)]
+struct Normalize {
+    verdicts: Verdicts,
+    done: std::collections::HashSet<(NodeId, usize)>,
+    absent: Vec<(usize, String)>,
+}
+
+/// Takes the keys in `absent` out of their objects, the deepest first (a
+/// parent's removal moves its children).
+fn take_out(value: &mut Value, absent: &HashMap<usize, Vec<String>>, depth: usize) {
+    if depth > 256 {
+        return;
+    }
+    match value {
+        Value::Array(items) => {
+            for item in items {
+                take_out(item, absent, depth + 1);
+            }
+        }
+        Value::Object(map) => {
+            let object = std::ptr::from_ref(&*map) as usize;
+            for item in map.values_mut() {
+                take_out(item, absent, depth + 1);
+            }
+            if let Some(keys) = absent.get(&object) {
+                map.retain(|key, _| !keys.contains(key));
             }
         }
         _ => {}

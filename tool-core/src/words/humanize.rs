@@ -50,12 +50,17 @@ fn rewrite(message: &str) -> String {
         return unknown_field(rest);
     }
     if let Some(rest) = message.strip_prefix("duplicate field ") {
-        return format!(
-            "field {} is given more than once; give each field once",
-            echo(unquote_backticks(rest))
-        );
+        return given_twice(unquote_backticks(rest));
     }
     truncate(message)
+}
+
+/// The refusal of a key given twice in one object.
+pub(crate) fn given_twice(name: &str) -> String {
+    format!(
+        "field {} is given more than once; give each field once",
+        echo(name)
+    )
 }
 
 /// The refusal of a value that is not a string where an enum's string is

@@ -1,0 +1,236 @@
+//! Values the parser reads whole (choices, tags, maps) and values serde's
+//! own readers judged before the schema could: a recursive untagged enum
+//! whose time doubled with every level, keys given twice that serde_json's
+//! `Value` kept the last of (a tag included), a tuple with one item too
+//! many and numbers beyond a type's range answered as "invalid JSON".
+//!
+//! Each test asserts that both readers (the fast one and the exact path)
+//! give the same exact outcome.
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use tool_contract::{Tool, ToolArgs};
+
+use crate::readers::{Outcome, agreed};
+
+fn refusal(path: &str, message: &str) -> Outcome {
+    Err(("INVALID_ARGUMENTS".into(), path.into(), message.into()))
+}
+
+/// A tree of small numbers, every level a choice between two identical
+/// list shapes (which is what made each level cost twice the one below).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Nest {
+    /// A leaf.
+    Leaf(u8),
+    /// A list of trees.
+    Many(Vec<Nest>),
+    /// Another list of trees.
+    Also(Vec<Nest>),
+}
+
+/// Store a tree of small numbers.
+#[derive(Debug, Tool)]
+#[tool(effect = "write", idempotent)]
+pub struct StoreTree {
+    /// The tree, e.g. [1, [2, 3]].
+    pub tree: Nest,
+}
+
+fn nested(depth: usize, leaf: &str) -> String {
+    let mut text = leaf.to_owned();
+    for _ in 0..depth {
+        text = format!("[{text}]");
+    }
+    format!("{{\"tree\": {text}}}")
+}
+
+#[test]
+fn a_recursive_untagged_enum_is_read_at_any_depth_it_takes() {
+    // 21 levels took 5.4 s; 100 would have taken longer than the universe.
+    let text = nested(100, "7");
+    let want = format!(
+        "StoreTree {{ tree: {}Leaf(7){} }}",
+        "Many([".repeat(100),
+        "])".repeat(100)
+    );
+    assert_eq!(agreed::<StoreTree>(&text), Ok(want));
+    // Refused deep down: every level's two list shapes fail on the same leaf.
+    let path = format!("$.tree{}", "[0]".repeat(100));
+    assert_eq!(
+        agreed::<StoreTree>(&nested(100, "\"x\"")),
+        refusal(
+            &path,
+            "the string \"x\" matches none of the 3 allowed shapes described in the schema"
+        )
+    );
+}
+
+/// A shape, tagged by its kind.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Shape {
+    /// A circle.
+    Circle {
+        /// Its radius.
+        radius: u32,
+    },
+    /// A square.
+    Square {
+        /// Its side, at most 100.
+        #[schemars(range(max = 100))]
+        side: u32,
+    },
+}
+
+/// A label's choice of a text or a count.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Label {
+    /// A count at least 0.
+    Count {
+        /// The count.
+        #[schemars(range(min = 0))]
+        n: i32,
+    },
+    /// A text.
+    Text(String),
+}
+
+/// Stickers by name.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Sheet {
+    /// How many of each sticker.
+    #[serde(default)]
+    pub counts: BTreeMap<String, u8>,
+    /// Free notes for the printer, any JSON.
+    pub notes: Option<serde_json::Value>,
+}
+
+/// Draw a shape with a label.
+#[derive(Debug, Tool)]
+#[tool(effect = "write", idempotent)]
+pub struct DrawShape {
+    /// The shape to draw, e.g. {"kind": "square", "side": 3}.
+    pub shape: Shape,
+    /// The label under it, a count or a text.
+    pub label: Option<Label>,
+    /// The sticker sheet to use.
+    pub sheet: Option<Sheet>,
+}
+
+#[test]
+fn a_key_given_twice_is_refused_inside_tagged_and_untagged_values_and_maps() {
+    // Controls: each key once.
+    assert_eq!(
+        agreed::<DrawShape>(r#"{"shape": {"kind": "square", "side": 1}, "label": {"n": 2}, "sheet": {"counts": {"a": 1, "b": 2}}}"#),
+        Ok(r#"DrawShape { shape: Square { side: 1 }, label: Some(Count { n: 2 }), sheet: Some(Sheet { counts: {"a": 1, "b": 2}, notes: None }) }"#.into())
+    );
+    // The tag twice: serde_json's `Value` kept the last and read a square.
+    assert_eq!(
+        agreed::<DrawShape>(r#"{"shape": {"kind": "circle", "kind": "square", "side": 1}}"#),
+        refusal(
+            "$.shape.kind",
+            "field \"kind\" is given more than once; give each field once"
+        )
+    );
+    // A field twice: the first, over the bound, was never checked.
+    assert_eq!(
+        agreed::<DrawShape>(r#"{"shape": {"kind": "square", "side": 70000, "side": 1}}"#),
+        refusal(
+            "$.shape.side",
+            "field \"side\" is given more than once; give each field once"
+        )
+    );
+    // Inside an untagged choice.
+    assert_eq!(
+        agreed::<DrawShape>(
+            r#"{"shape": {"kind": "circle", "radius": 1}, "label": {"n": -1, "n": 1}}"#
+        ),
+        refusal(
+            "$.label.n",
+            "field \"n\" is given more than once; give each field once"
+        )
+    );
+    // A map's key twice.
+    assert_eq!(
+        agreed::<DrawShape>(
+            r#"{"shape": {"kind": "circle", "radius": 1}, "sheet": {"counts": {"a": 1, "a": 2}}}"#
+        ),
+        refusal(
+            "$.sheet.counts.a",
+            "field \"a\" is given more than once; give each field once"
+        )
+    );
+    // Free JSON: serde_json's `Value` would keep the last.
+    assert_eq!(
+        agreed::<DrawShape>(
+            r#"{"shape": {"kind": "circle", "radius": 1}, "sheet": {"notes": {"x": [{"k": 1, "k": 2}]}}}"#
+        ),
+        refusal(
+            "$.sheet.notes.x[0].k",
+            "field \"k\" is given more than once; give each field once"
+        )
+    );
+}
+
+/// The corners of a box.
+#[derive(Debug, ToolArgs)]
+pub struct Corners {
+    /// The lower corner as x and y.
+    pub low: (u8, u8),
+    /// A scale as a 32-bit float.
+    pub scale: Option<f32>,
+}
+
+/// Find the shapes inside a box.
+#[derive(Debug, Tool)]
+pub struct FindShapes {
+    /// The box's corners.
+    pub corners: Corners,
+    /// Sizes to look for.
+    pub sizes: Option<Vec<u32>>,
+}
+
+#[test]
+fn valid_json_with_a_wrong_value_is_not_called_invalid_json() {
+    assert_eq!(
+        agreed::<FindShapes>(r#"{"corners": {"low": [1, 2], "scale": 0.5}}"#),
+        Ok("FindShapes { corners: Corners { low: (1, 2), scale: Some(0.5) }, sizes: None }".into())
+    );
+    // One item past the tuple: "unexpected text after the end of the JSON object".
+    assert_eq!(
+        agreed::<FindShapes>(r#"{"corners": {"low": [1, 2, 3], "scale": null}}"#),
+        refusal("$.corners.low", "expected at most 2 items, got 3 items")
+    );
+    // Beyond a 32-bit float: "a number is out of range (at line 1, column ...)".
+    assert_eq!(
+        agreed::<FindShapes>(r#"{"corners": {"low": [1, 2], "scale": 1e300}}"#),
+        refusal(
+            "$.corners.scale",
+            "expected a number a 32-bit float can hold (between -340282350000000000000000000000000000000 \
+             and 340282350000000000000000000000000000000), got a number beyond it"
+        )
+    );
+    // Beyond a 64-bit float, where an integer is expected.
+    assert_eq!(
+        agreed::<FindShapes>(r#"{"corners": {"low": [1, 2], "scale": null}, "sizes": [1, 1e400]}"#),
+        refusal(
+            "$.sizes[1]",
+            "expected an integer, got a number beyond what a 64-bit float can hold"
+        )
+    );
+    // Beyond a 64-bit float inside a value read whole (a choice).
+    assert_eq!(
+        agreed::<DrawShape>(r#"{"shape": {"kind": "circle", "radius": 1}, "label": {"n": 1e400}}"#),
+        refusal(
+            "$.label.n",
+            "expected a number a 64-bit float can hold (between -1.7976931348623157e308 and \
+             1.7976931348623157e308), got a number beyond it"
+        )
+    );
+}
