@@ -146,6 +146,84 @@ pub fn resolve_ref<'a>(reference: &str, root: &'a Value) -> Option<&'a Value> {
     Some(target)
 }
 
+/// Which definitions lie on a cycle of references: `targets[i]` lists the
+/// definitions definition `i` refers to (by index); a definition is on a
+/// cycle when it reaches itself (a self-reference included). One pass
+/// (Tarjan's strongly connected components, without recursion), so a chain
+/// of thousands of aliases costs its length, not its square.
+///
+/// ```
+/// use tool_core::refs::on_cycles;
+///
+/// // 0 -> 1 -> 2 -> 1, and 3 refers to itself.
+/// let targets = vec![vec![1], vec![2], vec![1], vec![3]];
+/// assert_eq!(on_cycles(&targets), [false, true, true, true]);
+/// ```
+pub fn on_cycles(targets: &[Vec<usize>]) -> Vec<bool> {
+    const UNSEEN: usize = usize::MAX;
+    let n = targets.len();
+    let mut index = vec![UNSEEN; n];
+    let mut low = vec![0; n];
+    let mut on_stack = vec![false; n];
+    let mut stack = Vec::new();
+    let mut cyclic = vec![false; n];
+    let mut next = 0;
+    for start in 0..n {
+        if index[start] != UNSEEN {
+            continue;
+        }
+        // Each frame: a definition and how many of its targets are done.
+        let mut frames = vec![(start, 0usize)];
+        index[start] = next;
+        low[start] = next;
+        next += 1;
+        stack.push(start);
+        on_stack[start] = true;
+        while let Some(&mut (at, ref mut done)) = frames.last_mut() {
+            if let Some(&target) = targets[at].get(*done) {
+                *done += 1;
+                if target >= n {
+                    continue;
+                }
+                if target == at {
+                    cyclic[at] = true;
+                }
+                if index[target] == UNSEEN {
+                    index[target] = next;
+                    low[target] = next;
+                    next += 1;
+                    stack.push(target);
+                    on_stack[target] = true;
+                    frames.push((target, 0));
+                } else if on_stack[target] {
+                    low[at] = low[at].min(index[target]);
+                }
+                continue;
+            }
+            frames.pop();
+            if let Some(&(parent, _)) = frames.last() {
+                low[parent] = low[parent].min(low[at]);
+            }
+            if low[at] == index[at] {
+                let mut members = Vec::new();
+                while let Some(member) = stack.pop() {
+                    on_stack[member] = false;
+                    members.push(member);
+                    if member == at {
+                        break;
+                    }
+                }
+                if members.len() > 1 {
+                    for member in members {
+                        cyclic[member] = true;
+                    }
+                }
+            }
+        }
+    }
+    cyclic
+}
+
 /// `text` with each `%XX` replaced by its byte (a `$ref`'s fragment is a
 /// URI fragment); `None` for a malformed escape or bytes that are not UTF-8.
 pub fn percent_decoded(text: &str) -> Option<String> {

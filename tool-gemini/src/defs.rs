@@ -136,12 +136,21 @@ impl<'a> Definitions<'a> {
                 stack.extend(edges[at].iter().map(|edge| edge.target));
             }
         }
-        let recursive: Vec<bool> = (0..self.list.len())
-            .map(|start| used[start] && reaches(&edges, start, |_| true))
+        let targets = |follow: fn(&Edge) -> bool| -> Vec<Vec<usize>> {
+            edges
+                .iter()
+                .map(|out| out.iter().filter(|e| follow(e)).map(|e| e.target).collect())
+                .collect()
+        };
+        let recursive: Vec<bool> = tool_core::refs::on_cycles(&targets(|_| true))
+            .into_iter()
+            .zip(&used)
+            .map(|(cyclic, used)| cyclic && *used)
             .collect();
         if require_guard {
+            let unguarded = tool_core::refs::on_cycles(&targets(|edge| !edge.guarded));
             for (start, is_recursive) in recursive.iter().enumerate() {
-                if *is_recursive && reaches(&edges, start, |edge| !edge.guarded) {
+                if *is_recursive && unguarded[start] {
                     let def = &self.list[start];
                     let at = edges[start]
                         .iter()
@@ -226,23 +235,4 @@ pub(crate) fn required_names(map: &Map<String, Value>) -> HashSet<&str> {
         Some(Value::Array(names)) => names.iter().filter_map(Value::as_str).collect(),
         _ => HashSet::new(),
     }
-}
-
-/// Whether `start` reaches itself again along the edges `follow` accepts.
-/// Iterative, so any number of definitions is safe for the stack.
-fn reaches(edges: &[Vec<Edge>], start: usize, follow: impl Fn(&Edge) -> bool) -> bool {
-    let mut seen = vec![false; edges.len()];
-    let mut stack = vec![start];
-    while let Some(at) = stack.pop() {
-        for edge in edges[at].iter().filter(|edge| follow(edge)) {
-            if edge.target == start {
-                return true;
-            }
-            if !seen[edge.target] {
-                seen[edge.target] = true;
-                stack.push(edge.target);
-            }
-        }
-    }
-    false
 }

@@ -40,7 +40,10 @@ pub fn input_schema(contract_schema: &Value) -> Map<String, Value> {
     let mut dialect = Dialect::new(defs, true);
     let mut out = dialect.object(&root, 0);
     out.insert("type".into(), Value::from("object"));
-    if !out.contains_key("additionalProperties") {
+    // A root that stays a `$ref` (a type that contains itself) is closed in
+    // its definition: `additionalProperties` beside the `$ref` would see
+    // no properties here and admit only `{}`.
+    if !out.contains_key("additionalProperties") && !out.contains_key("$ref") {
         out.insert("additionalProperties".into(), Value::Bool(false));
     }
     dialect.finish(&mut out);
@@ -486,35 +489,31 @@ fn size(object: &Map<String, Value>) -> usize {
     1 + object.values().map(|v| count(v, 1)).sum::<usize>()
 }
 
-/// The definitions that reach themselves through `$ref`s.
+/// The definitions that reach themselves through `$ref`s (one pass over
+/// the reference graph: `tool_core::refs::on_cycles`).
 fn recursive_defs(defs: &Map<String, Value>) -> HashSet<String> {
-    let edges: HashMap<&str, BTreeSet<String>> = defs
+    let names: Vec<&String> = defs.keys().collect();
+    let position: HashMap<&str, usize> = names
         .iter()
-        .map(|(name, schema)| {
+        .enumerate()
+        .map(|(i, name)| (name.as_str(), i))
+        .collect();
+    let targets: Vec<Vec<usize>> = defs
+        .values()
+        .map(|schema| {
             let mut out = BTreeSet::new();
             collect_refs(schema, &mut out, 0);
-            out.retain(|target| defs.contains_key(target));
-            (name.as_str(), out)
+            out.iter()
+                .filter_map(|t| position.get(t.as_str()).copied())
+                .collect()
         })
         .collect();
-    let mut recursive = HashSet::new();
-    for start in defs.keys() {
-        // Depth-first from `start`'s targets; `start` met again is a cycle.
-        let mut seen: HashSet<&str> = HashSet::new();
-        let mut stack: Vec<&str> = edges[start.as_str()].iter().map(String::as_str).collect();
-        while let Some(next) = stack.pop() {
-            if next == start {
-                recursive.insert(start.clone());
-                break;
-            }
-            if seen.insert(next)
-                && let Some(targets) = edges.get(next)
-            {
-                stack.extend(targets.iter().map(String::as_str));
-            }
-        }
-    }
-    recursive
+    tool_core::refs::on_cycles(&targets)
+        .into_iter()
+        .zip(names)
+        .filter(|(cyclic, _)| *cyclic)
+        .map(|(_, name)| name.clone())
+        .collect()
 }
 
 /// The definition names of the local `$ref`s under `schema`.

@@ -213,3 +213,66 @@ fn not_an_object_or_a_boolean_schema_is_still_an_object_root() {
             "additionalProperties": false})
     );
 }
+
+#[test]
+fn a_root_that_is_a_reference_is_closed_in_its_definition_not_beside_it() {
+    // A pydantic recursive model: the root is `$ref` to a definition that
+    // contains itself, so the reference stays.
+    let contract = json!({
+        "$ref": "#/$defs/Node",
+        "$defs": {"Node": {"type": "object", "properties": {
+            "name": {"type": "string"},
+            "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}
+        }, "required": ["name"]}}
+    });
+    let schema = Value::Object(input_schema(&contract));
+    assert_eq!(
+        schema,
+        json!({
+            "$ref": "#/$defs/Node",
+            "type": "object",
+            "$defs": {"Node": {"type": "object", "properties": {
+                "name": {"type": "string"},
+                "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}
+            }, "required": ["name"], "additionalProperties": false}}
+        })
+    );
+    // What it admits is a node, not only `{}`.
+    let validator = jsonschema::draft202012::new(&schema).unwrap();
+    assert!(validator.is_valid(&json!({"name": "a", "children": [{"name": "b"}]})));
+    assert!(!validator.is_valid(&json!({"name": "a", "extra": 1})));
+}
+
+#[test]
+fn a_long_chain_of_aliases_is_inlined_to_its_end() {
+    // A0 -> A1 -> ... -> A4999 -> a string: no cycle, so every alias is
+    // inlined (as deep as the walk goes) and the chain's end is kept where
+    // the walk stops. The cycle search is one pass over the chain.
+    let mut defs = Map::new();
+    for i in 0..5_000 {
+        defs.insert(
+            format!("A{i}"),
+            json!({"$ref": format!("#/$defs/A{}", i + 1)}),
+        );
+    }
+    defs.insert("A5000".into(), json!({"type": "string", "minLength": 1}));
+    let contract = json!({"type": "object", "properties": {"v": {"$ref": "#/$defs/A0"}},
+        "required": ["v"], "$defs": defs});
+    let schema = Value::Object(input_schema(&contract));
+    // The walk inlines as deep as it goes, then keeps a reference whose
+    // definition (written the same way) goes on: every reference resolves,
+    // and the schema means what the chain means.
+    let mut seen = BTreeSet::new();
+    refs(&schema, &mut seen);
+    let kept = schema["$defs"].as_object().unwrap();
+    for reference in &seen {
+        assert!(
+            kept.contains_key(&reference["#/$defs/".len()..]),
+            "{reference}"
+        );
+    }
+    let validator = jsonschema::draft202012::new(&schema).unwrap();
+    assert!(validator.is_valid(&json!({"v": "x"})));
+    assert!(!validator.is_valid(&json!({"v": ""})));
+    assert!(!validator.is_valid(&json!({"v": 1})));
+}
