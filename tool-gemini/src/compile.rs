@@ -47,6 +47,11 @@ impl Dialect {
 const MAX_VALUE_DEPTH: usize = 256;
 /// How many nodes the output may have once definitions are inlined.
 const MAX_NODES: usize = 100_000;
+/// Under `parametersJsonSchema` (which takes `$ref`), how many nodes may be
+/// written before the definitions still to come are kept as `$ref`s, each
+/// written once: a type shared at every level (2 KB of schema) would
+/// otherwise be inlined into megabytes.
+const INLINE_NODES: usize = 10_000;
 
 /// Keywords that constrain values in ways Gemini cannot take and words
 /// cannot state: refused.
@@ -265,8 +270,9 @@ impl Compiler<'_, '_> {
         }
     }
 
-    /// A `$ref`, inlined, or (a recursive definition under
-    /// `parametersJsonSchema`) kept and its definition written once.
+    /// A `$ref`, inlined, or (under `parametersJsonSchema`, a recursive
+    /// definition, or any once [`INLINE_NODES`] are written) kept and its
+    /// definition written once.
     fn reference(
         &mut self,
         map: &Map<String, Value>,
@@ -293,9 +299,11 @@ impl Compiler<'_, '_> {
             }
         }
         let def = &self.defs.list[target];
-        let mut out = if self.recursive[target] {
+        let keep_ref = self.recursive[target]
+            || (self.dialect == Dialect::ParametersJsonSchema && self.nodes > INLINE_NODES);
+        let mut out = if keep_ref {
             // Only under `parametersJsonSchema`: `parameters` refused
-            // recursion before compiling.
+            // recursion before compiling, and inlines every other one.
             if self.out_defs[target].is_none() {
                 // Marked first, so that the definition's own `$ref`s to
                 // itself stop here.
