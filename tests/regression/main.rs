@@ -4,6 +4,7 @@
 //! Modules:
 //! - `buffered_values`: values read whole (choices, tags, maps) and numbers past a type's range.
 //! - `defaults_a_dialect_makes_nullable`: `null` for a nested default, as OpenAI's strict mode lets a model send it.
+//! - `maps_keyed_by_integers`: maps whose schema is `patternProperties`, which made every call a contract error.
 //! - `hostile_arguments`: hostile argument documents refused in bounded time and memory.
 //! - `schema_and_parser_at_depth`: the schema and the parser disagreeing at depth.
 //! - `parser_against_jsonschema`: the parser against the `jsonschema` crate.
@@ -32,6 +33,7 @@ pub mod fold_changes_only_case;
 pub mod fold_of_enum_cases;
 pub mod hostile_arguments;
 pub mod incomplete_responses_run_no_call;
+pub mod maps_keyed_by_integers;
 pub mod parser_against_jsonschema;
 pub mod parser_type_checks;
 pub mod recipients_the_hook_missed;

@@ -143,7 +143,7 @@ pub fn check_untyped_amounts(cx: &Ctxt, input: &Input, waivers: &Waivers) {
             continue;
         };
         let ty_text = ty::display(field.ty);
-        let problem = match ty::kind(ty::peel(field.ty)) {
+        let problem = match ty::value_kind(field.ty) {
             Kind::Float => AmountProblem::Float,
             Kind::Text => AmountProblem::Text,
             Kind::Integer if minor && has_currency_field(input) => continue,
@@ -180,7 +180,7 @@ pub fn check_untyped_quantities(cx: &Ctxt, input: &Input, waivers: &Waivers) {
                     .last()
                     .is_some_and(|l| words::NOT_A_DURATION.contains(&l.as_str()))
         });
-        let numeric = matches!(ty::kind(ty::peel(field.ty)), Kind::Float | Kind::Integer);
+        let numeric = matches!(ty::value_kind(field.ty), Kind::Float | Kind::Integer);
         if !is_duration
             || has_unit
             || !numeric

@@ -97,6 +97,59 @@ pub fn is_money(ty: &Type) -> bool {
     last_ident(option_inner(ty).unwrap_or(ty)).is_some_and(|i| i == "Money")
 }
 
+/// What kind of number, text or flag a field's values are, through every
+/// shape that holds values: the wrappers [`peel`] takes off, tuples (each
+/// element), and maps (their values). A float anywhere wins over text,
+/// text over an integer, so `price: (f64,)` and `price_range: (f32, f32)`
+/// are floats as `Vec<f64>` is.
+pub fn value_kind(ty: &Type) -> Kind {
+    fn walk(ty: &Type, depth: usize, found: &mut Vec<Kind>) {
+        let ty = peel(ty);
+        if depth > 32 {
+            return;
+        }
+        match ty {
+            Type::Tuple(tuple) => {
+                for element in &tuple.elems {
+                    walk(element, depth + 1, found);
+                }
+            }
+            _ => match map_value(ty) {
+                Some(value) => walk(value, depth + 1, found),
+                None => found.push(kind(ty)),
+            },
+        }
+    }
+    let mut found = Vec::new();
+    walk(ty, 0, &mut found);
+    [Kind::Float, Kind::Text, Kind::Integer, Kind::Bool]
+        .into_iter()
+        .find(|k| found.contains(k))
+        .unwrap_or(Kind::Other)
+}
+
+/// The value type of a `HashMap<K, V>`, `BTreeMap<K, V>` or `IndexMap<K, V>`.
+fn map_value(ty: &Type) -> Option<&Type> {
+    let path = plain_path(ty)?;
+    let last = path.path.segments.last()?;
+    if !matches!(
+        last.ident.to_string().as_str(),
+        "HashMap" | "BTreeMap" | "IndexMap"
+    ) {
+        return None;
+    }
+    let PathArguments::AngleBracketed(args) = &last.arguments else {
+        return None;
+    };
+    args.args
+        .iter()
+        .filter_map(|a| match a {
+            GenericArgument::Type(t) => Some(t),
+            _ => None,
+        })
+        .nth(1)
+}
+
 /// What kind of value a (peeled) type holds.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Kind {

@@ -107,6 +107,14 @@ pub const CURRENCY_SUFFIX: &[&str] = &[
     "dkk", "pln", "zar", "krw", "sgd", "hkd", "nzd",
 ];
 
+/// Words after a money word that name a span or bound of amounts, not
+/// another thing (`price_range`, `amount_max`, `cost_limit`): the field
+/// still holds money.
+pub const AMOUNT_SPAN_SUFFIX: &[&str] = &[
+    "range", "ranges", "min", "max", "minimum", "maximum", "low", "high", "limit", "limits",
+    "floor", "ceiling", "cap", "bound", "bounds", "band", "bracket", "from", "to",
+];
+
 /// Words that make a number a duration.
 pub const DURATION: &[&str] = &[
     "timeout",
@@ -443,7 +451,9 @@ pub fn identity_name(w: &[String]) -> bool {
 
 /// The money word a name (as [`words`]) ends with: `Some(true)` when it
 /// says minor units (`refund_minor`, `price_cents`), `Some(false)` for a
-/// plain amount (`price`, `refund_amount`), `None` for no money name.
+/// plain amount (`price`, `refund_amount`, `price_range`), `None` for no
+/// money name. Currency codes and span words ([`AMOUNT_SPAN_SUFFIX`]) after
+/// the money word are read past.
 pub fn money_name(words: &[String]) -> Option<bool> {
     let mut end = words.len();
     let mut minor = false;
@@ -451,7 +461,7 @@ pub fn money_name(words: &[String]) -> Option<bool> {
         let w = words[end - 1].as_str();
         if MINOR_UNIT.contains(&w) {
             minor = true;
-        } else if !CURRENCY_SUFFIX.contains(&w) {
+        } else if !CURRENCY_SUFFIX.contains(&w) && !(end > 1 && AMOUNT_SPAN_SUFFIX.contains(&w)) {
             break;
         }
         end -= 1;

@@ -33,8 +33,8 @@ use serde::de::{
 
 use super::guided::RAW_VALUE_TOKEN;
 use super::schema::{
-    ANY_NODE, ARR, Additional, BOOL, CompiledSchema, INT, NEVER_NODE, NULL, NUM, Node, Num, OBJ,
-    STR, bool_ok, number_ok, string_ok,
+    ANY_NODE, ARR, BOOL, CompiledSchema, INT, NEVER_NODE, NULL, NUM, Node, Num, OBJ, STR, bool_ok,
+    number_ok, string_ok,
 };
 use crate::contract::money_de::money_token;
 
@@ -868,10 +868,12 @@ impl<'de> MapAccess<'de> for Map<'_, '_, 'de> {
             // JSON text of its string; the exact path refuses it.
             None if key.get() == RAW_VALUE_TOKEN => return Err(Miss),
             None => {
-                let child = match node.additional {
-                    Additional::Any => ANY_NODE,
-                    Additional::Schema(id) => id,
-                    Additional::Deny => return Err(Miss),
+                if node.pattern_properties.len() > 1 {
+                    // Several patterns may hold one value: read whole.
+                    return Err(Miss);
+                }
+                let Some(child) = node.extra_child(Some(key.get())) else {
+                    return Err(Miss);
                 };
                 let hash = key_hash(key.get());
                 if self.extras.contains(&hash) {

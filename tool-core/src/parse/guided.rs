@@ -922,6 +922,7 @@ impl<'a, 'de, V: Visitor<'de>> Visitor<'de> for Visit<'a, V> {
                 hit: HIT_UNREAD,
                 extra: String::new(),
                 extras: HashSet::new(),
+                extra_whole: String::new(),
                 repeated: false,
             },
             extra_node: ANY_NODE,
@@ -1061,6 +1062,9 @@ struct Look {
     extra: String,
     /// Every extra key read so far, whole (allocated by the first).
     extras: HashSet<Box<str>>,
+    /// The extra key just read, whole, for `patternProperties` (only
+    /// kept for a node that has them).
+    extra_whole: String,
     /// Whether the extra key just read was read before.
     repeated: bool,
 }
@@ -1174,6 +1178,8 @@ impl<'de, A: MapAccess<'de>> Map<'_, A> {
                     self.look.extra.clear();
                     self.look.extra.extend(name.chars().take(256));
                     self.look.repeated = !self.look.extras.insert(name.as_str().into());
+                    self.look.extra_whole.clear();
+                    self.look.extra_whole.push_str(&name);
                     HIT_UNKNOWN
                 }
             };
@@ -1255,6 +1261,9 @@ impl<'de, A: MapAccess<'de>> Map<'_, A> {
             // key; an object that names its properties is read by its keys.
             self.look.extra.clear();
             self.extra_node = match node.additional {
+                _ if node.properties.is_empty() && node.pattern_properties.len() == 1 => {
+                    node.pattern_properties[0].1
+                }
                 Additional::Schema(id) if node.properties.is_empty() => id,
                 _ => ANY_NODE,
             };
@@ -1277,10 +1286,10 @@ impl<'de, A: MapAccess<'de>> Map<'_, A> {
                 "the key \"{RAW_VALUE_TOKEN}\" is reserved by serde_json; use another name"
             )));
         }
-        self.extra_node = match node.additional {
-            Additional::Any => ANY_NODE,
-            Additional::Schema(id) => id,
-            Additional::Deny => {
+        let key = (!node.pattern_properties.is_empty()).then_some(self.look.extra_whole.as_str());
+        self.extra_node = match node.extra_child(key) {
+            Some(id) => id,
+            None => {
                 let name = &self.look.extra;
                 let allowed: Vec<&str> = node.properties.iter().map(|(n, _)| n.as_str()).collect();
                 let path = self.g.path.child(Seg::Key(name));
@@ -1511,6 +1520,10 @@ impl<V> KeyVisit<'_, V> {
                 self.look.extra.clear();
                 self.look.extra.extend(key.chars().take(256));
                 self.look.repeated = !self.look.extras.insert(key.into());
+                if !self.node.pattern_properties.is_empty() {
+                    self.look.extra_whole.clear();
+                    self.look.extra_whole.push_str(key);
+                }
                 HIT_UNKNOWN
             }
         };
@@ -1567,13 +1580,19 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for KeyVisit<'_, V> {
         self.see(&v);
         self.v.visit_string(v)
     }
-    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
+    // A key serde reads as a number or a flag (a map keyed by integers):
+    // its text is the key's name, for its path, a repeat and the
+    // patterns of `patternProperties`.
+    fn visit_bool<E: de::Error>(mut self, v: bool) -> Result<Self::Value, E> {
+        self.see(if v { "true" } else { "false" });
         self.v.visit_bool(v)
     }
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
+    fn visit_i64<E: de::Error>(mut self, v: i64) -> Result<Self::Value, E> {
+        self.see(&v.to_string());
         self.v.visit_i64(v)
     }
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
+    fn visit_u64<E: de::Error>(mut self, v: u64) -> Result<Self::Value, E> {
+        self.see(&v.to_string());
         self.v.visit_u64(v)
     }
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {

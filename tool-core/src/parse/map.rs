@@ -342,6 +342,13 @@ fn from_serde(input: &str, state: &ParseState, error: &serde_json::Error) -> Arg
             {
                 return ArgumentError::invalid(path, humanize::enum_not_a_string(kind));
             }
+            // Valid JSON: a key of a map keyed by numbers that is not one.
+            if message == "invalid value: expected key to be a number in quotes" {
+                return ArgumentError::invalid(
+                    path,
+                    "expected the key to be a number written as a string, e.g. \"1\"",
+                );
+            }
             ArgumentError::invalid(
                 path,
                 humanize::syntax_error(message, error.line(), error.column()),

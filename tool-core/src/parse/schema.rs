@@ -321,6 +321,10 @@ pub(crate) struct Node {
     pub properties: Vec<(String, NodeId)>,
     pub required: Vec<usize>,
     pub additional: Additional,
+    /// `patternProperties`: each pattern with the node of the values whose
+    /// key it matches (schemars writes one for a map keyed by integers,
+    /// `^\d+$`), in the schema's order.
+    pub pattern_properties: Vec<(Matcher, NodeId)>,
     pub min_properties: Option<u64>,
     pub max_properties: Option<u64>,
     pub any_of: Vec<NodeId>,
@@ -364,6 +368,30 @@ fn beyond_single(node: &Node, v: Num) -> bool {
 }
 
 impl Node {
+    /// The node of the value of `key`, a key that is not one of the
+    /// properties: the first pattern of `patternProperties` it matches,
+    /// else `additionalProperties` (`None` when that refuses it). A key
+    /// whose text is not known (read by serde as a number or an enum)
+    /// takes the node's one pattern when it has exactly one.
+    pub(crate) fn extra_child(&self, key: Option<&str>) -> Option<NodeId> {
+        let matched = match key {
+            Some(key) => self
+                .pattern_properties
+                .iter()
+                .find(|(m, _)| m.is_match(key)),
+            None if self.pattern_properties.len() == 1 => self.pattern_properties.first(),
+            None => None,
+        };
+        if let Some((_, id)) = matched {
+            return Some(*id);
+        }
+        match self.additional {
+            Additional::Any => Some(ANY_NODE),
+            Additional::Schema(id) => Some(id),
+            Additional::Deny => None,
+        }
+    }
+
     /// Whether `null` for property `i` reads as the key being absent (see
     /// [`Node::absent_nulls`]).
     #[inline]
@@ -419,6 +447,7 @@ impl Default for Node {
             properties: Vec::new(),
             required: Vec::new(),
             additional: Additional::Any,
+            pattern_properties: Vec::new(),
             min_properties: None,
             max_properties: None,
             any_of: Vec::new(),
@@ -540,6 +569,7 @@ impl CompiledSchema {
             node.streamable = node.any_of.is_empty()
                 && node.one_of.is_empty()
                 && node.all_of.is_empty()
+                && node.pattern_properties.len() <= 1
                 && !node.unique_items
                 && node
                     .enumeration
@@ -761,10 +791,25 @@ impl CompiledSchema {
             let child = match node.properties.iter().position(|(n, _)| n == key) {
                 Some(i) if value.is_null() && node.null_is_absent(i) => continue,
                 Some(i) => node.properties[i].1,
-                None => match node.additional {
-                    Additional::Any => ANY_NODE,
-                    Additional::Schema(id) => id,
-                    Additional::Deny => {
+                None => match node.extra_child(Some(key)) {
+                    Some(child) => {
+                        // Every pattern the key matches holds its value.
+                        let len = path.len();
+                        super::path::push_key(path, key);
+                        let mut result = Ok(());
+                        for (matcher, id) in &node.pattern_properties {
+                            if *id != child && matcher.is_match(key) {
+                                result = self.validate_in(*id, value, path, verdicts);
+                                if result.is_err() {
+                                    break;
+                                }
+                            }
+                        }
+                        path.truncate(len);
+                        result?;
+                        child
+                    }
+                    None => {
                         let len = path.len();
                         super::path::push_key(path, &key.chars().take(256).collect::<String>());
                         let allowed: Vec<&str> =
@@ -1400,13 +1445,14 @@ fn integers_where_the_schema_says(
                 }
             }
             for (key, item) in map.iter_mut() {
-                let child = node.properties.iter().find(|(name, _)| name == key).map_or(
-                    match node.additional {
-                        Additional::Schema(id) => id,
-                        Additional::Any | Additional::Deny => ANY_NODE,
-                    },
-                    |(_, id)| *id,
-                );
+                let child = node
+                    .properties
+                    .iter()
+                    .find(|(name, _)| name == key)
+                    .map_or_else(
+                        || node.extra_child(Some(key)).unwrap_or(ANY_NODE),
+                        |(_, id)| *id,
+                    );
                 integers_where_the_schema_says(schema, child, item, depth + 1, walk);
             }
         }
@@ -1668,6 +1714,18 @@ impl Compiler<'_> {
                             NEVER_NODE => Additional::Deny,
                             id => Additional::Schema(id),
                         }
+                }
+                "patternProperties" => {
+                    let map = value.as_object().ok_or_else(|| here("must be an object"))?;
+                    for (source, schema) in map {
+                        let re = ecma_regex(source).map_err(|e| {
+                            here(&format!(
+                                "{source:?} is not a valid regular expression: {e}"
+                            ))
+                        })?;
+                        let id = self.compile(schema, &child(source))?;
+                        node.pattern_properties.push((Matcher::new(source, re), id));
+                    }
                 }
                 "anyOf" | "oneOf" | "allOf" => {
                     let list = value
@@ -2077,11 +2135,13 @@ mod tests {
         let error = CompiledSchema::compile(&schema).unwrap_err();
         assert_eq!(error.keyword(), "not");
         assert_eq!(error.pointer(), "/properties/a");
-        let schema = json!({"$defs": {"F": {"type": "object", "patternProperties": {}}}, "$ref": "#/$defs/F"});
+        // (`patternProperties` is read now: schemars writes it for a map
+        // keyed by integers.)
+        let schema = json!({"$defs": {"F": {"type": "object", "dependentSchemas": {}}}, "$ref": "#/$defs/F"});
         let error = CompiledSchema::compile(&schema).unwrap_err();
         assert_eq!(
             (error.keyword(), error.pointer()),
-            ("patternProperties", "/$defs/F")
+            ("dependentSchemas", "/$defs/F")
         );
         let schema = json!({"type": "string", "format": "iri"});
         let error = CompiledSchema::compile(&schema).unwrap_err();
