@@ -44,6 +44,14 @@ pub fn doc_section(input: &Input) -> String {
         .given()
         .map_or_else(|| "String".to_owned(), ty::display);
     out.push_str("| policy | |\n| --- | --- |\n");
+    if let Some(deprecated) = attrs.deprecated.given() {
+        let (year, month, day) = deprecated.sunset;
+        let _ = writeln!(
+            out,
+            "| deprecated | stops working on {year:04}-{month:02}-{day:02}: {} |",
+            cell(deprecated.note.value().trim())
+        );
+    }
     for (key, value) in [
         ("effect", effect.to_owned()),
         ("idempotency", idempotency),
