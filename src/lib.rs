@@ -31,14 +31,16 @@ pub mod prelude {
 pub mod guide {}
 
 /// The parts of a [`ToolContract`]: policy, fields, constraints, output,
-/// declared errors, waivers, versions, and the formats the parser checks.
+/// declared errors, waivers, versions and deprecations, and the formats the
+/// parser checks.
 pub mod contract {
     pub use tool_core::contract::{DEFAULT_MAX_ARGUMENT_BYTES, schema_settings};
     pub use tool_core::parse::formats;
     pub use tool_core::{
         Approval, AsIdempotencyKey, Constraint, ContractError, ContractRule, Currency, DataClass,
-        DeclaredError, Effect, ErrorCategory, FieldContract, Idempotency, NumberBound,
-        OutputContract, Policy, Presence, Recovery, RuleViolation, Version, Waiver,
+        Date, DeclaredError, Deprecation, Effect, ErrorCategory, FieldContract, Idempotency,
+        NumberBound, OutputContract, Policy, Presence, Recovery, RuleViolation, Version,
+        VersionConflict, Waiver,
     };
 }
 
@@ -50,7 +52,8 @@ pub mod docs {
     };
 }
 
-/// The async [`Toolbox`], what a call gives back, and the structured model result.
+/// The async [`Toolbox`], what a call gives back, the structured model
+/// result, and the versions a session is served.
 #[cfg(feature = "runtime")]
 pub mod runtime {
     pub use tool_core::{OutputKind, ToolCall};
@@ -59,7 +62,8 @@ pub mod runtime {
         ModelResult, Provenance, ResultStatus, format_rfc3339,
     };
     pub use tool_runtime::{
-        AbortHandle, CallContext, CallResult, StartupError, StoreFault, Toolbox,
+        AbortHandle, CallContext, CallCount, CallResult, StartupError, StoreFault, Toolbox,
+        VersionError, VersionPins,
     };
 }
 
