@@ -24,7 +24,11 @@ pub(crate) fn diff(old: &LockedTool, new: &LockedTool) -> Vec<Change> {
         ));
     }
     diff_errors(&old.errors, &new.errors, &mut changes);
-    diff_deprecation(old.deprecation.as_ref(), new.deprecation.as_ref(), &mut changes);
+    diff_deprecation(
+        old.deprecation.as_ref(),
+        new.deprecation.as_ref(),
+        &mut changes,
+    );
     if old.description != new.description {
         push(
             &mut changes,
@@ -125,7 +129,12 @@ fn diff_deprecation(old: Option<&Value>, new: Option<&Value>, changes: &mut Vec<
         (Some(old), Some(new)) if old != new => "deprecation note changed".to_owned(),
         _ => return,
     };
-    push(changes, ChangeKind::DeprecationChanged, Bump::Minor, message);
+    push(
+        changes,
+        ChangeKind::DeprecationChanged,
+        Bump::Minor,
+        message,
+    );
 }
 
 fn diff_errors(old: &Value, new: &Value, changes: &mut Vec<Change>) {

@@ -269,7 +269,8 @@ where
         let old = Old::from_arguments(arguments, session)?;
         let key = old.idempotency_key();
         let canonical = CanonicalArguments::of(Old::input_schema(), arguments);
-        let new = New::try_from(old).map_err(|error| ArgumentError::invalid("$", error.to_string()))?;
+        let new =
+            New::try_from(old).map_err(|error| ArgumentError::invalid("$", error.to_string()))?;
         let run = Arc::clone(&self.run);
         Ok(Parsed {
             key,

@@ -418,9 +418,7 @@ impl Toolbox {
         let Some(versions) = self.tools.get(name) else {
             return Resolution::Unknown;
         };
-        let pin = session
-            .get::<VersionPins>()
-            .and_then(|pins| pins.get(name));
+        let pin = session.get::<VersionPins>().and_then(|pins| pins.get(name));
         versions.resolve(pin, now)
     }
 

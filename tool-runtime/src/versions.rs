@@ -295,13 +295,17 @@ impl Versions {
     pub(crate) fn insert_older(&mut self, tool: Box<dyn ErasedTool>) {
         self.served.push(Served::new(tool));
         self.served
-            .sort_by(|a, b| b.contract().version().cmp(&a.contract().version()));
+            .sort_by_key(|served| std::cmp::Reverse(served.contract().version()));
     }
 
     /// The version a call pinned to `pin` (or not pinned) reaches at the
     /// time `now` gives; the clock is read only when a version of the tool
     /// is deprecated.
-    pub(crate) fn resolve(&self, pin: Option<u64>, now: impl FnOnce() -> SystemTime) -> Resolution<'_> {
+    pub(crate) fn resolve(
+        &self,
+        pin: Option<u64>,
+        now: impl FnOnce() -> SystemTime,
+    ) -> Resolution<'_> {
         let deprecated = self
             .served
             .iter()
@@ -380,9 +384,6 @@ mod tests {
             retired.to_tool_error().model_text(),
             "Error [VERSION_RETIRED]: Version 1.4.2 of the tool \"create_refund_draft\" was retired on 2026-09-30; nothing was run, and no version of it is served any more."
         );
-        assert_eq!(
-            listed(&["a".into(), "b".into(), "c".into()]),
-            "a, b and c"
-        );
+        assert_eq!(listed(&["a".into(), "b".into(), "c".into()]), "a, b and c");
     }
 }

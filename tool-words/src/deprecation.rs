@@ -21,7 +21,7 @@ pub fn parse_date(text: &str) -> Option<(u16, u8, u8)> {
     let year: u16 = text[0..4].parse().ok()?;
     let month: u8 = text[5..7].parse().ok()?;
     let day: u8 = text[8..10].parse().ok()?;
-    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let leap = year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400));
     let days = match month {
         1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
         4 | 6 | 9 | 11 => 30,
@@ -103,7 +103,10 @@ mod tests {
     fn a_note_is_one_sentence() {
         assert_eq!(note_problem("Use version 2."), None);
         assert_eq!(note_problem("  "), Some("the note is empty"));
-        assert_eq!(note_problem("Use\nversion 2."), Some("the note spans lines"));
+        assert_eq!(
+            note_problem("Use\nversion 2."),
+            Some("the note spans lines")
+        );
         assert_eq!(
             note_problem("Use version 2"),
             Some("the note does not end a sentence with `.`, `!` or `?`")

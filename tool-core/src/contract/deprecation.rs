@@ -85,10 +85,7 @@ impl<'de> Deserialize<'de> for Date {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
         Date::parse(&text).ok_or_else(|| {
-            serde::de::Error::invalid_value(
-                serde::de::Unexpected::Str(&text),
-                &"a date YYYY-MM-DD",
-            )
+            serde::de::Error::invalid_value(serde::de::Unexpected::Str(&text), &"a date YYYY-MM-DD")
         })
     }
 }

@@ -68,7 +68,7 @@ pub struct ContractError {
     tool: &'static str,
     violations: Vec<RuleViolation>,
     schema: Option<SchemaError>,
-    conflict: Option<VersionConflict>,
+    conflict: Option<Box<VersionConflict>>,
 }
 
 /// One rule broken at one property of a nested type.
@@ -99,7 +99,7 @@ impl ContractError {
     /// Why this version of the tool cannot be served beside the versions
     /// of its name already served, when that is the error.
     pub fn version_conflict(&self) -> Option<&VersionConflict> {
-        self.conflict.as_ref()
+        self.conflict.as_deref()
     }
 
     /// The error of a version of `tool` that conflicts with the versions
@@ -109,7 +109,7 @@ impl ContractError {
             tool,
             violations: Vec::new(),
             schema: None,
-            conflict: Some(conflict),
+            conflict: Some(Box::new(conflict)),
         }
     }
 }
