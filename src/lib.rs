@@ -23,11 +23,13 @@ pub mod prelude {
     pub use tool_runtime::{CallContext, CallResult, Toolbox};
 }
 
-/// The reference: `#[tool(...)]` keys, the rules checked at compile time, nested types.
+/// The reference: `#[tool(...)]` keys, the rules checked at compile time,
+/// nested types, and two versions of one tool served side by side.
 ///
 #[doc = include_str!("../docs/attributes.md")]
 #[doc = include_str!("../docs/rules.md")]
 #[doc = include_str!("../docs/nested.md")]
+#[doc = include_str!("../docs/versions.md")]
 pub mod guide {}
 
 /// The parts of a [`ToolContract`]: policy, fields, constraints, output,
