@@ -46,7 +46,12 @@ use tool_core::{ContractError, Effect, OutputKind, ToolContract, VersionConflict
 /// process and the other calls go on.
 ///
 /// The order of the checks matters to the caller:
-/// 1. an unknown tool or invalid arguments answer `UNKNOWN_TOOL` /
+/// 1. a call reaches one version of its tool: the one the session's
+///    [`VersionPins`] name, else the newest that is not retired (see
+///    [`serve_older`](Self::serve_older)); a pin to a major that is not
+///    served answers `VERSION_NOT_SERVED`, a deprecated version past its
+///    sunset `VERSION_RETIRED`, neither run. An unknown tool or invalid
+///    arguments answer `UNKNOWN_TOOL` /
 ///    `INVALID_ARGUMENTS`; a missing session value or a broken contract is
 ///    the application's fault: fatal `INTERNAL`, the reason in the audit only;
 /// 2. a repeated idempotency key (same tool, same contract major version,
