@@ -36,7 +36,7 @@ fn recorded(version: &str) -> Replay {
 /// `(tool, version, model text)` of each call answered in a turn.
 fn answered(steps: &[Step]) -> Vec<(String, Option<String>, String)> {
     steps
-        .into_iter()
+        .iter()
         .flat_map(|step| &step.round.results)
         .map(|(call, result)| {
             (

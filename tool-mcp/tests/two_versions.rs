@@ -94,9 +94,7 @@ fn wire(result: &CallToolResult) -> Value {
 }
 
 fn meta(tool: &Tool) -> Value {
-    Value::Object(Map::from_iter(
-        tool.meta.as_ref().unwrap().0.clone().into_iter(),
-    ))
+    Value::Object(Map::from_iter(tool.meta.as_ref().unwrap().0.clone()))
 }
 
 fn v1_arguments(amount_minor: i64) -> Value {
