@@ -200,10 +200,16 @@ impl McpServer {
     /// context's extensions (an HTTP request's headers, after the
     /// transport's authentication).
     ///
+    /// The session also says which version of each tool the peer sees: put
+    /// `VersionPins` into it (e.g. for a host known to be on an older
+    /// version), and `tools/list` lists and `tools/call` runs each tool at
+    /// the version pinned, else at its newest that is not retired.
+    ///
     /// The client writes `_meta` and its info: never take an identity, a
     /// tenant or an approval from them; those come from the application's
-    /// own authentication. A panic in `session` fails that call with a
-    /// JSON-RPC internal error and leaves the connection serving.
+    /// own authentication. A panic in `session` fails that request (a call,
+    /// or a `tools/list`) with a JSON-RPC internal error and leaves the
+    /// connection serving.
     #[must_use]
     pub fn with_session_fn(
         mut self,
