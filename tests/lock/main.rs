@@ -13,6 +13,8 @@
 mod support;
 #[path = "../../examples/tools/mod.rs"]
 mod tools;
+// The versions' shared module builds their toolbox too, with the runtime.
+#[cfg(feature = "runtime")]
 #[path = "../versions_support/mod.rs"]
 mod versions_support;
 
@@ -20,4 +22,5 @@ pub mod examples;
 pub mod fields;
 pub mod file;
 pub mod policy;
+#[cfg(feature = "runtime")]
 pub mod versions;

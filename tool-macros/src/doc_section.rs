@@ -239,6 +239,32 @@ mod tests {
         );
     }
 
+    #[test]
+    fn a_deprecated_version_says_when_it_stops_working() {
+        let node: DeriveInput = parse_quote! {
+            /// Look up one order by its reference.
+            #[tool(version = "1.4.0", deprecated(sunset = "2026-09-30", note = "Use version 2 | the new one."))]
+            struct GetOrder {
+                /// Order reference, e.g. "A-10293".
+                order_ref: String,
+            }
+        };
+        let cx = Ctxt::new();
+        let input = Input::from_syn(&cx, &node).unwrap();
+        cx.check().unwrap();
+        let section = doc_section(&input);
+        let policy: Vec<&str> = section.lines().skip(2).take(4).collect();
+        assert_eq!(
+            policy,
+            [
+                "| policy | |",
+                "| --- | --- |",
+                "| deprecated | stops working on 2026-09-30: Use version 2 \\| the new one. |",
+                "| effect | read |",
+            ]
+        );
+    }
+
     /// The struct of the facade's `tests/docs/words.rs`: its rustdoc section
     /// says each field's unit and constraints in the words the Markdown page
     /// and the OpenAI schema use there.
