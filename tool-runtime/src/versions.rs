@@ -321,6 +321,7 @@ impl Versions {
             VersionError::Retired {
                 tool: contract.name().to_owned(),
                 version: contract.version(),
+                // Only a deprecated version is retired, so it has a sunset.
                 sunset: contract
                     .deprecation()
                     .map_or(Date::__new(1970, 1, 1), |d| d.sunset()),
