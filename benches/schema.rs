@@ -43,6 +43,7 @@ fn uncached_contract<T: Tool>() -> ToolContract {
         title: contract.title(),
         description: contract.description(),
         version: contract.version(),
+        deprecation: contract.deprecation().copied(),
         policy: *contract.policy(),
         fields: contract.fields(),
         output: *contract.output(),

@@ -23,22 +23,26 @@ pub mod prelude {
     pub use tool_runtime::{CallContext, CallResult, Toolbox};
 }
 
-/// The reference: `#[tool(...)]` keys, the rules checked at compile time, nested types.
+/// The reference: `#[tool(...)]` keys, the rules checked at compile time,
+/// nested types, and two versions of one tool served side by side.
 ///
 #[doc = include_str!("../docs/attributes.md")]
 #[doc = include_str!("../docs/rules.md")]
 #[doc = include_str!("../docs/nested.md")]
+#[doc = include_str!("../docs/versions.md")]
 pub mod guide {}
 
 /// The parts of a [`ToolContract`]: policy, fields, constraints, output,
-/// declared errors, waivers, versions, and the formats the parser checks.
+/// declared errors, waivers, versions and deprecations, and the formats the
+/// parser checks.
 pub mod contract {
     pub use tool_core::contract::{DEFAULT_MAX_ARGUMENT_BYTES, schema_settings};
     pub use tool_core::parse::formats;
     pub use tool_core::{
         Approval, AsIdempotencyKey, Constraint, ContractError, ContractRule, Currency, DataClass,
-        DeclaredError, Effect, ErrorCategory, FieldContract, Idempotency, NumberBound,
-        OutputContract, Policy, Presence, Recovery, RuleViolation, Version, Waiver,
+        Date, DeclaredError, Deprecation, Effect, ErrorCategory, FieldContract, Idempotency,
+        NumberBound, OutputContract, Policy, Presence, Recovery, RuleViolation, Version,
+        VersionConflict, Waiver,
     };
 }
 
@@ -50,7 +54,8 @@ pub mod docs {
     };
 }
 
-/// The async [`Toolbox`], what a call gives back, and the structured model result.
+/// The async [`Toolbox`], what a call gives back, the structured model
+/// result, and the versions a session is served.
 #[cfg(feature = "runtime")]
 pub mod runtime {
     pub use tool_core::{OutputKind, ToolCall};
@@ -59,7 +64,8 @@ pub mod runtime {
         ModelResult, Provenance, ResultStatus, format_rfc3339,
     };
     pub use tool_runtime::{
-        AbortHandle, CallContext, CallResult, StartupError, StoreFault, Toolbox,
+        AbortHandle, CallContext, CallCount, CallResult, StartupError, StoreFault, Toolbox,
+        VersionError, VersionPins,
     };
 }
 

@@ -2,8 +2,8 @@
 //! `examples/mcp_server.rs`).
 
 pub use tool_mcp::{
-    FATAL_MESSAGE, META_APPROVAL, META_DATA_CLASS, META_ERROR, META_PREFIX, META_TRUNCATED,
-    META_VERSION, McpServer, RESULT_TOO_LARGE, ServeError, VALUE_KEY, annotations,
+    FATAL_MESSAGE, META_APPROVAL, META_DATA_CLASS, META_DEPRECATED, META_ERROR, META_PREFIX,
+    META_TRUNCATED, META_VERSION, McpServer, RESULT_TOO_LARGE, ServeError, VALUE_KEY, annotations,
     call_tool_result, display_title, input_schema, mcp_tool, output_schema, requires_object_output,
     serve, serve_stdio, wraps,
 };

@@ -333,6 +333,7 @@ fn openai_accepts(name: &str) -> bool {
         title: None,
         description: "Probe the name rule.",
         version: Version::new(1, 0, 0),
+        deprecation: None,
         policy: Policy::__new(
             Effect::Read,
             Idempotency::Unspecified,

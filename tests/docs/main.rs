@@ -8,6 +8,7 @@
 //! - `fingerprint`: contract fingerprints.
 //! - `words`: one wording of units and constraints.
 //! - `definitions_example`: every dialect of `examples/tool_definitions.rs`, golden.
+//! - `versions`: a deprecated version on its page and in a catalog.
 
 #[path = "../../examples/catalog.rs"]
 #[allow(dead_code)]
@@ -20,9 +21,12 @@ use catalog_example::tools;
 #[path = "../../examples/tool_definitions.rs"]
 #[allow(dead_code)]
 mod tool_definitions;
+#[path = "../versions_support/mod.rs"]
+mod versions_support;
 
 pub mod catalog;
 pub mod definitions_example;
 pub mod fingerprint;
 pub mod markdown;
+pub mod versions;
 pub mod words;

@@ -9,7 +9,7 @@ use tool_contract::{Money, Tool};
 
 /// Compares `actual` with `tests/expected/{file}` (line ends normalised).
 /// With `TOOL_CONTRACT_UPDATE_EXPECTED=1` set, writes the file instead.
-fn assert_expected(actual: &str, file: &str) {
+pub(crate) fn assert_expected(actual: &str, file: &str) {
     let path = format!("{}/tests/expected/{file}", env!("CARGO_MANIFEST_DIR"));
     if std::env::var_os("TOOL_CONTRACT_UPDATE_EXPECTED").is_some_and(|v| v == "1") {
         std::fs::write(&path, actual).unwrap_or_else(|e| panic!("cannot write {path}: {e}"));

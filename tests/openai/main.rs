@@ -12,12 +12,15 @@
 //! - `toolbox`: recorded responses answered by a `Toolbox`.
 //! - `streaming`: streamed calls assembled and answered as one turn.
 //! - `agent_loop`: the Responses agent loop replayed.
+//! - `versions`: a conversation at each of two versions of one tool, replayed.
 
 #[path = "../../examples/agent/shop.rs"]
 mod shop;
 mod support;
 #[path = "../../examples/tools/mod.rs"]
 mod tools;
+#[path = "../versions_support/mod.rs"]
+mod versions_support;
 
 pub mod agent_loop;
 pub mod budget;
@@ -27,4 +30,5 @@ pub mod schema_corpus;
 pub mod streaming;
 pub mod strict_schema_properties;
 pub mod toolbox;
+pub mod versions;
 pub mod wire;

@@ -13,11 +13,14 @@
 //! - `startup`: what a toolbox checks at start-up.
 //! - `stores`: the store hooks without a database.
 //! - `spans`: the `tool_call` span of each call.
+//! - `versions`: two versions of one tool served side by side.
 
 #[path = "../runtime_support/mod.rs"]
 mod runtime_support;
 #[path = "../../examples/tools/mod.rs"]
 mod tools;
+#[path = "../versions_support/mod.rs"]
+mod versions_support;
 
 pub mod approvals;
 pub mod concurrency;
@@ -28,3 +31,4 @@ pub mod spans;
 pub mod startup;
 pub mod stores;
 pub mod timeouts;
+pub mod versions;

@@ -25,10 +25,10 @@ pub mod refs;
 pub mod words;
 
 pub use contract::{
-    Approval, AsIdempotencyKey, Constraint, ContractError, ContractRule, Currency, DataClass,
-    DeclaredError, Effect, ErrorCategory, FieldContract, Idempotency, Money, NumberBound,
-    OutputContract, Policy, Presence, Recovery, RuleViolation, Session, SignedMoney, Tool,
-    ToolContract, Version, Waiver,
+    Approval, AsIdempotencyKey, Constraint, ContractError, ContractRule, Currency, DataClass, Date,
+    DeclaredError, Deprecation, Effect, ErrorCategory, FieldContract, Idempotency, Money,
+    NumberBound, OutputContract, Policy, Presence, Recovery, RuleViolation, Session, SignedMoney,
+    Tool, ToolContract, Version, VersionConflict, Waiver,
 };
 pub use outcome::{HandlerError, OutputKind, ResponseError, ToolCall, ToolError, ToolOutput};
 pub use parse::{ArgumentError, ArgumentErrorKind, EnumCase, SchemaError};
@@ -37,8 +37,8 @@ pub use parse::{ArgumentError, ArgumentErrorKind, EnumCase, SchemaError};
 #[doc(hidden)]
 pub mod __private {
     pub use crate::contract::{
-        Approval, AsIdempotencyKey, Constraint, ContractParts, ContractRule, DataClass,
-        DeclaredError, Effect, ErrorCategory, FieldContract, Idempotency, NumberBound,
+        Approval, AsIdempotencyKey, Constraint, ContractParts, ContractRule, DataClass, Date,
+        DeclaredError, Deprecation, Effect, ErrorCategory, FieldContract, Idempotency, NumberBound,
         OutputContract, Policy, Presence, Recovery, Session, Tool, ToolContract, Version, Waiver,
         args_schema, root_schema_of, schema_of,
     };

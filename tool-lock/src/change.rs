@@ -88,6 +88,9 @@ pub enum ChangeKind {
     PolicyChanged,
     /// A description, title or other annotation changed.
     DescriptionChanged,
+    /// The version was marked deprecated, no longer is, or got another
+    /// sunset or note.
+    DeprecationChanged,
     /// A declared error code appeared.
     ErrorCodeAdded,
     /// A declared error code disappeared.

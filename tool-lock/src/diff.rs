@@ -24,6 +24,11 @@ pub(crate) fn diff(old: &LockedTool, new: &LockedTool) -> Vec<Change> {
         ));
     }
     diff_errors(&old.errors, &new.errors, &mut changes);
+    diff_deprecation(
+        old.deprecation.as_ref(),
+        new.deprecation.as_ref(),
+        &mut changes,
+    );
     if old.description != new.description {
         push(
             &mut changes,
@@ -108,6 +113,30 @@ fn policy_text(key: &str, value: Option<&Value>) -> String {
     }
 }
 
+/// A version marked deprecated, no longer deprecated, or given another
+/// sunset or note: a minor bump each (semver's rule for a deprecation),
+/// so the lock moves with the version.
+fn diff_deprecation(old: Option<&Value>, new: Option<&Value>, changes: &mut Vec<Change>) {
+    let sunset = |v: &Value| v.get("sunset").map(value_text).unwrap_or_default();
+    let message = match (old, new) {
+        (None, Some(new)) => format!("deprecated, with the sunset {}", sunset(new)),
+        (Some(_), None) => "no longer deprecated".to_owned(),
+        (Some(old), Some(new)) if sunset(old) != sunset(new) => format!(
+            "deprecation sunset moved from {} to {}",
+            sunset(old),
+            sunset(new)
+        ),
+        (Some(old), Some(new)) if old != new => "deprecation note changed".to_owned(),
+        _ => return,
+    };
+    push(
+        changes,
+        ChangeKind::DeprecationChanged,
+        Bump::Minor,
+        message,
+    );
+}
+
 fn diff_errors(old: &Value, new: &Value, changes: &mut Vec<Change>) {
     for key in keys(old, new) {
         let name = code(&key);
@@ -158,6 +187,7 @@ mod tests {
     fn tool(input: Value, output: Value) -> LockedTool {
         LockedTool {
             version: Version::new(1, 0, 0),
+            deprecation: None,
             fingerprint: String::new(),
             description: "Do one thing.".into(),
             policy: json!({"effect": "write", "idempotency": {"kind": "idempotent"},

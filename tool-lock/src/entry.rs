@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use tool_core::contract::deprecation_json;
 use tool_core::contract::fingerprint::{
     canonical_schema, errors_json, fingerprint_of, policy_json, sorted,
 };
@@ -18,6 +19,10 @@ use tool_core::{ToolContract, Version};
 pub struct LockedTool {
     /// The contract version.
     pub version: Version,
+    /// For a deprecated version, `{"note": "...", "sunset": "YYYY-MM-DD"}`;
+    /// absent from the file for one that is not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deprecation: Option<Value>,
     /// The contract's [fingerprint](ToolContract::fingerprint).
     pub fingerprint: String,
     /// The tool description.
@@ -39,6 +44,7 @@ impl LockedTool {
     pub fn from_contract(contract: &ToolContract) -> Self {
         let mut tool = LockedTool {
             version: contract.version(),
+            deprecation: contract.deprecation().map(|d| sorted(&deprecation_json(d))),
             fingerprint: String::new(),
             description: contract.description().to_owned(),
             policy: sorted(&policy_json(contract.policy())),
@@ -64,6 +70,7 @@ impl LockedTool {
             &self.errors,
             &canonical_schema(&self.input_schema),
             &canonical_schema(&self.output_schema),
+            self.deprecation.as_ref(),
         )
     }
 }

@@ -49,7 +49,13 @@ struct LockFile {
     tools: BTreeMap<String, LockedTool>,
 }
 
-/// The contents of a lock file: one [`LockedTool`] per tool name.
+/// The contents of a lock file: one [`LockedTool`] per served version.
+///
+/// Its key is the tool's name for the newest major version of each name,
+/// and `name@MAJOR` for each older major version served beside it
+/// (`create_refund_draft` for 2.1.0, `create_refund_draft@1` for 1.4.0):
+/// a single-version tool keeps its name as its key, and each version is
+/// checked against its own entry.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ContractLock {
     tools: BTreeMap<String, LockedTool>,
@@ -61,12 +67,12 @@ impl ContractLock {
         ContractLock::default()
     }
 
-    /// A lock recording `contracts` as they are now.
+    /// A lock recording `contracts` as they are now (several major
+    /// versions of one name each get their [key](ContractLock)).
     pub fn from_contracts(contracts: &[&ToolContract]) -> Result<Self, LockError> {
-        check_unique(contracts)?;
-        let tools = contracts
-            .iter()
-            .map(|c| (c.name().to_owned(), LockedTool::from_contract(c)))
+        let tools = keyed(contracts)?
+            .into_iter()
+            .map(|(key, c)| (key, LockedTool::from_contract(c)))
             .collect();
         Ok(ContractLock { tools })
     }
@@ -86,10 +92,19 @@ impl ContractLock {
                 file.format
             )));
         }
-        for (name, tool) in &file.tools {
+        for (key, tool) in &file.tools {
+            let (name, major) = split_key(key);
+            if let Some(major) = major
+                && major != Some(tool.version.major)
+            {
+                return Err(malformed(format!(
+                    "the entry `{key}` records version {}; an entry `name@MAJOR` records a version of that major",
+                    tool.version
+                )));
+            }
             if tool.computed_fingerprint(name) != tool.fingerprint {
                 return Err(malformed(format!(
-                    "the fingerprint of `{name}` does not match the contract it records"
+                    "the fingerprint of `{key}` does not match the contract it records"
                 )));
             }
         }
@@ -108,20 +123,22 @@ impl ContractLock {
         text
     }
 
-    /// The recorded tools by name.
+    /// The recorded versions by [key](ContractLock): the tool's name, or
+    /// `name@MAJOR` for an older major version served beside the newest.
     pub fn tools(&self) -> &BTreeMap<String, LockedTool> {
         &self.tools
     }
 
-    /// How `contracts` differ from the lock: tools that are new, gone or
-    /// changed. Empty when they match.
+    /// How `contracts` differ from the lock: versions that are new, gone
+    /// or changed, each checked against the entry of its own
+    /// [key](ContractLock). Empty when they match.
     pub fn drift(&self, contracts: &[&ToolContract]) -> Result<Vec<LockDiff>, LockError> {
-        check_unique(contracts)?;
+        let keyed = keyed(contracts)?;
         let mut drifts = Vec::new();
-        for contract in contracts {
+        for (key, contract) in &keyed {
             let name = contract.name();
             let current = LockedTool::from_contract(contract);
-            match self.tools.get(name) {
+            match self.tools.get(key) {
                 None => drifts.push(LockDiff::New {
                     name: name.to_owned(),
                     version: current.version,
@@ -135,11 +152,11 @@ impl ContractLock {
                 }),
             }
         }
-        let names: BTreeSet<&str> = contracts.iter().map(|c| c.name()).collect();
-        for (name, locked) in &self.tools {
-            if !names.contains(name.as_str()) {
+        let keys: BTreeSet<&str> = keyed.iter().map(|(key, _)| key.as_str()).collect();
+        for (key, locked) in &self.tools {
+            if !keys.contains(key.as_str()) {
                 drifts.push(LockDiff::Gone {
-                    name: name.clone(),
+                    name: split_key(key).0.to_owned(),
                     version: locked.version,
                 });
             }
@@ -148,16 +165,42 @@ impl ContractLock {
     }
 }
 
-fn check_unique(contracts: &[&ToolContract]) -> Result<(), LockError> {
+/// Each contract with its key in the lock file: its name for the newest
+/// major version of the name among `contracts`, `name@MAJOR` for the
+/// others. Two contracts of one name and one major are refused.
+fn keyed<'a>(contracts: &[&'a ToolContract]) -> Result<Vec<(String, &'a ToolContract)>, LockError> {
     let mut seen = BTreeSet::new();
     for contract in contracts {
-        if !seen.insert(contract.name()) {
+        if !seen.insert((contract.name(), contract.version().major)) {
             return Err(LockError::DuplicateTool {
                 name: contract.name().to_owned(),
             });
         }
     }
-    Ok(())
+    Ok(contracts
+        .iter()
+        .map(|contract| {
+            let newest = contracts
+                .iter()
+                .filter(|other| other.name() == contract.name())
+                .all(|other| other.version().major <= contract.version().major);
+            let key = if newest {
+                contract.name().to_owned()
+            } else {
+                format!("{}@{}", contract.name(), contract.version().major)
+            };
+            (key, *contract)
+        })
+        .collect())
+}
+
+/// A key's tool name, and for `name@MAJOR` the major (`Some(None)` when it
+/// is not a number).
+fn split_key(key: &str) -> (&str, Option<Option<u64>>) {
+    match key.split_once('@') {
+        Some((name, major)) => (name, Some(major.parse().ok())),
+        None => (key, None),
+    }
 }
 
 /// How one tool differs from its lock entry.
@@ -306,7 +349,8 @@ pub enum LockError {
         /// What is wrong with it.
         message: String,
     },
-    /// Two of the contracts checked have the same name.
+    /// Two of the contracts checked have the same name and the same major
+    /// version.
     DuplicateTool {
         /// The name.
         name: String,

@@ -237,6 +237,7 @@ fn empty_attrs() -> ToolAttrs {
         name: Slot::Absent,
         title: Slot::Absent,
         version: Slot::Absent,
+        deprecated: Slot::Absent,
         effect: Slot::Absent,
         idempotent: Slot::Absent,
         approval: Slot::Absent,

@@ -14,7 +14,8 @@ use crate::constraint_keys::CONSTRAINTS;
 use crate::ctxt::Ctxt;
 use crate::doc_comment::{Doc, doc};
 use crate::nested::{
-    Allow, AllowList, ErrorDecl, ON_STRUCT, Position, misplaced_or_unknown, parse_error_decl,
+    Allow, AllowList, Deprecated, ErrorDecl, ON_STRUCT, Position, misplaced_or_unknown,
+    parse_deprecated, parse_error_decl,
 };
 use crate::slot::{Attr, Slot};
 use crate::symbol::*;
@@ -30,6 +31,8 @@ pub struct ToolAttrs {
     /// `title = "..."`: the display name hosts show (MCP's `title`).
     pub title: Slot<LitStr>,
     pub version: Slot<((u64, u64, u64), LitStr)>,
+    /// `deprecated(sunset = "...", note = "...")`.
+    pub deprecated: Slot<Deprecated>,
     pub effect: Slot<(Effect, LitStr)>,
     pub idempotent: Slot<(bool, TokenStream)>,
     pub approval: Slot<(Approval, LitStr)>,
@@ -85,6 +88,7 @@ pub fn tool_attrs(cx: &Ctxt, attrs: &[Attribute]) -> ToolAttrs {
     let mut name = Attr::none(cx, NAME);
     let mut title = Attr::none(cx, TITLE);
     let mut version = Attr::none(cx, VERSION);
+    let mut deprecated = Attr::none(cx, DEPRECATED);
     let mut effect = Attr::none(cx, EFFECT);
     let mut idempotent = Attr::none(cx, IDEMPOTENT);
     let mut approval = Attr::none(cx, APPROVAL);
@@ -129,6 +133,8 @@ pub fn tool_attrs(cx: &Ctxt, attrs: &[Attribute]) -> ToolAttrs {
                 }
             });
             version.set(&meta.path, value);
+        } else if meta.path == DEPRECATED {
+            deprecated.set(&meta.path, parse_deprecated(cx, meta)?);
         } else if meta.path == EFFECT {
             effect.set(&meta.path, lit_vocab(cx, meta, EFFECT)?);
         } else if meta.path == IDEMPOTENT {
@@ -180,6 +186,7 @@ pub fn tool_attrs(cx: &Ctxt, attrs: &[Attribute]) -> ToolAttrs {
         name: name.finish(failed),
         title: title.finish(failed),
         version: version.finish(failed),
+        deprecated: deprecated.finish(failed),
         effect: effect.finish(failed),
         idempotent: idempotent.finish(failed),
         approval: approval.finish(failed),
@@ -393,7 +400,7 @@ mod tests {
         assert_eq!(
             errors,
             vec![
-                "unknown tool attribute `bogus`; the keys on the struct are `description`, `name`, `title`, `version`, `effect`, `idempotent`, `approval`, `timeout_ms`, `open_world`, `data`, `output`, `errors`, `crate`, `allow`",
+                "unknown tool attribute `bogus`; the keys on the struct are `description`, `name`, `title`, `version`, `deprecated`, `effect`, `idempotent`, `approval`, `timeout_ms`, `open_world`, `data`, `output`, `errors`, `crate`, `allow`",
                 "unknown effect `delete`; write `effect = \"read\"`, `effect = \"write\"` or `effect = \"destructive\"`",
                 "malformed version `1.0`; write `MAJOR.MINOR.PATCH` with unsigned integers, e.g. `version = \"1.2.0\"`",
                 "`#[tool(inject)]` is not expected here; it belongs on a field",
@@ -427,6 +434,63 @@ mod tests {
     }
 
     #[test]
+    fn a_deprecation_has_a_real_sunset_and_one_sentence() {
+        let attrs: Vec<Attribute> = vec![parse_quote!(
+            #[tool(deprecated(sunset = "2026-09-30", note = "Use version 2, which asks where the refund goes."))]
+        )];
+        let mut read = None;
+        let errors = errors_of(|cx| {
+            read = tool_attrs(cx, &attrs)
+                .deprecated
+                .given()
+                .map(|d| (d.sunset, d.note.value()));
+        });
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(
+            read,
+            Some((
+                (2026, 9, 30),
+                "Use version 2, which asks where the refund goes.".to_owned()
+            ))
+        );
+        let cases: Vec<(Attribute, &str)> = vec![
+            (
+                parse_quote!(#[tool(deprecated(sunset = "2026-02-30", note = "Use version 2."))]),
+                "malformed sunset `2026-02-30`; write the first day the version is no longer served as `YYYY-MM-DD` (UTC), e.g. `sunset = \"2026-09-30\"`",
+            ),
+            (
+                parse_quote!(#[tool(deprecated(sunset = "2026-09-30", note = "Use version 2"))]),
+                "the note does not end a sentence with `.`, `!` or `?`; the note is the one sentence the model reads after the description, saying what to use instead, e.g. `note = \"Use version 2, which asks where the refund goes.\"`",
+            ),
+            (
+                parse_quote!(#[tool(deprecated(sunset = "2026-09-30"))]),
+                "`deprecated` needs a `note`: `deprecated(sunset = \"2026-09-30\", note = \"Use version 2, which asks where the refund goes.\")`",
+            ),
+            (
+                parse_quote!(#[tool(deprecated(note = "Use version 2."))]),
+                "`deprecated` needs a `sunset`: `deprecated(sunset = \"2026-09-30\", note = \"Use version 2, which asks where the refund goes.\")`",
+            ),
+            (
+                parse_quote!(#[tool(deprecated)]),
+                "`deprecated` needs the sunset date and a note: `deprecated(sunset = \"2026-09-30\", note = \"Use version 2, which asks where the refund goes.\")`",
+            ),
+            (
+                parse_quote!(#[tool(deprecated(sunset = "2026-09-30", note = "Use version 2.", sunet = "x"))]),
+                "unknown key `sunet` in `deprecated` (did you mean `sunset`?); its keys are `sunset`, `note`",
+            ),
+        ];
+        for (attr, expected) in cases {
+            let attrs = vec![attr];
+            let mut given = true;
+            let errors = errors_of(|cx| {
+                given = tool_attrs(cx, &attrs).deprecated.is_given();
+            });
+            assert_eq!(errors, vec![expected]);
+            assert!(!given, "a refused deprecation is not given: {expected}");
+        }
+    }
+
+    #[test]
     fn unknown_keys_name_the_closest_key_and_the_valid_ones() {
         let attrs: Vec<Attribute> = vec![parse_quote!(
             #[tool(efect = "write", verison = "1.0.0", errors(LATE(meanig = "late")))]
@@ -437,8 +501,8 @@ mod tests {
         assert_eq!(
             errors,
             vec![
-                "unknown tool attribute `efect` (did you mean `effect`?); the keys on the struct are `description`, `name`, `title`, `version`, `effect`, `idempotent`, `approval`, `timeout_ms`, `open_world`, `data`, `output`, `errors`, `crate`, `allow`",
-                "unknown tool attribute `verison` (did you mean `version`?); the keys on the struct are `description`, `name`, `title`, `version`, `effect`, `idempotent`, `approval`, `timeout_ms`, `open_world`, `data`, `output`, `errors`, `crate`, `allow`",
+                "unknown tool attribute `efect` (did you mean `effect`?); the keys on the struct are `description`, `name`, `title`, `version`, `deprecated`, `effect`, `idempotent`, `approval`, `timeout_ms`, `open_world`, `data`, `output`, `errors`, `crate`, `allow`",
+                "unknown tool attribute `verison` (did you mean `version`?); the keys on the struct are `description`, `name`, `title`, `version`, `deprecated`, `effect`, `idempotent`, `approval`, `timeout_ms`, `open_world`, `data`, `output`, `errors`, `crate`, `allow`",
                 "unknown key `meanig` in error code `LATE` (did you mean `meaning`?); the keys of an error code are `meaning`, `category`, `recovery`",
                 "error code `LATE` needs a meaning: `LATE(meaning = \"what it means and what to do\")`",
             ]

@@ -44,6 +44,14 @@ pub fn doc_section(input: &Input) -> String {
         .given()
         .map_or_else(|| "String".to_owned(), ty::display);
     out.push_str("| policy | |\n| --- | --- |\n");
+    if let Some(deprecated) = attrs.deprecated.given() {
+        let (year, month, day) = deprecated.sunset;
+        let _ = writeln!(
+            out,
+            "| deprecated | stops working on {year:04}-{month:02}-{day:02}: {} |",
+            cell(deprecated.note.value().trim())
+        );
+    }
     for (key, value) in [
         ("effect", effect.to_owned()),
         ("idempotency", idempotency),
@@ -228,6 +236,32 @@ mod tests {
              - `model_identity` for `customer_id`: staff reserve for any customer\n\n\
              Error codes:\n\n\
              - `OUT_OF_STOCK`: Not enough units; tell the customer how many are.\n"
+        );
+    }
+
+    #[test]
+    fn a_deprecated_version_says_when_it_stops_working() {
+        let node: DeriveInput = parse_quote! {
+            /// Look up one order by its reference.
+            #[tool(version = "1.4.0", deprecated(sunset = "2026-09-30", note = "Use version 2 | the new one."))]
+            struct GetOrder {
+                /// Order reference, e.g. "A-10293".
+                order_ref: String,
+            }
+        };
+        let cx = Ctxt::new();
+        let input = Input::from_syn(&cx, &node).unwrap();
+        cx.check().unwrap();
+        let section = doc_section(&input);
+        let policy: Vec<&str> = section.lines().skip(2).take(4).collect();
+        assert_eq!(
+            policy,
+            [
+                "| policy | |",
+                "| --- | --- |",
+                "| deprecated | stops working on 2026-09-30: Use version 2 \\| the new one. |",
+                "| effect | read |",
+            ]
         );
     }
 

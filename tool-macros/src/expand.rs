@@ -130,6 +130,24 @@ fn contract(input: &Input) -> TokenStream {
         quote!(#text)
     }));
     let (major, minor, patch) = attrs.version.given().map_or((1, 0, 0), |(v, _)| *v);
+    // A deprecated version's description ends with the notice the model
+    // reads (the shared words of tool-words), written here once.
+    let (description, deprecation) = match attrs.deprecated.given() {
+        Some(deprecated) => {
+            let (year, month, day) = deprecated.sunset;
+            let sunset = format!("{year:04}-{month:02}-{day:02}");
+            let note = deprecated.note.value().trim().to_owned();
+            let description = tool_words::deprecated_description(&description, &sunset, &note);
+            let deprecation = quote! {
+                ::core::option::Option::Some(_tool::Deprecation::__new(
+                    _tool::Date::__new(#year, #month, #day),
+                    #note,
+                ))
+            };
+            (description, deprecation)
+        }
+        None => (description, quote!(::core::option::Option::None)),
+    };
 
     let effect = input.effect();
     // `Keyed` is the one variant with data: the key field's JSON name.
@@ -186,6 +204,7 @@ fn contract(input: &Input) -> TokenStream {
             title: #title,
             description: #description,
             version: _tool::Version::new(#major, #minor, #patch),
+            deprecation: #deprecation,
             policy: _tool::Policy::__new(
                 #effect,
                 #idempotency,

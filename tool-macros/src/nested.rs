@@ -1,5 +1,6 @@
-//! The nested lists inside `#[tool(...)]`: `errors(...)` and `allow(...)`,
-//! and the report for keys that are unknown or in the wrong place.
+//! The nested lists inside `#[tool(...)]`: `errors(...)`, `allow(...)` and
+//! `deprecated(...)`, and the report for keys that are unknown or in the
+//! wrong place.
 
 use proc_macro2::TokenStream;
 use quote::ToTokens;
@@ -11,7 +12,7 @@ use crate::slot::Slot;
 use crate::symbol::*;
 use crate::value::{is_screaming_snake, lit_str, lit_vocab, path_to_string, skip_value, spellings};
 use crate::vocab::{ErrorCategory, Recovery, Rule, Vocabulary};
-use tool_words::edit_distance;
+use tool_words::{edit_distance, note_problem, parse_date};
 
 /// `errors(CODE = "meaning")` or `errors(CODE(meaning = "...", category = "...", recovery = "..."))`.
 pub struct ErrorDecl {
@@ -19,6 +20,93 @@ pub struct ErrorDecl {
     pub meaning: LitStr,
     pub category: Option<ErrorCategory>,
     pub recovery: Option<Recovery>,
+}
+
+/// `deprecated(sunset = "YYYY-MM-DD", note = "...")`: the day the version
+/// stops being served and one sentence of guidance.
+pub struct Deprecated {
+    pub sunset: (u16, u8, u8),
+    pub note: LitStr,
+}
+
+/// Parses `deprecated(sunset = "2026-09-30", note = "Use version 2.")`;
+/// `None` when a part is missing or refused (each reported).
+pub fn parse_deprecated(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<Deprecated>> {
+    const EXAMPLE: &str = "`deprecated(sunset = \"2026-09-30\", note = \"Use version 2, which asks where the refund goes.\")`";
+    if !meta.input.peek(syn::token::Paren) {
+        cx.error_spanned_by(
+            &meta.path,
+            format!("`deprecated` needs the sunset date and a note: {EXAMPLE}"),
+        );
+        skip_value(meta)?;
+        return Ok(None);
+    }
+    let mut sunset = None;
+    let mut note = None;
+    let mut refused = false;
+    meta.parse_nested_meta(|m| {
+        if m.path == SUNSET {
+            match lit_str(cx, &m, SUNSET)? {
+                Some(text) => match parse_date(&text.value()) {
+                    Some(date) => sunset = Some(date),
+                    None => {
+                        refused = true;
+                        cx.error_spanned_by(
+                            &text,
+                            format!(
+                                "malformed sunset `{}`; write the first day the version is no longer served as `YYYY-MM-DD` (UTC), e.g. `sunset = \"2026-09-30\"`",
+                                text.value()
+                            ),
+                        );
+                    }
+                },
+                None => refused = true,
+            }
+        } else if m.path == NOTE {
+            match lit_str(cx, &m, NOTE)? {
+                Some(text) => match note_problem(&text.value()) {
+                    None => note = Some(text),
+                    Some(problem) => {
+                        refused = true;
+                        cx.error_spanned_by(
+                            &text,
+                            format!(
+                                "{problem}; the note is the one sentence the model reads after the description, saying what to use instead, e.g. `note = \"Use version 2, which asks where the refund goes.\"`"
+                            ),
+                        );
+                    }
+                },
+                None => refused = true,
+            }
+        } else {
+            let written = path_to_string(&m.path);
+            cx.error_spanned_by(
+                &m.path,
+                format!(
+                    "unknown key `{written}` in `deprecated`{}; its keys are {}",
+                    did_you_mean(&written, DEPRECATED_KEYS),
+                    key_list(DEPRECATED_KEYS)
+                ),
+            );
+            refused = true;
+            skip_value(&m)?;
+        }
+        Ok(())
+    })?;
+    if refused {
+        return Ok(None);
+    }
+    match (sunset, note) {
+        (Some(sunset), Some(note)) => Ok(Some(Deprecated { sunset, note })),
+        (sunset, _) => {
+            let missing = if sunset.is_none() { "sunset" } else { "note" };
+            cx.error_spanned_by(
+                &meta.path,
+                format!("`deprecated` needs a `{missing}`: {EXAMPLE}"),
+            );
+            Ok(None)
+        }
+    }
 }
 
 /// `allow(rule = "reason")`.

@@ -14,6 +14,7 @@ pub const DESCRIPTION: Symbol = Symbol("description");
 pub const NAME: Symbol = Symbol("name");
 pub const TITLE: Symbol = Symbol("title");
 pub const VERSION: Symbol = Symbol("version");
+pub const DEPRECATED: Symbol = Symbol("deprecated");
 pub const EFFECT: Symbol = Symbol("effect");
 pub const IDEMPOTENT: Symbol = Symbol("idempotent");
 pub const APPROVAL: Symbol = Symbol("approval");
@@ -24,6 +25,10 @@ pub const OUTPUT: Symbol = Symbol("output");
 pub const ERRORS: Symbol = Symbol("errors");
 pub const CRATE: Symbol = Symbol("crate");
 pub const ALLOW: Symbol = Symbol("allow");
+
+// Keys inside `deprecated(...)`.
+pub const SUNSET: Symbol = Symbol("sunset");
+pub const NOTE: Symbol = Symbol("note");
 
 // Keys inside `errors(CODE(...))`.
 pub const MEANING: Symbol = Symbol("meaning");
@@ -52,8 +57,8 @@ pub const SCHEMARS: Symbol = Symbol("schemars");
 
 /// Keys that belong on the struct, for "belongs on ..." messages.
 pub const STRUCT_KEYS: &[Symbol] = &[
-    NAME, TITLE, VERSION, EFFECT, IDEMPOTENT, APPROVAL, TIMEOUT_MS, OPEN_WORLD, DATA, OUTPUT,
-    ERRORS, CRATE,
+    NAME, TITLE, VERSION, DEPRECATED, EFFECT, IDEMPOTENT, APPROVAL, TIMEOUT_MS, OPEN_WORLD, DATA,
+    OUTPUT, ERRORS, CRATE,
 ];
 
 /// Keys that belong on a field.
@@ -80,6 +85,7 @@ pub const ALL_STRUCT_KEYS: &[Symbol] = &[
     NAME,
     TITLE,
     VERSION,
+    DEPRECATED,
     EFFECT,
     IDEMPOTENT,
     APPROVAL,
@@ -111,6 +117,9 @@ pub const ALL_FIELD_KEYS: &[Symbol] = &[
     ITEMS,
     ALLOW,
 ];
+
+/// The keys inside `deprecated(...)`.
+pub const DEPRECATED_KEYS: &[Symbol] = &[SUNSET, NOTE];
 
 /// The keys inside `errors(CODE(...))`.
 pub const ERROR_KEYS: &[Symbol] = &[MEANING, CATEGORY, RECOVERY];

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use rmcp::model::{JsonObject, MetaObject, ProtocolVersion, Tool, ToolAnnotations};
 use serde_json::Value;
+use tool_core::contract::deprecation_json;
 use tool_core::{Approval, DataClass, Effect, Idempotency, Policy, ToolContract};
 
 use crate::output::output_schema;
@@ -22,6 +23,11 @@ pub const META_PREFIX: &str = "dev.tool-contract/";
 pub const META_APPROVAL: &str = "dev.tool-contract/approval";
 /// `_meta` key: the contract's semantic version, e.g. `"3.0.0"`.
 pub const META_VERSION: &str = "dev.tool-contract/version";
+/// `_meta` key of a deprecated version: `{"sunset": "2026-09-30", "note":
+/// "..."}`, the first day it is no longer served (UTC) and what to use
+/// instead (the description ends with the same notice for the model);
+/// absent for a version that is not deprecated.
+pub const META_DEPRECATED: &str = "dev.tool-contract/deprecated";
 /// `_meta` key: the most sensitive class of data the tool touches
 /// (`"public"`, `"internal"`, `"confidential"`, `"restricted"`).
 pub const META_DATA_CLASS: &str = "dev.tool-contract/data_class";
@@ -53,7 +59,8 @@ pub fn requires_object_output(version: Option<&ProtocolVersion>) -> bool {
 ///   it is not an object and the peer requires one, or when it may be
 ///   `null` ([`wraps`](crate::wraps));
 /// - `annotations`: see [`annotations`], all four hints always written;
-/// - `_meta`: approval, version and data class under [`META_PREFIX`].
+/// - `_meta`: approval, version and data class under [`META_PREFIX`], and
+///   a deprecated version's sunset and note ([`META_DEPRECATED`]).
 pub fn mcp_tool(contract: &ToolContract, version: Option<&ProtocolVersion>) -> Tool {
     let title = display_title(contract);
     let input = input_schema(contract.input_schema());
@@ -142,5 +149,8 @@ fn meta(contract: &ToolContract) -> JsonObject {
         Value::from(contract.version().to_string()),
     );
     meta.insert(META_DATA_CLASS.into(), Value::from(data_class));
+    if let Some(deprecation) = contract.deprecation() {
+        meta.insert(META_DEPRECATED.into(), deprecation_json(deprecation));
+    }
     meta
 }

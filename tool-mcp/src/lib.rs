@@ -24,7 +24,11 @@
 //!   ([`display_title`]).
 //! - `annotations`: all four hints, from the policy ([`annotations`]);
 //!   approval, version and data class in `_meta` under
-//!   [`META_PREFIX`].
+//!   [`META_PREFIX`], and a deprecated version's sunset and note
+//!   ([`META_DEPRECATED`]).
+//! - versions: a tool served at several versions is listed at one, the
+//!   one the peer's session pins (`VersionPins`) or else its newest that
+//!   is not retired, and called at that one.
 //! - `outputSchema`: only for a tool that declares `output = ...`; wrapped
 //!   as `{"value": ...}` when it is not an object and the peer is on a
 //!   revision before 2026-07-28, which require an object, and on any
@@ -74,8 +78,8 @@ mod server;
 mod transport;
 
 pub use definition::{
-    META_APPROVAL, META_DATA_CLASS, META_ERROR, META_PREFIX, META_TRUNCATED, META_VERSION,
-    annotations, display_title, mcp_tool, requires_object_output,
+    META_APPROVAL, META_DATA_CLASS, META_DEPRECATED, META_ERROR, META_PREFIX, META_TRUNCATED,
+    META_VERSION, annotations, display_title, mcp_tool, requires_object_output,
 };
 pub use output::{VALUE_KEY, output_schema, wraps};
 pub use result::{FATAL_MESSAGE, RESULT_TOO_LARGE, call_tool_result};

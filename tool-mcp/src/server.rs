@@ -15,10 +15,10 @@ use rmcp::model::{
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
-use serde_json::Value;
+use serde_json::{Value, json};
 use tool_core::{OutputKind, Session, ToolCall, ToolContract, ToolError, ToolOutput};
 use tool_runtime::model_result::ResultStatus;
-use tool_runtime::{AbortHandle, CallResult, Toolbox};
+use tool_runtime::{AbortHandle, CallResult, Toolbox, VersionError};
 
 use crate::definition::{mcp_tool, requires_object_output};
 use crate::result::{
@@ -40,7 +40,9 @@ type ResultFn = dyn Fn(&CallResult) + Send + Sync;
 /// - `initialize` and `server/discover` name the application (the name and
 ///   version given to [`new`](Self::new)) and offer tools;
 /// - `tools/list` gives every registered tool, sorted by name, in the MCP
-///   dialect ([`mcp_tool`]) of the peer's revision;
+///   dialect ([`mcp_tool`]) of the peer's revision, each at the version
+///   the peer's session is offered ([`tools_for`](Self::tools_for): its
+///   `VersionPins`, else the newest that is not retired);
 /// - `tools/call` runs the call through the toolbox, with its approvals,
 ///   idempotent replays, time limits and audit records, in the session the
 ///   application builds ([`with_session`](Self::with_session),
@@ -80,21 +82,47 @@ pub struct McpServer {
     instructions: Option<String>,
     session: Arc<SessionFn>,
     on_result: Option<Arc<ResultFn>>,
-    /// The definitions for peers that require object output, and for the
-    /// others, each sorted by name.
+    /// The definitions a session without `VersionPins` gets, for peers
+    /// that require object output and for the others, each sorted by name.
     tools_object_output: Arc<[Tool]>,
     tools_any_output: Arc<[Tool]>,
-    /// Each tool's output schema as the two kinds of peer got it,
-    /// compiled once: a success is checked against it before it is sent.
-    output_validators: Arc<HashMap<String, OutputValidators>>,
+    /// Every served version's definitions and compiled output schemas, by
+    /// tool name and major version: a success is checked against the
+    /// schema its peer was given before it is sent.
+    versions: Arc<HashMap<(String, u64), Definitions>>,
 }
 
-/// The compiled output schemas of one tool: for peers that require object
-/// output, and for the others (`None`: it did not compile, and is not
-/// checked).
-struct OutputValidators {
-    object_output: Option<Validator>,
-    any_output: Option<Validator>,
+/// One served version as MCP peers get it: its definition for peers that
+/// require object output and for the others, and their output schemas
+/// compiled (`None`: none, or it did not compile, and is not checked).
+struct Definitions {
+    object_output: Tool,
+    any_output: Tool,
+    object_validator: Option<Validator>,
+    any_validator: Option<Validator>,
+}
+
+impl Definitions {
+    fn tool(&self, object_output: bool) -> &Tool {
+        if object_output {
+            &self.object_output
+        } else {
+            &self.any_output
+        }
+    }
+
+    fn validator(&self, object_output: bool) -> Option<&Validator> {
+        if object_output {
+            self.object_validator.as_ref()
+        } else {
+            self.any_validator.as_ref()
+        }
+    }
+}
+
+/// The key of a served version: its name and major version.
+fn key(contract: &ToolContract) -> (String, u64) {
+    (contract.name().to_owned(), contract.version().major)
 }
 
 /// Compiles an `outputSchema` of a definition.
@@ -118,28 +146,28 @@ impl McpServer {
         let toolbox = toolbox.into();
         let legacy = Some(&rmcp::model::ProtocolVersion::V_2025_11_25);
         let current = Some(&rmcp::model::ProtocolVersion::V_2026_07_28);
-        let tools_object_output: Arc<[Tool]> = toolbox
-            .contracts()
-            .map(|contract| mcp_tool(contract, legacy))
-            .collect();
-        let tools_any_output: Arc<[Tool]> = toolbox
-            .contracts()
-            .map(|contract| mcp_tool(contract, current))
-            .collect();
-        let output_validators = tools_object_output
-            .iter()
-            .zip(tools_any_output.iter())
-            .filter(|(tool, _)| tool.output_schema.is_some())
-            .map(|(object_output, any_output): (&Tool, &Tool)| {
-                let validators = OutputValidators {
-                    object_output: compile(object_output),
-                    any_output: compile(any_output),
+        let versions: HashMap<(String, u64), Definitions> = toolbox
+            .served_contracts()
+            .map(|contract| {
+                let object_output = mcp_tool(contract, legacy);
+                let any_output = mcp_tool(contract, current);
+                let definitions = Definitions {
+                    object_validator: compile(&object_output),
+                    any_validator: compile(&any_output),
+                    object_output,
+                    any_output,
                 };
-                (object_output.name.to_string(), validators)
+                (key(contract), definitions)
             })
             .collect();
+        let defaults: Vec<&Definitions> = toolbox
+            .contracts()
+            .filter_map(|contract| versions.get(&key(contract)))
+            .collect();
+        let tools_object_output = defaults.iter().map(|d| d.object_output.clone()).collect();
+        let tools_any_output = defaults.iter().map(|d| d.any_output.clone()).collect();
         McpServer {
-            output_validators: Arc::new(output_validators),
+            versions: Arc::new(versions),
             toolbox,
             info: Implementation::new(name, version),
             instructions: None,
@@ -172,10 +200,16 @@ impl McpServer {
     /// context's extensions (an HTTP request's headers, after the
     /// transport's authentication).
     ///
+    /// The session also says which version of each tool the peer sees: put
+    /// `VersionPins` into it (e.g. for a host known to be on an older
+    /// version), and `tools/list` lists and `tools/call` runs each tool at
+    /// the version pinned, else at its newest that is not retired.
+    ///
     /// The client writes `_meta` and its info: never take an identity, a
     /// tenant or an approval from them; those come from the application's
-    /// own authentication. A panic in `session` fails that call with a
-    /// JSON-RPC internal error and leaves the connection serving.
+    /// own authentication. A panic in `session` fails that request (a call,
+    /// or a `tools/list`) with a JSON-RPC internal error and leaves the
+    /// connection serving.
     #[must_use]
     pub fn with_session_fn(
         mut self,
@@ -201,13 +235,47 @@ impl McpServer {
     }
 
     /// The tool definitions a peer on a revision that requires object
-    /// output (`true`: 2025-11-25 and earlier) or not gets, sorted by name.
+    /// output (`true`: 2025-11-25 and earlier) or not gets in a session
+    /// without `VersionPins`, sorted by name: each tool at its newest
+    /// version that is not retired when the server was built.
     pub fn tools(&self, object_output: bool) -> &[Tool] {
         if object_output {
             &self.tools_object_output
         } else {
             &self.tools_any_output
         }
+    }
+
+    /// The tool definitions `tools/list` gives in `session` (the one
+    /// [`with_session`](Self::with_session) or
+    /// [`with_session_fn`](Self::with_session_fn) builds for the peer),
+    /// sorted by name: one version of each tool, the one the session's
+    /// `VersionPins` name, else the newest that is not retired
+    /// ([`Toolbox::contracts_for`]), so that a peer pinned to a version
+    /// lists and calls only it. A pin that cannot be served is the
+    /// [`VersionError`], which `tools/list` answers as a JSON-RPC internal
+    /// error (`-32603`) naming it and its code.
+    pub fn tools_for(
+        &self,
+        session: &Session,
+        object_output: bool,
+    ) -> Result<Vec<Tool>, VersionError> {
+        Ok(self
+            .toolbox
+            .contracts_for(session)?
+            .into_iter()
+            .filter_map(|contract| self.versions.get(&key(contract)))
+            .map(|definitions| definitions.tool(object_output).clone())
+            .collect())
+    }
+
+    /// The session of one request, or the JSON-RPC error of a session
+    /// function that panicked (the application's closures run inside the
+    /// connection's task: a panic in one fails this request, not the
+    /// connection).
+    fn session(&self, context: &RequestContext<RoleServer>) -> Result<Session, ErrorData> {
+        catch_unwind(AssertUnwindSafe(|| (self.session)(context)))
+            .map_err(|_| ErrorData::internal_error(FATAL_MESSAGE, None))
     }
 
     /// Runs one `tools/call` as [`ServerHandler::call_tool`] does, with the
@@ -229,10 +297,7 @@ impl McpServer {
             (None, None) => "{}".to_owned(),
         };
         let call = ToolCall::new(call_id(&context.id), request.name.as_ref(), arguments);
-        // The application's closures run inside the connection's task: a
-        // panic in one fails this call, not the connection.
-        let session = catch_unwind(AssertUnwindSafe(|| (self.session)(context)))
-            .map_err(|_| ErrorData::internal_error(FATAL_MESSAGE, None))?;
+        let session = self.session(context)?;
         // The transport of `serve` aborts the call through its own handle
         // on the client's `notifications/cancelled`; other transports
         // cancel `context.ct`.
@@ -246,7 +311,12 @@ impl McpServer {
             &abort,
         )
         .await;
-        let contract = self.toolbox.contract(&call.name);
+        // The version the call was served at; a call pinned to a version
+        // that is not served is still a call of a known tool.
+        let contract = match result.version() {
+            Some(version) => self.toolbox.contract_at(&call.name, version.major),
+            None => self.toolbox.contract(&call.name),
+        };
         let mut result = result;
         if let Some(contract) = contract {
             if let Some(error) = too_large(contract, &result.output) {
@@ -278,15 +348,11 @@ impl McpServer {
         if !matches!(result.output, ToolOutput::Success { .. }) {
             return;
         }
-        let Some(validators) = self.output_validators.get(contract.name()) else {
-            return;
-        };
-        let validator = if object_output {
-            &validators.object_output
-        } else {
-            &validators.any_output
-        };
-        let Some(validator) = validator else {
+        let Some(validator) = self
+            .versions
+            .get(&key(contract))
+            .and_then(|definitions| definitions.validator(object_output))
+        else {
             return;
         };
         let structured = sent_structured_content(contract, &result.output, object_output);
@@ -385,9 +451,11 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         let object_output = requires_object_output(context.protocol_version().as_ref());
-        Ok(ListToolsResult::with_all_items(
-            self.tools(object_output).to_vec(),
-        ))
+        let session = self.session(&context)?;
+        let tools = self.tools_for(&session, object_output).map_err(|error| {
+            ErrorData::internal_error(error.to_string(), Some(json!({"code": error.code()})))
+        })?;
+        Ok(ListToolsResult::with_all_items(tools))
     }
 
     async fn call_tool(

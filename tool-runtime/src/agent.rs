@@ -14,6 +14,7 @@ use tool_core::{ResponseError, Session};
 use tool_transport::{Transport, TransportError};
 
 use crate::approval::ApprovalRequest;
+use crate::versions::{VersionError, VersionPins};
 use crate::{AbortHandle, CallResult, Toolbox};
 
 pub use tool_core::provider::TurnEnd;
@@ -26,6 +27,9 @@ type CallOf<C> = <<C as Conversation>::Provider as Provider>::Call;
 pub enum AgentError<C: Conversation> {
     /// The toolbox's tools cannot be offered to the provider.
     Tools(C::ToolSetError),
+    /// A pinned version cannot be offered: not served, or retired
+    /// ([`VersionError::code`]).
+    Versions(VersionError),
     /// The settings' extra request keys set a key the loop writes itself.
     ReservedKey(String),
     /// The request got no response.
@@ -46,6 +50,7 @@ impl<C: Conversation> fmt::Debug for AgentError<C> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             AgentError::Tools(error) => f.debug_tuple("Tools").field(error).finish(),
+            AgentError::Versions(error) => f.debug_tuple("Versions").field(error).finish(),
             AgentError::ReservedKey(key) => f.debug_tuple("ReservedKey").field(key).finish(),
             AgentError::Transport(error) => f.debug_tuple("Transport").field(error).finish(),
             AgentError::Response(error) => f.debug_tuple("Response").field(error).finish(),
@@ -59,6 +64,9 @@ impl<C: Conversation> fmt::Display for AgentError<C> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             AgentError::Tools(error) => write!(f, "the tools cannot be offered: {error}"),
+            AgentError::Versions(error) => {
+                write!(f, "the pinned versions cannot be offered: {error}")
+            }
             AgentError::ReservedKey(key) => write!(
                 f,
                 "`{key}` is the loop's to set (it writes {}, and reads whole responses, never a \
@@ -82,6 +90,7 @@ impl<C: Conversation> std::error::Error for AgentError<C> {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             AgentError::Tools(error) => Some(error),
+            AgentError::Versions(error) => Some(error),
             AgentError::Transport(error) => Some(error),
             AgentError::Response(error) => Some(error),
             _ => None,
@@ -174,7 +183,10 @@ impl<C: Conversation> Turn<C> {
 /// recording for tests); `C` is the provider's [`Conversation`] (OpenAI's
 /// Responses API, Anthropic's Messages API, Gemini's `generateContent`).
 ///
-/// Every request carries the toolbox's tools. A response's calls run as
+/// Every request carries the toolbox's tools, one version of each: the
+/// versions are fixed when the conversation starts (the newest, or those
+/// [`pinned`](Self::pinned)), and every call of the conversation runs at
+/// them. A response's calls run as
 /// one turn of the toolbox (approvals, idempotent replays, time limits,
 /// audit records); a response that repeats a call id answered earlier in
 /// the conversation is refused before anything of it runs (the call would
@@ -184,6 +196,8 @@ pub struct Agent<'t, C: Conversation, T> {
     toolbox: &'t Toolbox,
     transport: T,
     conversation: C,
+    /// The version of each tool offered, which every call runs at.
+    versions: VersionPins,
     abort: AbortHandle,
     /// The call ids of every response read so far: a later response that
     /// repeats one is refused (its call would run a second time).
@@ -195,24 +209,43 @@ pub struct Agent<'t, C: Conversation, T> {
 }
 
 impl<'t, C: Conversation, T: Transport> Agent<'t, C, T> {
-    /// A conversation offering `toolbox`'s tools; fails when the tools
-    /// cannot be offered or the settings' extra keys set a key the loop
-    /// writes.
+    /// A conversation offering `toolbox`'s tools, each at its newest
+    /// version that is not retired; fails when the tools cannot be offered
+    /// or the settings' extra keys set a key the loop writes.
     pub fn new(
         toolbox: &'t Toolbox,
         transport: T,
         settings: C::Settings,
     ) -> Result<Self, AgentError<C>> {
+        Self::pinned(toolbox, transport, settings, &VersionPins::new())
+    }
+
+    /// A conversation offering `toolbox`'s tools at the versions `pins`
+    /// name (the others at their newest that is not retired): a
+    /// conversation recorded or evaluated at a version keeps it. The
+    /// versions are fixed here; every call of the conversation runs at
+    /// them, whatever [`VersionPins`] the session given to
+    /// [`send`](Self::send) holds. A pin to a version that is not served
+    /// or is retired is [`AgentError::Versions`].
+    pub fn pinned(
+        toolbox: &'t Toolbox,
+        transport: T,
+        settings: C::Settings,
+        pins: &VersionPins,
+    ) -> Result<Self, AgentError<C>> {
         let extra = C::extra(&settings);
         if let Some(key) = C::LOOP_KEYS.iter().find(|key| extra.contains_key(**key)) {
             return Err(AgentError::ReservedKey((*key).to_owned()));
         }
-        let contracts: Vec<_> = toolbox.contracts().collect();
+        let contracts = toolbox
+            .contracts_for(&Session::new().with(pins.clone()))
+            .map_err(AgentError::Versions)?;
         let conversation = C::start(settings, &contracts).map_err(AgentError::Tools)?;
         Ok(Agent {
             toolbox,
             transport,
             conversation,
+            versions: VersionPins::of(&contracts),
             abort: AbortHandle::new(),
             call_ids: HashSet::new(),
             unfinished: Vec::new(),
@@ -230,6 +263,12 @@ impl<'t, C: Conversation, T: Transport> Agent<'t, C, T> {
     /// The tool definitions every request carries.
     pub fn tools(&self) -> &[Value] {
         self.conversation.tools()
+    }
+
+    /// The version of each tool the conversation offers and runs its
+    /// calls at.
+    pub fn versions(&self) -> &VersionPins {
+        &self.versions
     }
 
     /// The transport, e.g. to see that a replay is done.
@@ -344,9 +383,11 @@ impl<'t, C: Conversation, T: Transport> Agent<'t, C, T> {
             Vec::new()
         };
         let reading = self.conversation.read(&response, &calls)?;
+        // The calls run at the versions the conversation offers.
+        let session = session.clone().with(self.versions.clone());
         let round = self
             .toolbox
-            .answer_round::<C::Provider>(calls, refusal, session, &self.abort.child())
+            .answer_round::<C::Provider>(calls, refusal, &session, &self.abort.child())
             .await;
         self.conversation.answered(&response, &reading, &round);
         let Reading {

@@ -10,7 +10,10 @@
 //! integers, `null` and absent alike where the contract reads them alike)
 //! and the same [`Subjects`] of the session, so a
 //! grant made in customer A's session does not run the call in customer
-//! B's, even when both sessions share one [`Approvals`]. A tool that takes
+//! B's, even when both sessions share one [`Approvals`]. The version is the
+//! one the call is served at: a grant of a call at an older version served
+//! through a newer handler (`Toolbox::serve_older`) names the older version,
+//! so it never runs a call at the newer one, even with the same arguments. A tool that takes
 //! injected values needs a non-empty `Subjects` in the session, and every approved tool
 //! needs one source of grants, `Approvals` there or an [`ApprovalStore`] on the toolbox
 //! (not both): without them the call is the application's

@@ -54,7 +54,9 @@ pub struct AuditRecord {
     pub call_id: String,
     /// The tool name the model called (cut to 256 characters).
     pub tool: String,
-    /// The contract version that handled the call; `None` for an unknown tool.
+    /// The contract version the call was served at (an older version's,
+    /// when the call was upgraded into a newer version's handler); `None`
+    /// for an unknown tool or a pin to a version that is not served.
     pub contract_version: Option<Version>,
     /// Who the call was made for, from the session's [`Subjects`].
     pub subjects: Vec<Subject>,

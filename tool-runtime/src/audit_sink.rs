@@ -47,7 +47,8 @@ pub struct AuditStart {
     pub call_id: String,
     /// The tool's name.
     pub tool: String,
-    /// The contract version that handles the call.
+    /// The contract version the call is served at (an older version's,
+    /// when the call is upgraded into a newer version's handler).
     pub contract_version: Version,
     /// Who the call is made for, from the session's
     /// [`Subjects`](crate::audit::Subjects).

@@ -1,6 +1,6 @@
 //! What one call of the runtime gives back.
 
-use tool_core::ToolOutput;
+use tool_core::{ToolOutput, Version};
 
 use crate::approval::ApprovalRequest;
 use crate::audit::AuditRecord;
@@ -32,6 +32,14 @@ impl CallResult {
     /// True when the run must stop: the output is fatal.
     pub fn is_fatal(&self) -> bool {
         self.output.is_fatal()
+    }
+
+    /// The contract version the call was served at (the version its
+    /// session reached, an older one upgraded into the handler's included),
+    /// as its audit record names it; `None` for an unknown tool or a pin to
+    /// a version that is not served.
+    pub fn version(&self) -> Option<Version> {
+        self.audit.contract_version
     }
 }
 

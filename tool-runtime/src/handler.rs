@@ -1,5 +1,6 @@
-//! Typed handlers behind one object-safe interface, the context a handler
-//! gets, and the guard that turns a handler's panic into a value.
+//! Typed handlers behind one object-safe interface (and older versions of
+//! a tool, upgraded into its handler's type), the context a handler gets,
+//! and the guard that turns a handler's panic into a value.
 
 use std::any::Any;
 use std::fmt;
@@ -127,94 +128,92 @@ pub(crate) struct Parsed {
     pub run: Box<dyn FnOnce(CallContext) -> BoxFuture<'static, HandlerResult> + Send>,
 }
 
-/// One registered tool, whatever its type.
+/// One served version of a tool, whatever its type: the version whose
+/// handler is registered, or an older one whose calls are upgraded into it.
 pub(crate) trait ErasedTool: Send + Sync {
     fn contract(&self) -> &'static ToolContract;
     fn parse(&self, arguments: &str, session: &Session) -> Result<Parsed, ArgumentError>;
+    /// The [`Run`] of the tool's own handler (`Run<T>` for the type `T` it
+    /// was registered with); `None` for an older version, which has none.
+    fn handler(&self) -> Option<&(dyn Any + Send + Sync)>;
 }
 
-/// Names the types a handler is registered with, without owning any.
-type Marker<T, Fut, E> = fn() -> (T, Fut, E);
+/// How a handler's output becomes the call's result: serialized as it is,
+/// or first downgraded to an older version's output type.
+pub(crate) type Finish<O> = fn(O) -> HandlerResult;
 
-/// A tool type and its handler.
-pub(crate) struct Registered<T, H, Fut, E> {
-    handler: Arc<H>,
-    _types: PhantomData<Marker<T, Fut, E>>,
-}
+/// The handler of tool `T`, async or blocking: runs a parsed `T` and ends
+/// with its output as [`Finish`] makes it.
+pub(crate) type Run<T> = Arc<
+    dyn Fn(T, CallContext, Finish<<T as Tool>::Output>) -> BoxFuture<'static, HandlerResult>
+        + Send
+        + Sync,
+>;
 
-impl<T, H, Fut, E> Registered<T, H, Fut, E> {
-    pub(crate) fn new(handler: H) -> Self {
-        Registered {
-            handler: Arc::new(handler),
-            _types: PhantomData,
-        }
-    }
-}
-
-impl<T, H, Fut, E> ErasedTool for Registered<T, H, Fut, E>
+/// The [`Run`] of an async handler.
+pub(crate) fn async_run<T, H, Fut, E>(handler: H) -> Run<T>
 where
     T: Tool + Send + 'static,
     H: Fn(T, CallContext) -> Fut + Send + Sync + 'static,
     Fut: Future<Output = Result<T::Output, E>> + Send + 'static,
     E: Into<ToolError> + 'static,
 {
-    fn contract(&self) -> &'static ToolContract {
-        T::contract()
-    }
-
-    fn parse(&self, arguments: &str, session: &Session) -> Result<Parsed, ArgumentError> {
-        let tool = T::from_arguments(arguments, session)?;
-        let key = tool.idempotency_key();
-        let canonical = CanonicalArguments::of(T::input_schema(), arguments);
-        let handler = Arc::clone(&self.handler);
-        let run = move |cx: CallContext| -> BoxFuture<'static, HandlerResult> {
-            Box::pin(async move {
-                // The handler is called inside the future, so a panic while
-                // it builds its future is caught like one while it runs.
-                finish::<T, E>(handler(tool, cx).await)
-            })
-        };
-        Ok(Parsed {
-            key,
-            canonical,
-            run: Box::new(run),
+    let handler = Arc::new(handler);
+    Arc::new(move |tool: T, cx: CallContext, finish: Finish<T::Output>| {
+        let handler = Arc::clone(&handler);
+        Box::pin(async move {
+            // The handler is called inside the future, so a panic while
+            // it builds its future is caught like one while it runs.
+            match handler(tool, cx).await {
+                Ok(output) => finish(output),
+                Err(error) => HandlerResult::Err(error.into()),
+            }
         })
-    }
+    })
 }
 
-/// A handler's result with the output serialized and the error converted.
-fn finish<T: Tool, E: Into<ToolError>>(result: Result<T::Output, E>) -> HandlerResult {
-    match result {
-        Ok(output) => match serde_json::to_value(&output) {
-            Ok(value) => HandlerResult::Ok(value),
-            Err(error) => HandlerResult::Unserializable(error.to_string()),
-        },
-        Err(error) => HandlerResult::Err(error.into()),
-    }
-}
-
-/// A tool type and its blocking handler, which runs on Tokio's blocking
+/// The [`Run`] of a blocking handler, which runs on Tokio's blocking
 /// thread pool (`spawn_blocking`).
-pub(crate) struct RegisteredBlocking<T, H, E> {
-    handler: Arc<H>,
-    _types: PhantomData<fn() -> (T, E)>,
-}
-
-impl<T, H, E> RegisteredBlocking<T, H, E> {
-    pub(crate) fn new(handler: H) -> Self {
-        RegisteredBlocking {
-            handler: Arc::new(handler),
-            _types: PhantomData,
-        }
-    }
-}
-
-impl<T, H, E> ErasedTool for RegisteredBlocking<T, H, E>
+pub(crate) fn blocking_run<T, H, E>(handler: H) -> Run<T>
 where
     T: Tool + Send + 'static,
     H: Fn(T, CallContext) -> Result<T::Output, E> + Send + Sync + 'static,
     E: Into<ToolError> + 'static,
 {
+    let handler = Arc::new(handler);
+    Arc::new(move |tool: T, cx: CallContext, finish: Finish<T::Output>| {
+        let handler = Arc::clone(&handler);
+        Box::pin(async move {
+            // The handler and the serialization of its output run on the
+            // blocking pool; when the call is stopped first, the thread
+            // runs to its end and its result is dropped there.
+            let task = tokio::task::spawn_blocking(move || match handler(tool, cx) {
+                Ok(output) => finish(output),
+                Err(error) => HandlerResult::Err(error.into()),
+            });
+            match task.await {
+                Ok(result) => result,
+                Err(error) => match error.try_into_panic() {
+                    Ok(payload) => HandlerResult::Panicked(take_panic(payload)),
+                    Err(error) => HandlerResult::Panicked(error.to_string()),
+                },
+            }
+        })
+    })
+}
+
+/// A tool type and its handler.
+pub(crate) struct Registered<T: Tool> {
+    run: Run<T>,
+}
+
+impl<T: Tool> Registered<T> {
+    pub(crate) fn new(run: Run<T>) -> Self {
+        Registered { run }
+    }
+}
+
+impl<T: Tool + Send + 'static> ErasedTool for Registered<T> {
     fn contract(&self) -> &'static ToolContract {
         T::contract()
     }
@@ -223,28 +222,79 @@ where
         let tool = T::from_arguments(arguments, session)?;
         let key = tool.idempotency_key();
         let canonical = CanonicalArguments::of(T::input_schema(), arguments);
-        let handler = Arc::clone(&self.handler);
-        let run = move |cx: CallContext| -> BoxFuture<'static, HandlerResult> {
-            Box::pin(async move {
-                // The handler and the serialization of its output run on
-                // the blocking pool; when the call is stopped first, the
-                // thread runs to its end and its result is dropped there.
-                let task = tokio::task::spawn_blocking(move || finish::<T, E>(handler(tool, cx)));
-                match task.await {
-                    Ok(result) => result,
-                    Err(error) => match error.try_into_panic() {
-                        Ok(payload) => HandlerResult::Panicked(take_panic(payload)),
-                        Err(error) => HandlerResult::Panicked(error.to_string()),
-                    },
-                }
-            })
-        };
+        let run = Arc::clone(&self.run);
         Ok(Parsed {
             key,
             canonical,
-            run: Box::new(run),
+            run: Box::new(move |cx| run(tool, cx, serialized::<T::Output>)),
         })
     }
+
+    fn handler(&self) -> Option<&(dyn Any + Send + Sync)> {
+        Some(&self.run)
+    }
+}
+
+/// An older version `Old` of a tool served by the handler of `New`: its
+/// calls are parsed by `Old`'s contract (its idempotency key and
+/// canonical arguments are `Old`'s), upgraded with `TryFrom<Old> for New`
+/// (a failure is the model's argument error at `$`, in the conversion's
+/// words), and `New`'s output is downgraded with `From` into `Old`'s.
+pub(crate) struct Older<Old, New: Tool> {
+    run: Run<New>,
+    _old: PhantomData<fn() -> Old>,
+}
+
+impl<Old, New: Tool> Older<Old, New> {
+    pub(crate) fn new(run: Run<New>) -> Self {
+        Older {
+            run,
+            _old: PhantomData,
+        }
+    }
+}
+
+impl<Old, New> ErasedTool for Older<Old, New>
+where
+    Old: Tool + Send + 'static,
+    New: Tool + TryFrom<Old> + Send + 'static,
+    <New as TryFrom<Old>>::Error: fmt::Display,
+    Old::Output: From<New::Output>,
+{
+    fn contract(&self) -> &'static ToolContract {
+        Old::contract()
+    }
+
+    fn parse(&self, arguments: &str, session: &Session) -> Result<Parsed, ArgumentError> {
+        let old = Old::from_arguments(arguments, session)?;
+        let key = old.idempotency_key();
+        let canonical = CanonicalArguments::of(Old::input_schema(), arguments);
+        let new =
+            New::try_from(old).map_err(|error| ArgumentError::invalid("$", error.to_string()))?;
+        let run = Arc::clone(&self.run);
+        Ok(Parsed {
+            key,
+            canonical,
+            run: Box::new(move |cx| run(new, cx, downgraded::<New::Output, Old::Output>)),
+        })
+    }
+
+    fn handler(&self) -> Option<&(dyn Any + Send + Sync)> {
+        None
+    }
+}
+
+/// A handler's output serialized as it is.
+fn serialized<O: serde::Serialize>(output: O) -> HandlerResult {
+    match serde_json::to_value(&output) {
+        Ok(value) => HandlerResult::Ok(value),
+        Err(error) => HandlerResult::Unserializable(error.to_string()),
+    }
+}
+
+/// A newer version's output as the older version's output type, serialized.
+fn downgraded<O, P: From<O> + serde::Serialize>(output: O) -> HandlerResult {
+    serialized(P::from(output))
 }
 
 /// Where a [`CatchUnwind`] leaves the message of a panic raised while its

@@ -16,6 +16,12 @@
 //! `E: Into<ToolError>`; the facade crate's `examples/conversation.rs` runs
 //! a whole conversation.
 //!
+//! One tool may serve several versions side by side: its newest
+//! version's handler serves the older ones through conversions
+//! ([`Toolbox::serve_older`]), a session's [`VersionPins`] say which
+//! version its conversation sees, a deprecated version is retired at its
+//! sunset, and [`Toolbox::call_counts`] counts the calls per version.
+//!
 //! Any provider's response is answered the same way, through its adapter's
 //! `tool_core::provider::Provider`: [`Toolbox::answer`] (a whole response)
 //! and [`Toolbox::answer_calls`] (calls read or streamed). [`agent::Agent`]
@@ -40,12 +46,14 @@ mod handler;
 pub mod idempotency;
 mod messages;
 pub mod model_result;
+mod offer;
 mod pipeline;
 mod principal;
 pub mod recipients;
 mod startup;
 mod store_fault;
 mod toolbox;
+pub mod versions;
 
 pub use abort::AbortHandle;
 pub use call_result::CallResult;
@@ -54,3 +62,4 @@ pub use startup::StartupError;
 pub use store_fault::StoreFault;
 pub use tool_core::ToolCall;
 pub use toolbox::Toolbox;
+pub use versions::{CallCount, VersionError, VersionPins};

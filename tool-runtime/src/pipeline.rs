@@ -33,6 +33,7 @@ use crate::principal::principal;
 use crate::recipients;
 use crate::store_fault::StoreFault;
 use crate::toolbox::{Either, Toolbox, race};
+use crate::versions::Resolution;
 use tool_core::Session;
 use tool_core::ToolCall;
 use tool_core::outcome::{CanonicalArguments, arguments_sha256, sha256_hex};
@@ -80,19 +81,6 @@ impl Toolbox {
         refusal: Option<ToolError>,
     ) -> CallResult {
         let name = cut(&call.name, MAX_NAME_CHARS);
-        let version = self.contract(&call.name).map(ToolContract::version);
-        let span = tracing::info_span!(
-            "tool_call",
-            tool = %name,
-            version = version.map(tracing::field::display),
-            call_id = %call.call_id,
-            outcome = Empty,
-            result = Empty,
-            code = Empty,
-            delivery = Empty,
-            duration_ms = Empty,
-        );
-        let started = Instant::now();
         let mut draft = Draft {
             started_at: String::new(),
             clock_panicked: false,
@@ -110,13 +98,30 @@ impl Toolbox {
             undeclared_error_code: None,
             internal_detail: None,
         };
-        draft.started_at = format_rfc3339(self.now(&mut draft));
+        let now = self.now(&mut draft);
+        draft.started_at = format_rfc3339(now);
+        // The version of the tool this call reaches: its session's pin, else
+        // the newest that is not retired at the time the call started.
+        let resolution = self.resolve(&call.name, session, || now);
+        let version = resolution.contract().map(ToolContract::version);
+        let span = tracing::info_span!(
+            "tool_call",
+            tool = %name,
+            version = version.map(tracing::field::display),
+            call_id = %call.call_id,
+            outcome = Empty,
+            result = Empty,
+            code = Empty,
+            delivery = Empty,
+            duration_ms = Empty,
+        );
+        let started = Instant::now();
         // Everything a call runs outside its handler's future is contained
         // too (a parsed call's destructor on a refusal, an idempotency
         // store): a panic there is this call's fatal `INTERNAL`, and the
         // other calls of the turn go on.
         let slot = DropPanic::default();
-        let steps = Box::pin(self.steps(call, session, abort, refusal, &mut draft));
+        let steps = Box::pin(self.steps(call, session, abort, refusal, &resolution, &mut draft));
         let ended = CatchUnwind::new(steps, &slot)
             .instrument(span.clone())
             .await;
@@ -186,6 +191,9 @@ impl Toolbox {
                 None => detail,
             });
         }
+        if let Some(served) = resolution.served() {
+            served.count();
+        }
         CallResult {
             output: finished.output,
             model_result: finished.model_result,
@@ -200,18 +208,33 @@ impl Toolbox {
         session: &Session,
         abort: Option<&AbortHandle>,
         refusal: Option<ToolError>,
+        resolution: &Resolution<'_>,
         draft: &mut Draft,
     ) -> Finished {
         // Refused before anything of it is read (a call id another call of
         // the turn has; a call an adapter does not run).
         if let Some(refusal) = refusal {
-            draft.contract = self.contract(&call.name);
+            draft.contract = resolution.contract();
             draft.arguments_sha256 = unparsed_sha256(call, session);
             return self.refuse(draft, refusal);
         }
-        let Some(tool) = self.tools.get(call.name.as_str()) else {
-            draft.arguments_sha256 = unparsed_sha256(call, session);
-            return self.refuse(draft, unknown_tool(&call.name, self.names()));
+        let tool = match resolution {
+            Resolution::Served(served) => &served.tool,
+            Resolution::Unknown => {
+                draft.arguments_sha256 = unparsed_sha256(call, session);
+                return self.refuse(draft, unknown_tool(&call.name, self.names()));
+            }
+            // A version the session may not call: nothing of the call is
+            // read, and the error names the versions to use.
+            Resolution::Retired(served, error) => {
+                draft.contract = Some(served.contract());
+                draft.arguments_sha256 = unparsed_sha256(call, session);
+                return self.refuse(draft, error.to_tool_error());
+            }
+            Resolution::NotServed(error) => {
+                draft.arguments_sha256 = unparsed_sha256(call, session);
+                return self.refuse(draft, error.to_tool_error());
+            }
         };
         let contract = tool.contract();
         draft.contract = Some(contract);

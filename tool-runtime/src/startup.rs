@@ -11,6 +11,16 @@ use crate::handler::take_panic;
 use crate::pipeline::approval_source;
 use crate::principal::principal;
 use crate::toolbox::Toolbox;
+use crate::versions::{Resolution, VersionError};
+
+/// A session whose pin cannot be served, as a start-up problem.
+fn version_problem(error: &VersionError) -> String {
+    format!(
+        "the session's `VersionPins` cannot be served ({}): {} The application must pin a version that is served, or none",
+        error.code(),
+        error.message()
+    )
+}
 
 /// What [`Toolbox::check`] or [`Toolbox::check_call`] found missing: one
 /// problem per line, each naming the tool, what is missing and what the
@@ -55,11 +65,20 @@ impl Toolbox {
     /// field that is not an `Option`) whose type the session does not
     /// hold. [`check_call`](Self::check_call) checks one sample call
     /// through the tool's parser as well.
+    ///
+    /// The tools are those `session` is offered
+    /// ([`contracts_for`](Self::contracts_for)), each at the version its
+    /// [`VersionPins`](crate::versions::VersionPins) name; a pin to a
+    /// version that is not served or is retired is a problem of its own
+    /// (`VERSION_NOT_SERVED`, `VERSION_RETIRED`).
     pub fn check(&self, session: &Session) -> Result<(), StartupError> {
-        let problems: Vec<String> = self
-            .contracts()
-            .flat_map(|contract| self.needs(contract, session))
-            .collect();
+        let problems: Vec<String> = match self.contracts_for(session) {
+            Ok(contracts) => contracts
+                .into_iter()
+                .flat_map(|contract| self.needs(contract, session))
+                .collect(),
+            Err(error) => vec![version_problem(&error)],
+        };
         if problems.is_empty() {
             Ok(())
         } else {
@@ -73,16 +92,25 @@ impl Toolbox {
     /// [`check`](Self::check) sees them. Nothing is
     /// claimed, announced, approved or run.
     pub fn check_call(&self, call: &ToolCall, session: &Session) -> Result<(), StartupError> {
-        let Some(contract) = self.contract(&call.name) else {
-            let names: Vec<&str> = self.names().collect();
-            return Err(StartupError {
-                problems: vec![format!(
-                    "the sample call names the tool `{}`, which is not registered (registered: {})",
-                    call.name,
-                    names.join(", ")
-                )],
-            });
+        let tool = match self.resolve(&call.name, session, || self.clock_now()) {
+            Resolution::Served(served) => &served.tool,
+            Resolution::Retired(_, error) | Resolution::NotServed(error) => {
+                return Err(StartupError {
+                    problems: vec![version_problem(&error)],
+                });
+            }
+            Resolution::Unknown => {
+                let names: Vec<&str> = self.names().collect();
+                return Err(StartupError {
+                    problems: vec![format!(
+                        "the sample call names the tool `{}`, which is not registered (registered: {})",
+                        call.name,
+                        names.join(", ")
+                    )],
+                });
+            }
         };
+        let contract = tool.contract();
         let mut problems = Vec::new();
         // A missing injected value is named by `needs`, from the contract;
         // the parser would stop at it before it read the arguments.
@@ -92,9 +120,7 @@ impl Toolbox {
             .any(|field| field.missing_from(session));
         let arguments = call.arguments_to_parse(contract.input_schema(), session);
         let parsed = catch_unwind(AssertUnwindSafe(|| {
-            self.tools[contract.name()]
-                .parse(&arguments, session)
-                .map(drop)
+            tool.parse(&arguments, session).map(drop)
         }));
         match parsed {
             _ if injected_missing => {}

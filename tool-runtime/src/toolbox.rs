@@ -15,15 +15,16 @@ use crate::abort::AbortHandle;
 use crate::approval::ApprovalStore;
 use crate::audit_sink::AuditSink;
 use crate::call_result::CallResult;
-use crate::handler::{CallContext, ErasedTool, Registered, RegisteredBlocking};
+use crate::handler::{CallContext, Registered, async_run, blocking_run, take_panic};
 use crate::idempotency::{IdempotencyStore, InMemoryIdempotencyStore};
 use crate::messages::not_run_after_fatal;
+use crate::versions::{Resolution, VersionPins, Versions};
 use tool_core::Session;
 use tool_core::Tool;
 use tool_core::ToolCall;
 use tool_core::ToolError;
 
-use tool_core::{ContractError, Effect, OutputKind, ToolContract};
+use tool_core::{ContractError, Effect, OutputKind, ToolContract, VersionConflict};
 
 /// The tools an agent may call, each with its async handler, and the policy
 /// that every call goes through.
@@ -45,7 +46,12 @@ use tool_core::{ContractError, Effect, OutputKind, ToolContract};
 /// process and the other calls go on.
 ///
 /// The order of the checks matters to the caller:
-/// 1. an unknown tool or invalid arguments answer `UNKNOWN_TOOL` /
+/// 1. a call reaches one version of its tool: the one the session's
+///    [`VersionPins`] name, else the newest that is not retired (see
+///    [`serve_older`](Self::serve_older)); a pin to a major that is not
+///    served answers `VERSION_NOT_SERVED`, a deprecated version past its
+///    sunset `VERSION_RETIRED`, neither run. An unknown tool or invalid
+///    arguments answer `UNKNOWN_TOOL` /
 ///    `INVALID_ARGUMENTS`; a missing session value or a broken contract is
 ///    the application's fault: fatal `INTERNAL`, the reason in the audit only;
 /// 2. a repeated idempotency key (same tool, same contract major version,
@@ -108,7 +114,7 @@ use tool_core::{ContractError, Effect, OutputKind, ToolContract};
 /// A toolbox is built once at start-up and shared (`Arc<Toolbox>`); its
 /// methods take `&self`.
 pub struct Toolbox {
-    pub(super) tools: BTreeMap<&'static str, Box<dyn ErasedTool>>,
+    pub(super) tools: BTreeMap<&'static str, Versions>,
     pub(super) default_timeout: Duration,
     pub(super) max_content_bytes: usize,
     pub(super) idempotency: Arc<dyn IdempotencyStore>,
@@ -245,11 +251,16 @@ impl Toolbox {
     /// start-up, not at the first call. [`try_register`](Self::try_register)
     /// returns that error instead of panicking.
     ///
+    /// A tool has one handler, registered with its newest version; an
+    /// older version of the same name is served through it with
+    /// [`serve_older`](Self::serve_older).
+    ///
     /// # Panics
     ///
-    /// When a tool of the same name is already registered: names are what
-    /// the model calls, so they must be unique; and when the contract breaks
-    /// a rule, with the [`ContractError`] as the message.
+    /// When a tool of the same name is already registered (names are what
+    /// the model calls, so they must be unique, and a second version of one
+    /// is served through the first one's handler), and when the contract
+    /// breaks a rule, with the [`ContractError`] as the message.
     pub fn register<T, H, Fut, E>(&mut self, handler: H) -> &mut Self
     where
         T: Tool + Send + 'static,
@@ -265,11 +276,8 @@ impl Toolbox {
 
     /// Registers tool `T` with its handler as [`register`](Self::register)
     /// does, or returns the [`ContractError`] of a contract that breaks a
-    /// rule inside a nested type.
-    ///
-    /// # Panics
-    ///
-    /// When a tool of the same name is already registered.
+    /// rule inside a nested type, or of a name already registered
+    /// ([`VersionConflict::AlreadyRegistered`]).
     pub fn try_register<T, H, Fut, E>(&mut self, handler: H) -> Result<&mut Self, ContractError>
     where
         T: Tool + Send + 'static,
@@ -277,15 +285,28 @@ impl Toolbox {
         Fut: Future<Output = Result<T::Output, E>> + Send + 'static,
         E: Into<ToolError> + 'static,
     {
-        T::contract().check_rules()?;
-        let name = T::contract().name();
-        assert!(
-            !self.tools.contains_key(name),
-            "a tool named `{name}` is already registered; each tool needs its own name"
-        );
+        self.check_new::<T>()?;
+        let tool = Registered::<T>::new(async_run::<T, H, Fut, E>(handler));
         self.tools
-            .insert(name, Box::new(Registered::<T, H, Fut, E>::new(handler)));
+            .insert(T::contract().name(), Versions::new(Box::new(tool)));
         Ok(self)
+    }
+
+    /// Checks that `T` may be registered with a handler of its own: its
+    /// contract keeps the rules, and its name has no handler yet.
+    fn check_new<T: Tool>(&self) -> Result<(), ContractError> {
+        let contract = T::contract();
+        contract.check_rules()?;
+        match self.tools.get(contract.name()) {
+            Some(versions) => Err(ContractError::conflict(
+                contract.name(),
+                VersionConflict::AlreadyRegistered {
+                    registered: versions.newest().contract().version(),
+                    offered: contract.version(),
+                },
+            )),
+            None => Ok(()),
+        }
     }
 
     /// Registers tool `T` with a blocking (synchronous) handler, which runs
@@ -348,11 +369,8 @@ impl Toolbox {
     /// Registers tool `T` with a blocking handler as
     /// [`register_blocking`](Self::register_blocking) does, or returns the
     /// [`ContractError`] of a contract that breaks a rule inside a nested
-    /// type.
-    ///
-    /// # Panics
-    ///
-    /// When a tool of the same name is already registered.
+    /// type, or of a name already registered
+    /// ([`VersionConflict::AlreadyRegistered`]).
     pub fn try_register_blocking<T, H, E>(&mut self, handler: H) -> Result<&mut Self, ContractError>
     where
         T: Tool + Send + 'static,
@@ -360,26 +378,66 @@ impl Toolbox {
         H: Fn(T, CallContext) -> Result<T::Output, E> + Send + Sync + 'static,
         E: Into<ToolError> + Send + 'static,
     {
-        T::contract().check_rules()?;
-        let name = T::contract().name();
-        assert!(
-            !self.tools.contains_key(name),
-            "a tool named `{name}` is already registered; each tool needs its own name"
-        );
+        self.check_new::<T>()?;
+        let tool = Registered::<T>::new(blocking_run::<T, H, E>(handler));
         self.tools
-            .insert(name, Box::new(RegisteredBlocking::<T, H, E>::new(handler)));
+            .insert(T::contract().name(), Versions::new(Box::new(tool)));
         Ok(self)
     }
 
-    /// The contracts of the registered tools, by name: what a provider
-    /// adapter builds the tool list from.
+    /// The contracts a session without [`VersionPins`] is offered, by
+    /// name: each tool at its newest version that is not retired (by the
+    /// toolbox's clock); what a provider adapter builds the tool list from.
+    /// [`contracts_for`](Self::contracts_for) gives those of a session,
+    /// [`served_contracts`](Self::served_contracts) every version served.
     pub fn contracts(&self) -> impl ExactSizeIterator<Item = &'static ToolContract> + '_ {
-        self.tools.values().map(|tool| tool.contract())
+        let now = self.clock_now();
+        let offered: Vec<&'static ToolContract> = self
+            .tools
+            .values()
+            .filter_map(|versions| match versions.resolve(None, || now) {
+                Resolution::Served(served) => Some(served.contract()),
+                _ => None,
+            })
+            .collect();
+        offered.into_iter()
     }
 
-    /// The contract of the tool called `name`, if it is registered.
+    /// The contract of the tool called `name` as a session without
+    /// [`VersionPins`] reaches it (its newest version that is not retired,
+    /// else its newest), if it is registered.
     pub fn contract(&self, name: &str) -> Option<&'static ToolContract> {
-        self.tools.get(name).map(|tool| tool.contract())
+        let versions = self.tools.get(name)?;
+        versions.resolve(None, || self.clock_now()).contract()
+    }
+
+    /// The version of the tool called `name` that a call in `session`
+    /// reaches at `now`: the one its [`VersionPins`] name, else the newest
+    /// that is not retired.
+    pub(crate) fn resolve(
+        &self,
+        name: &str,
+        session: &Session,
+        now: impl FnOnce() -> SystemTime,
+    ) -> Resolution<'_> {
+        let Some(versions) = self.tools.get(name) else {
+            return Resolution::Unknown;
+        };
+        let pin = session.get::<VersionPins>().and_then(|pins| pins.get(name));
+        versions.resolve(pin, now)
+    }
+
+    /// The toolbox's clock; the system clock when it panics (a call notes
+    /// such a panic in its audit record, see [`with_clock`](Self::with_clock)).
+    pub(crate) fn clock_now(&self) -> SystemTime {
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (self.clock)())) {
+            Ok(now) => now,
+            Err(payload) => {
+                // Dropped where a panic in its destructor cannot unwind.
+                take_panic(payload);
+                SystemTime::now()
+            }
+        }
     }
 
     /// The names of the registered tools, sorted.
@@ -479,7 +537,7 @@ impl Toolbox {
             .map(|(index, call)| {
                 let refusal = (counts[call.call_id.as_str()] > 1)
                     .then(|| ToolError::duplicate_call_id(&call.call_id));
-                let destructive = self.is_destructive(call);
+                let destructive = self.is_destructive(call, session);
                 let turn = Turn {
                     gate: &gate,
                     first_fatal: &first_fatal,
@@ -496,8 +554,10 @@ impl Toolbox {
         join_all(pending).await
     }
 
-    fn is_destructive(&self, call: &ToolCall) -> bool {
-        self.contract(&call.name)
+    /// Whether `call` reaches a destructive version of its tool in `session`.
+    fn is_destructive(&self, call: &ToolCall, session: &Session) -> bool {
+        self.resolve(&call.name, session, || self.clock_now())
+            .contract()
             .is_some_and(|contract| contract.effect() == Effect::Destructive)
     }
 

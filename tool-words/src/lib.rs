@@ -10,8 +10,9 @@
 //!
 //! It also holds what both sides of the proc-macro boundary must read the
 //! same way: the [edit distance](edit_distance) behind "did you mean"
-//! hints, the [version](parse_version) syntax and the [tool name
-//! rule](name_problem).
+//! hints, the [version](parse_version) syntax, the [tool name
+//! rule](name_problem), and a deprecated version's [sunset
+//! date](parse_date) and [notice](deprecation_notice).
 //!
 //! This crate depends on nothing but std: the derive macro calls it at
 //! compile time, and tool-core re-exports its [`Constraint`] and
@@ -20,6 +21,7 @@
 #![deny(missing_docs)]
 
 mod constraint;
+mod deprecation;
 mod distance;
 mod format;
 pub mod judge;
@@ -30,6 +32,7 @@ mod version;
 mod words;
 
 pub use constraint::{Constraint, Keyword};
+pub use deprecation::{deprecated_description, deprecation_notice, note_problem, parse_date};
 pub use distance::edit_distance;
 pub use format::{integer_range, string_format};
 pub use name::{MAX_NAME_CHARS, NameProblem, name_problem};

@@ -3,6 +3,7 @@
 
 use serde_json::{Map, Value};
 
+use super::deprecation::deprecation_json;
 use super::errors::DeclaredError;
 use super::policy::{Idempotency, Policy};
 use super::tool_contract::ToolContract;
@@ -14,8 +15,9 @@ impl ToolContract {
     ///
     /// It is the SHA-256 of the [canonical JSON](canonical_json) of
     /// `{"name", "version", "description", "policy", "errors",
-    /// "input_schema", "output_schema"}`, where `policy` has the catalog's
-    /// shape, `errors` maps each code to `{"meaning", "category",
+    /// "input_schema", "output_schema"}` (and `"deprecation"`,
+    /// `{"sunset", "note"}`, for a deprecated version), where `policy` has
+    /// the catalog's shape, `errors` maps each code to `{"meaning", "category",
     /// "recovery"}`, and in both schemas the set-valued keywords `required`
     /// and `type` are sorted. So neither the order of the struct's fields or
     /// error codes nor the key order a JSON library keeps changes it, and it
@@ -25,6 +27,7 @@ impl ToolContract {
     pub fn fingerprint(&self) -> String {
         let input = canonical_schema(self.input_schema());
         let output = canonical_schema(self.output_schema());
+        let deprecation = self.deprecation().map(deprecation_json);
         fingerprint_of(
             self.name(),
             self.version(),
@@ -33,11 +36,15 @@ impl ToolContract {
             &errors_json(self.errors()),
             &input,
             &output,
+            deprecation.as_ref(),
         )
     }
 }
 
-/// The fingerprint of a contract given as its parts (schemas canonical).
+/// The fingerprint of a contract given as its parts (schemas canonical;
+/// `deprecation` as [`deprecation_json`] writes it, for a deprecated
+/// version).
+#[allow(clippy::too_many_arguments)]
 pub fn fingerprint_of(
     name: &str,
     version: Version,
@@ -46,6 +53,7 @@ pub fn fingerprint_of(
     errors: &Value,
     input_schema: &Value,
     output_schema: &Value,
+    deprecation: Option<&Value>,
 ) -> String {
     let mut document = Map::new();
     document.insert("name".into(), Value::from(name));
@@ -55,6 +63,9 @@ pub fn fingerprint_of(
     document.insert("errors".into(), errors.clone());
     document.insert("input_schema".into(), input_schema.clone());
     document.insert("output_schema".into(), output_schema.clone());
+    if let Some(deprecation) = deprecation {
+        document.insert("deprecation".into(), deprecation.clone());
+    }
     sha256_hex(canonical_json(&Value::Object(document)).as_bytes())
 }
 

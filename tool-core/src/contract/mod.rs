@@ -1,7 +1,9 @@
 //! The static contract of a tool: what `#[derive(Tool)]` declares, and the
-//! types it is made of (policy, fields, output and errors, version, money,
-//! the trusted session).
+//! types it is made of (policy, fields, output and errors, version and
+//! deprecation, money, the trusted session).
 
+mod conflict;
+mod deprecation;
 mod errors;
 mod field;
 pub mod fingerprint;
@@ -17,6 +19,8 @@ mod tool_contract;
 mod version;
 mod waiver;
 
+pub use conflict::VersionConflict;
+pub use deprecation::{Date, Deprecation, deprecation_json};
 pub use errors::{DeclaredError, ErrorCategory, OutputContract, Recovery};
 pub use field::{
     Constraint, FieldContract, NumberBound, Presence, SessionProbe, bound_from_json, bound_json,

@@ -52,19 +52,23 @@ use tool_words::judge::{
     model_identity_message, money_name, untyped_amount_message, untyped_destination_message, words,
 };
 
+use super::conflict::VersionConflict;
 use super::input_schema::ALLOW_KEY;
 use super::policy::Effect;
 use super::tool_contract::ToolContract;
 use super::waiver::ContractRule;
 use crate::parse::SchemaError;
 
-/// A tool whose contract breaks a rule inside a nested type: every
-/// violation found, each with its rule, where it is and the message.
+/// A tool whose contract cannot be served: it breaks a rule inside a
+/// nested type (every violation found, each with its rule, where it is and
+/// the message), its input schema cannot be enforced, or its version
+/// conflicts with a version of the same name already served.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ContractError {
     tool: &'static str,
     violations: Vec<RuleViolation>,
     schema: Option<SchemaError>,
+    conflict: Option<Box<VersionConflict>>,
 }
 
 /// One rule broken at one property of a nested type.
@@ -91,6 +95,23 @@ impl ContractError {
     pub fn schema_error(&self) -> Option<&SchemaError> {
         self.schema.as_ref()
     }
+
+    /// Why this version of the tool cannot be served beside the versions
+    /// of its name already served, when that is the error.
+    pub fn version_conflict(&self) -> Option<&VersionConflict> {
+        self.conflict.as_deref()
+    }
+
+    /// The error of a version of `tool` that conflicts with the versions
+    /// of its name already served.
+    pub fn conflict(tool: &'static str, conflict: VersionConflict) -> Self {
+        ContractError {
+            tool,
+            violations: Vec::new(),
+            schema: None,
+            conflict: Some(Box::new(conflict)),
+        }
+    }
 }
 
 impl RuleViolation {
@@ -112,6 +133,9 @@ impl RuleViolation {
 
 impl fmt::Display for ContractError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(conflict) = &self.conflict {
+            return conflict.describe(self.tool, f);
+        }
         if let Some(schema) = &self.schema {
             return write!(
                 f,
@@ -167,6 +191,7 @@ impl ToolContract {
                 tool: self.name(),
                 violations: Vec::new(),
                 schema: Some(schema),
+                conflict: None,
             });
         }
         let root = self.input_schema();
@@ -215,6 +240,7 @@ impl ToolContract {
                 tool: self.name(),
                 violations: walk.violations,
                 schema: None,
+                conflict: None,
             })
         }
     }

@@ -5,6 +5,7 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 
+use super::deprecation::Deprecation;
 use super::errors::{DeclaredError, OutputContract};
 use super::field::FieldContract;
 use super::input_schema::{build_input_schema, build_output_schema};
@@ -34,6 +35,7 @@ pub struct ContractParts {
     pub title: Option<&'static str>,
     pub description: &'static str,
     pub version: Version,
+    pub deprecation: Option<Deprecation>,
     pub policy: Policy,
     pub fields: &'static [FieldContract],
     pub output: OutputContract,
@@ -69,7 +71,10 @@ impl ToolContract {
         self.parts.title
     }
 
-    /// What the tool does and when to use it, as the model reads it.
+    /// What the tool does and when to use it, as the model reads it: the
+    /// struct's doc comment (or `description = "..."`), and for a
+    /// [deprecated](Self::deprecation) version the
+    /// [notice](Deprecation::notice) as its last paragraph.
     pub fn description(&self) -> &'static str {
         self.parts.description
     }
@@ -77,6 +82,13 @@ impl ToolContract {
     /// The contract's semantic version.
     pub fn version(&self) -> Version {
         self.parts.version
+    }
+
+    /// When this version is deprecated (`#[tool(deprecated(sunset = "...",
+    /// note = "..."))]`): the day it stops being served and what to use
+    /// instead; `None` for a version that is not.
+    pub fn deprecation(&self) -> Option<&Deprecation> {
+        self.parts.deprecation.as_ref()
     }
 
     /// The execution policy: effect, idempotency, approval, timeout, data class.
@@ -193,6 +205,7 @@ impl fmt::Debug for ToolContract {
         f.debug_struct("ToolContract")
             .field("name", &self.parts.name)
             .field("version", &self.parts.version)
+            .field("deprecation", &self.parts.deprecation)
             .field("policy", &self.parts.policy)
             .field("fields", &self.parts.fields)
             .field("output", &self.parts.output)

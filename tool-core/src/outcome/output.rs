@@ -230,6 +230,12 @@ impl ToolError {
     /// The store that guards the call (idempotency, approvals, audit) did
     /// not answer, so the call was not run; it may be retried later.
     pub const POLICY_STORE_UNAVAILABLE: &'static str = "POLICY_STORE_UNAVAILABLE";
+    /// The call was pinned to a major version of the tool that is not
+    /// served (the message names the versions that are), so it was not run.
+    pub const VERSION_NOT_SERVED: &'static str = "VERSION_NOT_SERVED";
+    /// The call was made at a deprecated version of the tool whose sunset
+    /// has passed, so it was not run; the message names the version to use.
+    pub const VERSION_RETIRED: &'static str = "VERSION_RETIRED";
 
     /// An error with a recovery that fits its category.
     pub fn new(

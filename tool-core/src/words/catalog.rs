@@ -11,7 +11,9 @@ use tool_words::code;
 use super::markdown::{cell, render};
 use crate::contract::Tool;
 use crate::contract::fingerprint::{policy_json, sorted};
-use crate::contract::{ContractError, FieldContract, ToolContract, constraint_json};
+use crate::contract::{
+    ContractError, FieldContract, ToolContract, constraint_json, deprecation_json,
+};
 
 /// The value of `"format"` in a catalog's JSON document.
 pub const CATALOG_FORMAT: &str = "tool-contract-catalog/1";
@@ -93,8 +95,9 @@ impl Catalog {
     }
 
     /// One Markdown document: the title, a table of contents (each tool
-    /// linked to its section, with version, effect, approval and the first
-    /// paragraph of its description), then each tool's
+    /// linked to its section, with version (and a deprecated version's
+    /// sunset), effect, approval and the first paragraph of its
+    /// description), then each tool's
     /// [page](ToolContract::to_markdown) one heading level lower.
     pub fn to_markdown(&self) -> String {
         let mut out = String::new();
@@ -109,11 +112,18 @@ impl Catalog {
         let mut anchors = Anchors::default();
         for contract in &self.contracts {
             let anchor = anchors.next(contract.name());
+            let version = match contract.deprecation() {
+                Some(deprecation) => format!(
+                    "{} (deprecated, sunset {})",
+                    contract.version(),
+                    deprecation.sunset()
+                ),
+                None => contract.version().to_string(),
+            };
             let _ = writeln!(
                 out,
-                "| [{}](#{anchor}) | {} | {} | {} | {} |",
+                "| [{}](#{anchor}) | {version} | {} | {} | {} |",
                 contract.name(),
-                contract.version(),
                 code(effect_name(contract)),
                 code(approval_name(contract)),
                 cell(&summary(contract.description())),
@@ -237,6 +247,7 @@ impl Anchors {
 ///   "name": "get_inventory",
 ///   "rust_name": "GetInventory",
 ///   "version": "1.0.0",
+///   "deprecation": {"sunset": "2026-09-30", "note": "..."},
 ///   "fingerprint": "<64 hex digits>",
 ///   "description": "...",
 ///   "policy": {"effect": "read", "idempotency": {"kind": "unspecified"},
@@ -252,15 +263,22 @@ impl Anchors {
 /// }
 /// ```
 ///
-/// `idempotency.kind` is `unspecified`, `idempotent`, `not_idempotent` or
-/// `keyed` (with `field`). Keys keep this order; schemas are as generated.
+/// `deprecation` is written only for a deprecated version. `idempotency.kind`
+/// is `unspecified`, `idempotent`, `not_idempotent` or `keyed` (with
+/// `field`). Keys keep this order; schemas are as generated.
 impl Serialize for ToolContract {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let output = OutputJson(self);
-        let mut s = serializer.serialize_struct("ToolContract", 11)?;
+        let mut s = serializer.serialize_struct("ToolContract", 12)?;
         s.serialize_field("name", self.name())?;
         s.serialize_field("rust_name", self.rust_name())?;
         s.serialize_field("version", &self.version())?;
+        match self.deprecation() {
+            Some(deprecation) => {
+                s.serialize_field("deprecation", &deprecation_json(deprecation))?
+            }
+            None => s.skip_field("deprecation")?,
+        }
         s.serialize_field("fingerprint", &self.fingerprint())?;
         s.serialize_field("description", self.description())?;
         s.serialize_field("policy", &policy_json(self.policy()))?;

@@ -12,7 +12,7 @@ use crate::contract::{
 
 impl ToolContract {
     /// The tool's documentation as a Markdown page: name, version and
-    /// description; effect, idempotency, approval, timeout, data class and
+    /// description; for a deprecated version its sunset and note; effect, idempotency, approval, timeout, data class and
     /// whether it reaches the open world; a table of the inputs (type as the
     /// model sees it, whether it is required, constraints, description) and
     /// of the values the session injects instead; the output schema; the
@@ -92,6 +92,14 @@ fn render_policy(contract: &ToolContract, out: &mut String) {
         "no"
     };
     let _ = writeln!(out, "- **Version:** {}", contract.version());
+    if let Some(deprecation) = contract.deprecation() {
+        let _ = writeln!(
+            out,
+            "- **Deprecated:** this version stops working on {} (UTC); calls from then on are refused. {}",
+            deprecation.sunset(),
+            deprecation.note().trim()
+        );
+    }
     let _ = writeln!(out, "- **Effect:** {effect}");
     let _ = writeln!(out, "- **Idempotency:** {idempotency}");
     let _ = writeln!(out, "- **Approval:** {approval}");
