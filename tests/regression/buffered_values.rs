@@ -234,3 +234,118 @@ fn valid_json_with_a_wrong_value_is_not_called_invalid_json() {
         )
     );
 }
+
+/// A move: a new piece or a pair of a square and a label.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub enum Move {
+    /// A new piece on a square.
+    New {
+        /// The square, 0 to 63.
+        square: u8,
+    },
+    /// A square and its label.
+    Pair(u8, String),
+}
+
+/// Play one move on the board.
+#[derive(Debug, Tool)]
+#[tool(effect = "write", idempotent)]
+pub struct PlayMove {
+    /// The move to play.
+    pub play: Move,
+}
+
+#[test]
+fn a_refused_choice_is_explained_by_the_variant_its_key_names() {
+    assert_eq!(
+        agreed::<PlayMove>(r#"{"play": {"Pair": [1, "a"]}}"#),
+        Ok("PlayMove { play: Pair(1, \"a\") }".into())
+    );
+    // Both variants refuse it at the same depth; the value names `Pair`,
+    // so that is the variant explained (it was "unknown field Pair;
+    // expected one of New").
+    assert_eq!(
+        agreed::<PlayMove>(r#"{"play": {"Pair": [1, "a", 2]}}"#),
+        refusal("$.play.Pair", "expected at most 2 items, got 3 items")
+    );
+}
+
+/// A colour name that serde reads with its own function (the schema says a
+/// string; the function takes only "red" and "blue").
+fn colour<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    let name = String::deserialize(d)?;
+    match name.as_str() {
+        "red" | "blue" => Ok(name),
+        other => Err(serde::de::Error::custom(format!(
+            "unknown colour {other:?}; expected \"red\" or \"blue\""
+        ))),
+    }
+}
+
+/// A stroke of a colour.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct Stroke {
+    /// The colour's name, "red" or "blue".
+    #[serde(deserialize_with = "colour")]
+    pub colour: String,
+}
+
+/// A mark, externally tagged.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub enum Mark {
+    /// A dot.
+    Dot {
+        /// Its size.
+        size: u8,
+    },
+    /// A line with a stroke.
+    Line {
+        /// The line's stroke.
+        stroke: Stroke,
+    },
+}
+
+/// A mark, adjacently tagged.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(tag = "t", content = "c")]
+pub enum Tagged {
+    /// A dot.
+    Dot(u8),
+    /// A line with a stroke.
+    Line(Stroke),
+}
+
+/// Draw marks on the page.
+#[derive(Debug, Tool)]
+#[tool(effect = "write", idempotent)]
+pub struct DrawMarks {
+    /// A mark, e.g. {"Line": {"stroke": {"colour": "red"}}}.
+    pub mark: Mark,
+    /// A tagged mark, e.g. {"t": "Line", "c": {"colour": "red"}}.
+    pub tagged: Option<Tagged>,
+}
+
+#[test]
+fn serde_errors_inside_a_value_read_whole_name_the_value() {
+    assert_eq!(
+        agreed::<DrawMarks>(r#"{"mark": {"Line": {"stroke": {"colour": "red"}}}, "tagged": {"t": "Line", "c": {"colour": "blue"}}}"#),
+        Ok("DrawMarks { mark: Line { stroke: Stroke { colour: \"red\" } }, tagged: Some(Line(Stroke { colour: \"blue\" })) }".into())
+    );
+    // Both were named at the enum ($.mark, $.tagged).
+    assert_eq!(
+        agreed::<DrawMarks>(r#"{"mark": {"Line": {"stroke": {"colour": "green"}}}}"#),
+        refusal(
+            "$.mark.Line.stroke.colour",
+            "unknown colour \"green\"; expected \"red\" or \"blue\""
+        )
+    );
+    assert_eq!(
+        agreed::<DrawMarks>(
+            r#"{"mark": {"Dot": {"size": 1}}, "tagged": {"t": "Line", "c": {"colour": "green"}}}"#
+        ),
+        refusal(
+            "$.tagged.c.colour",
+            "unknown colour \"green\"; expected \"red\" or \"blue\""
+        )
+    );
+}

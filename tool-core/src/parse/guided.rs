@@ -229,10 +229,16 @@ struct Guided<'a, D>(D, G<'a>);
 impl<'a, 'de, D: Deserializer<'de>> Guided<'a, D> {
     /// The buffered path: reads the value whole, checks it against the node
     /// and deserializes from it.
+    ///
+    /// serde reads the type from the value through `serde_path_to_error`,
+    /// so an error it finds below the node (a `deserialize_with` field, a
+    /// variant's content) is named at its own path, where serde does not
+    /// buffer the part again (internally tagged and untagged enums and
+    /// `flatten` do, and their errors are named at the part's start).
     #[cold]
     fn buffered<T>(
         self,
-        read: impl FnOnce(Value) -> Result<T, serde_json::Error>,
+        read: impl FnOnce(Tracked<'_, '_>) -> Result<T, serde_json::Error>,
     ) -> Result<T, D::Error> {
         let g = self.1;
         let mut path = g.path.render();
@@ -245,14 +251,35 @@ impl<'a, 'de, D: Deserializer<'de>> Guided<'a, D> {
         if let Err(error) = g.cx.schema.check_whole(g.node.id, &mut value, &mut path) {
             return Err(g.cx.fail(error));
         }
-        read(value).map_err(|e| {
-            let message = match humanize::data_error(&e.to_string()) {
-                Humanized::Message(m) | Humanized::MissingField { message: m, .. } => m,
+        let mut track = serde_path_to_error::Track::new();
+        let read = read(serde_path_to_error::Deserializer::new(value, &mut track));
+        read.map_err(|e| {
+            let (message, missing) = match humanize::data_error(&e.to_string()) {
+                Humanized::Message(m) => (m, None),
+                Humanized::MissingField { field, message } => (message, Some(field)),
             };
+            for segment in track.path().iter() {
+                match segment {
+                    serde_path_to_error::Segment::Seq { index } => {
+                        path.push_str(&format!("[{index}]"));
+                    }
+                    serde_path_to_error::Segment::Map { key }
+                    | serde_path_to_error::Segment::Enum { variant: key } => {
+                        push_key(&mut path, key)
+                    }
+                    serde_path_to_error::Segment::Unknown => break,
+                }
+            }
+            if let Some(field) = missing {
+                push_key(&mut path, &field);
+            }
             g.cx.fail(ArgumentError::invalid(path, message))
         })
     }
 }
+
+/// A value read whole, handed to serde with its path tracked.
+type Tracked<'a, 'b> = serde_path_to_error::Deserializer<'a, 'b, Value>;
 
 /// Reads a value whole into a [`Value`] as serde_json does, except that a
 /// key given twice in any of its objects is refused with its path

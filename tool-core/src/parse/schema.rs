@@ -859,7 +859,7 @@ impl CompiledSchema {
         verdicts: &mut Verdicts,
     ) -> Result<(), ArgumentError> {
         let mut matched = 0;
-        let mut best: Option<((bool, usize), ArgumentError)> = None;
+        let mut best: Option<((bool, usize, usize), ArgumentError)> = None;
         for &branch in branches {
             match self.validate_in(branch, value, path, verdicts) {
                 Ok(()) => {
@@ -870,9 +870,15 @@ impl CompiledSchema {
                 }
                 Err(e) => {
                     // The branch whose tag the value carries, else the one
-                    // that got furthest into the value, is the one the model
-                    // most likely meant.
-                    let rank = (!self.tag_differs(branch, value), e.path().len());
+                    // that names more of the value's keys (an externally
+                    // tagged variant is its one key), else the one that got
+                    // furthest into the value, is the one the model most
+                    // likely meant.
+                    let rank = (
+                        !self.tag_differs(branch, value),
+                        self.keys_named(branch, value),
+                        e.path().len(),
+                    );
                     if best.as_ref().is_none_or(|(r, _)| rank > *r) {
                         best = Some((rank, e));
                     }
@@ -904,6 +910,17 @@ impl CompiledSchema {
 }
 
 impl CompiledSchema {
+    /// How many of the keys of `value` (an object) are properties of the
+    /// branch's node.
+    fn keys_named(&self, branch: NodeId, value: &Value) -> usize {
+        let (node, Value::Object(map)) = (&self.nodes[branch], value) else {
+            return 0;
+        };
+        map.keys()
+            .filter(|key| node.properties.iter().any(|(name, _)| name == *key))
+            .count()
+    }
+
     /// Whether `value` is an object whose tag (a property the branch fixes
     /// with `const` or a one-value `enum`) says it is another branch.
     fn tag_differs(&self, branch: NodeId, value: &Value) -> bool {
