@@ -18,7 +18,8 @@ use tool_contract::{CallContext, Session, Tool, ToolCall, ToolError, Toolbox};
 
 use crate::versions_support::{
     BEFORE_SUNSET_SECS, Clock, CreateRefundDraftV1, CreateRefundDraftV2, CustomerId, NAME,
-    RefundDraftV1, RefundDraftV2, RefundTo, SUNSET_SECS, session, toolbox,
+    RefundDraftV1, RefundDraftV2, RefundTo, SUNSET_SECS, SubmitRefundV1, SubmitRefundV2, session,
+    toolbox,
 };
 
 const V1: Version = Version::new(1, 3, 0);
@@ -444,50 +445,6 @@ async fn an_idempotency_key_is_scoped_to_the_major_version() {
         "Error [IDEMPOTENCY_KEY_REUSED]: The request_id \"0b7e9a52-8a4f-4f7e-9a55-3c1d2e4f5a6b\" was already used for a call with other arguments. Use a new request_id for a new request, or repeat the earlier call exactly."
     );
     assert_eq!(drafted.lock().unwrap().len(), 2);
-}
-
-/// Submit a refund draft so a person can pay it out.
-///
-/// Only after the customer approved the exact draft.
-#[derive(Debug, Tool)]
-#[tool(
-    name = "submit_refund",
-    version = "1.0.0",
-    effect = "write",
-    idempotent,
-    approval = "required"
-)]
-pub struct SubmitRefundV1 {
-    /// The draft's id, e.g. "RD-1".
-    pub draft_id: String,
-}
-
-/// Submit a refund draft so a person can pay it out, with a message to
-/// the customer.
-///
-/// Only after the customer approved the exact draft.
-#[derive(Debug, Tool)]
-#[tool(
-    name = "submit_refund",
-    version = "2.0.0",
-    effect = "write",
-    idempotent,
-    approval = "required"
-)]
-pub struct SubmitRefundV2 {
-    /// The draft's id, e.g. "RD-1".
-    pub draft_id: String,
-    /// What to tell the customer; null for the standard message.
-    pub message: Option<String>,
-}
-
-impl From<SubmitRefundV1> for SubmitRefundV2 {
-    fn from(v1: SubmitRefundV1) -> Self {
-        SubmitRefundV2 {
-            draft_id: v1.draft_id,
-            message: None,
-        }
-    }
 }
 
 #[tokio::test]
