@@ -1267,3 +1267,180 @@ async fn concurrent_calls_of_both_versions_with_one_key_run_once_per_version() {
         [8, 8]
     );
 }
+
+/// Look up what an order of the signed-in customer cost.
+#[derive(Debug, Tool)]
+#[tool(
+    name = "get_order_total",
+    version = "1.0.0",
+    errors(ORDER_NOT_FOUND(
+        meaning = "No order with this reference belongs to the customer; ask them to check the reference.",
+        category = "not_found",
+        recovery = "ask_user"
+    ))
+)]
+pub struct OrderTotalV1 {
+    /// Order reference exactly as the app shows it, e.g. "A-10293".
+    pub order_ref: String,
+}
+
+/// Look up what an order cost, archived orders told apart.
+#[derive(Debug, Tool)]
+#[tool(
+    name = "get_order_total",
+    version = "2.0.0",
+    errors(
+        ORDER_NOT_FOUND(
+            meaning = "No order has this reference; check it against the app.",
+            category = "not_found",
+            recovery = "fix_arguments"
+        ),
+        ORDER_ARCHIVED = "The order is archived; its total is on the invoice."
+    )
+)]
+pub struct OrderTotalV2 {
+    /// Order reference exactly as the app shows it, e.g. "A-10293".
+    pub order_ref: String,
+}
+
+impl From<OrderTotalV1> for OrderTotalV2 {
+    fn from(v1: OrderTotalV1) -> Self {
+        OrderTotalV2 {
+            order_ref: v1.order_ref,
+        }
+    }
+}
+
+#[tokio::test]
+async fn an_error_of_the_handler_in_an_older_call_is_judged_by_the_older_contract() {
+    use tool_contract::contract::ErrorCategory;
+    let mut toolbox = Toolbox::new();
+    toolbox
+        .register(|call: OrderTotalV2, _: CallContext| async move {
+            match call.order_ref.as_str() {
+                "A-404" => Err(ToolError::new(
+                    "ORDER_NOT_FOUND",
+                    ErrorCategory::NotFound,
+                    "No order A-404.",
+                )),
+                "A-1" => Err(ToolError::new(
+                    "ORDER_ARCHIVED",
+                    ErrorCategory::Conflict,
+                    "Order A-1 is archived.",
+                )),
+                _ => Ok("12.50 EUR".to_owned()),
+            }
+        })
+        .serve_older::<OrderTotalV1, OrderTotalV2>();
+    let v1 = pinned_to("get_order_total", 1);
+    let call = |order_ref: &str| {
+        ToolCall::new(
+            "c1",
+            "get_order_total",
+            json!({ "order_ref": order_ref }).to_string(),
+        )
+    };
+    let summary = |result: &tool_contract::CallResult| {
+        let error = result.output.error().unwrap();
+        (
+            error.code.to_string(),
+            error.recovery.as_str().to_owned(),
+            model_text(result),
+            result.audit.undeclared_error_code.clone(),
+        )
+    };
+    // A code both versions declare: the older version's recovery.
+    assert_eq!(
+        summary(&toolbox.call(&call("A-404"), &v1).await),
+        (
+            "ORDER_NOT_FOUND".to_owned(),
+            "ask_user".to_owned(),
+            "Error [ORDER_NOT_FOUND]: No order A-404.".to_owned(),
+            None
+        )
+    );
+    assert_eq!(
+        summary(&toolbox.call(&call("A-404"), &Session::new()).await).1,
+        "fix_arguments"
+    );
+    // A code only the handler's version declares: the older contract does
+    // not promise it, so its call answers INTERNAL, the code in the audit.
+    let archived = toolbox.call(&call("A-1"), &v1).await;
+    assert_eq!(
+        summary(&archived),
+        (
+            "INTERNAL".to_owned(),
+            "none".to_owned(),
+            "Error [INTERNAL]: The tool failed unexpectedly. The failure was recorded; do not retry this call.".to_owned(),
+            Some("ORDER_ARCHIVED".to_owned())
+        )
+    );
+    assert_eq!(
+        summary(&toolbox.call(&call("A-1"), &Session::new()).await).2,
+        "Error [ORDER_ARCHIVED]: Order A-1 is archived."
+    );
+}
+
+/// Look up a refund draft of the signed-in customer: version 1.
+#[derive(Debug, Tool)]
+#[tool(name = "get_refund_draft", version = "1.0.0")]
+pub struct GetRefundDraftV1 {
+    /// The draft's id, e.g. "RD-1".
+    pub draft_id: String,
+    /// Signed-in customer; taken from the trusted session, never from the model.
+    #[tool(inject)]
+    pub customer: CustomerId,
+}
+
+/// Look up a refund draft by its id: version 2, for the staff's console.
+#[derive(Debug, Tool)]
+#[tool(name = "get_refund_draft", version = "2.0.0")]
+pub struct GetRefundDraftV2 {
+    /// The draft's id, e.g. "RD-1".
+    pub draft_id: String,
+}
+
+impl From<GetRefundDraftV1> for GetRefundDraftV2 {
+    fn from(v1: GetRefundDraftV1) -> Self {
+        GetRefundDraftV2 {
+            draft_id: v1.draft_id,
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_value_injected_at_v1_only_is_needed_by_sessions_at_v1_only() {
+    let mut toolbox = Toolbox::new();
+    toolbox
+        .register(|call: GetRefundDraftV2, _: CallContext| async move {
+            Ok::<_, ToolError>(format!("{} is a draft of 12.50 EUR.", call.draft_id))
+        })
+        .serve_older::<GetRefundDraftV1, GetRefundDraftV2>();
+    let call = ToolCall::new("c1", "get_refund_draft", r#"{"draft_id":"RD-1"}"#);
+    let v1 = pinned_to("get_refund_draft", 1);
+    // Version 1 without its injected value: found at start-up, fatal at a call.
+    assert_eq!(
+        toolbox.check(&v1).unwrap_err().problems(),
+        [
+            "the tool `get_refund_draft` takes the injected field \"customer\", but the session holds no `CustomerId`; the application must add it with `Session::with`"
+        ]
+    );
+    let fatal = toolbox.call(&call, &v1).await;
+    assert_eq!(fatal.output.kind(), OutputKind::Fatal);
+    assert_eq!(
+        fatal.audit.internal_detail.as_deref(),
+        Some(
+            "MISSING_SESSION_VALUE: $.customer: the session holds no `runtime::versions_support::CustomerId` for the injected field \"customer\"; the application must add it with `Session::with`"
+        )
+    );
+    // Version 2 takes nothing from the session.
+    toolbox.check(&Session::new()).unwrap();
+    let v2 = toolbox.call(&call, &Session::new()).await;
+    assert_eq!(model_text(&v2), "RD-1 is a draft of 12.50 EUR.");
+    // Version 1 with it.
+    let v1 = v1.with(CustomerId("cus_42".into()));
+    toolbox.check(&v1).unwrap();
+    let ran = toolbox.call(&call, &v1).await;
+    assert_eq!(model_text(&ran), "RD-1 is a draft of 12.50 EUR.");
+    assert_eq!(ran.version(), Some(Version::new(1, 0, 0)));
+}
