@@ -356,6 +356,25 @@ fn an_entry_moved_to_its_major_key_is_still_checked_against_what_it_recorded() {
             .unwrap()
             .to_json_string()
     );
+
+    // Deprecating version 1 as version 2 comes is a change to it too: it
+    // needs its minor bump.
+    let path = locked(
+        "moved_and_deprecated",
+        &[undeprecated::CreateRefundDraftV1::contract()],
+    );
+    let contracts = [
+        CreateRefundDraftV2::contract(),
+        deprecated_unbumped::CreateRefundDraftV1::contract(),
+    ];
+    let error = check_contracts_locked(&path, &contracts, LockMode::Update)
+        .unwrap_err()
+        .to_string()
+        .replace(&path.display().to_string(), "tools.lock.json");
+    assert_eq!(
+        error,
+        "the lock file tools.lock.json was not updated, since a changed contract needs a bigger version bump:\n- `create_refund_draft` 1.2.0 changed without a version bump; it needs at least 1.3.0 (minor):\n  - deprecated, with the sunset 2026-09-30 (minor)\n  - tool description changed (patch)\nbump the versions named above, then run with TOOL_CONTRACT_UPDATE_LOCK=1 to update the lock file"
+    );
 }
 
 #[test]
