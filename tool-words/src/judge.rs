@@ -461,8 +461,13 @@ pub fn money_name(words: &[String]) -> Option<bool> {
         let w = words[end - 1].as_str();
         if MINOR_UNIT.contains(&w) {
             minor = true;
-        } else if !CURRENCY_SUFFIX.contains(&w) && !(end > 1 && AMOUNT_SPAN_SUFFIX.contains(&w)) {
-            break;
+        } else {
+            // Read past a currency code, and a span word after the money word.
+            let skipped =
+                CURRENCY_SUFFIX.contains(&w) || (end > 1 && AMOUNT_SPAN_SUFFIX.contains(&w));
+            if !skipped {
+                break;
+            }
         }
         end -= 1;
     }
