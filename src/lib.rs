@@ -42,7 +42,7 @@ pub mod contract {
         Approval, AsIdempotencyKey, Constraint, ContractError, ContractRule, Currency, DataClass,
         Date, DeclaredError, Deprecation, Effect, ErrorCategory, FieldContract, Idempotency,
         NumberBound, OutputContract, Policy, Presence, Recovery, RuleViolation, Version,
-        VersionConflict, Waiver,
+        VersionConflict, VersionGuard, Waiver,
     };
 }
 

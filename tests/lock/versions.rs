@@ -11,7 +11,7 @@ use tool_contract::lock::{ContractLock, LockDiff, LockMode, check_contracts_lock
 use tool_contract::{Money, ToolContract};
 
 use crate::versions_support::{
-    CreateRefundDraftV1, CreateRefundDraftV2, CustomerId, RefundDraftV1,
+    CreateRefundDraftV1, CreateRefundDraftV2, CustomerId, RefundDraftV1, RefundDraftV2, RefundTo,
 };
 
 /// Version 1 before it was deprecated.
@@ -109,6 +109,44 @@ mod v1_broken {
         /// Order reference exactly as the app shows it, e.g. "A-10293".
         #[tool(min_length = 1)]
         pub order_ref: String,
+        /// A key made up once per draft (a UUID) and repeated on a retry, so a
+        /// retry does not draft twice.
+        #[tool(idempotency_key, format = "uuid")]
+        pub request_id: String,
+        /// Signed-in customer; taken from the trusted session, never from the model.
+        #[tool(inject)]
+        pub customer: CustomerId,
+    }
+}
+
+/// Version 3: version 2 with a note for the reviewer.
+#[allow(dead_code)]
+mod v3 {
+    use super::*;
+
+    /// Create a refund draft for an order of the signed-in customer, refunded
+    /// where the customer chose.
+    ///
+    /// It does not submit the refund (a person reviews drafts). Returns the
+    /// draft id, the amount and where the refund goes.
+    #[derive(Debug, Tool)]
+    #[tool(
+        name = "create_refund_draft",
+        version = "3.0.0",
+        effect = "write",
+        output = RefundDraftV2
+    )]
+    pub struct CreateRefundDraftV3 {
+        /// Order reference exactly as the app shows it, e.g. "A-10293".
+        #[tool(min_length = 1)]
+        pub order_ref: String,
+        /// Amount to refund, more than zero, in the order's currency.
+        #[tool(minimum = 1)]
+        pub amount: Money,
+        /// Where the refund goes; ask the customer.
+        pub refund_to: RefundTo,
+        /// What the reviewer should know; null for nothing.
+        pub note: Option<String>,
         /// A key made up once per draft (a UUID) and repeated on a retry, so a
         /// retry does not draft twice.
         #[tool(idempotency_key, format = "uuid")]
@@ -291,5 +329,84 @@ fn two_contracts_of_one_name_and_major_are_refused_and_a_key_names_its_major() {
     assert_eq!(
         error.to_string(),
         "not a valid lock file: the entry `create_refund_draft@2` records version 1.3.0; an entry `name@MAJOR` records a version of that major; fix it, or delete it and run with TOOL_CONTRACT_UPDATE_LOCK=1 to record the contracts as they are"
+    );
+}
+
+#[test]
+fn an_entry_moved_to_its_major_key_is_still_checked_against_what_it_recorded() {
+    // Version 1 was the only one; version 2 is added, and in the same
+    // change version 1 loses a field without a bump.
+    let path = locked("moved_and_changed", &[CreateRefundDraftV1::contract()]);
+    let contracts = [
+        CreateRefundDraftV2::contract(),
+        v1_broken::CreateRefundDraftV1::contract(),
+    ];
+    let error = check_contracts_locked(&path, &contracts, LockMode::Update)
+        .unwrap_err()
+        .to_string()
+        .replace(&path.display().to_string(), "tools.lock.json");
+    assert_eq!(
+        error,
+        "the lock file tools.lock.json was not updated, since a changed contract needs a bigger version bump:\n- `create_refund_draft` 1.3.0 changed without a version bump; it needs at least 2.0.0 (major):\n  - field `amount` removed (major)\n  - deprecation sunset moved from 2026-09-30 to 2026-12-31 (minor)\n  - tool description changed (patch)\nbump the versions named above, then run with TOOL_CONTRACT_UPDATE_LOCK=1 to update the lock file"
+    );
+    // Nothing was written.
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        ContractLock::from_contracts(&[CreateRefundDraftV1::contract()])
+            .unwrap()
+            .to_json_string()
+    );
+
+    // Deprecating version 1 as version 2 comes is a change to it too: it
+    // needs its minor bump.
+    let path = locked(
+        "moved_and_deprecated",
+        &[undeprecated::CreateRefundDraftV1::contract()],
+    );
+    let contracts = [
+        CreateRefundDraftV2::contract(),
+        deprecated_unbumped::CreateRefundDraftV1::contract(),
+    ];
+    let error = check_contracts_locked(&path, &contracts, LockMode::Update)
+        .unwrap_err()
+        .to_string()
+        .replace(&path.display().to_string(), "tools.lock.json");
+    assert_eq!(
+        error,
+        "the lock file tools.lock.json was not updated, since a changed contract needs a bigger version bump:\n- `create_refund_draft` 1.2.0 changed without a version bump; it needs at least 1.3.0 (minor):\n  - deprecated, with the sunset 2026-09-30 (minor)\n  - tool description changed (patch)\nbump the versions named above, then run with TOOL_CONTRACT_UPDATE_LOCK=1 to update the lock file"
+    );
+}
+
+#[test]
+fn a_third_major_moves_the_second_to_its_own_entry_and_checks_each() {
+    let path = locked("three", &both());
+    let three = [
+        v3::CreateRefundDraftV3::contract(),
+        CreateRefundDraftV2::contract(),
+        CreateRefundDraftV1::contract(),
+    ];
+    let drifts = check_contracts_locked(&path, &three, LockMode::Update).unwrap();
+    assert_eq!(
+        drifts.iter().map(ToString::to_string).collect::<Vec<_>>(),
+        [
+            "`create_refund_draft` 2.0.0 -> 3.0.0 (minor bump needed):\n  - field `note` added as optional (minor)",
+            "`create_refund_draft` 2.0.0 is new: the lock file does not have it",
+        ]
+    );
+    let lock = ContractLock::parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(
+        lock.tools()
+            .iter()
+            .map(|(key, tool)| (key.as_str(), tool.version.to_string()))
+            .collect::<Vec<_>>(),
+        [
+            ("create_refund_draft", "3.0.0".to_owned()),
+            ("create_refund_draft@1", "1.3.0".to_owned()),
+            ("create_refund_draft@2", "2.0.0".to_owned()),
+        ]
+    );
+    assert_eq!(
+        check_contracts_locked(&path, &three, LockMode::Check).unwrap(),
+        []
     );
 }

@@ -4,8 +4,10 @@
 //! every request checked as exact JSON, so each conversation sees only its
 //! version (the recorded `tools.json` of each holds one definition, the
 //! deprecated one ending with its notice); a version-1 call answered
-//! through Chat Completions in a pinned session; a pin that cannot be
-//! offered refused before the first request.
+//! through Chat Completions in a pinned session, and through the Anthropic
+//! and Gemini adapters too (their definitions built from the session's
+//! contracts, one version each); a pin that cannot be offered refused
+//! before the first request.
 
 use serde_json::{Value, json};
 use tool_contract::Tool;
@@ -255,4 +257,114 @@ fn a_conversation_pinned_to_a_version_that_cannot_be_offered_never_starts() {
     // Unpinned conversations start at version 2 as before.
     let v2 = ResponsesAgent::new(&toolbox, Replay::new(Vec::new()), settings()).unwrap();
     assert_eq!(v2.versions(), &VersionPins::new().with(NAME, 2));
+}
+
+/// A version-1 call's arguments, as every provider carries them.
+fn v1_input() -> Value {
+    json!({
+        "order_ref": "A-10293",
+        "amount": {"amount_minor": 1250, "currency": "EUR"},
+        "request_id": "6f1c2a9e-4d1b-4c5e-9f0a-2b7d3e8c1a45",
+    })
+}
+
+#[tokio::test]
+async fn a_v1_call_through_anthropic_runs_at_the_pinned_version() {
+    use tool_contract::anthropic::ToolSet;
+    let (toolbox, drafted) = toolbox(&Clock::at(BEFORE_SUNSET_SECS));
+    let v1 = session().with(VersionPins::new().with(NAME, 1));
+    // The tool set is built from the contracts the session is offered.
+    let tools = ToolSet::new(&toolbox.contracts_for(&v1).unwrap()).unwrap();
+    let definitions = tools.definitions();
+    assert_eq!(definitions.len(), 1);
+    assert_eq!(
+        definitions[0]["description"],
+        CreateRefundDraftV1::contract().description()
+    );
+    assert!(
+        definitions[0]["description"]
+            .as_str()
+            .unwrap()
+            .ends_with(&format!("\n\n{NOTICE}"))
+    );
+    // Both versions in one tool set is one name twice: refused.
+    let served: Vec<_> = toolbox.served_contracts().collect();
+    assert_eq!(
+        ToolSet::new(&served).err().map(|e| e.to_string()),
+        Some(
+            "two tools are named \"create_refund_draft\"; tool names must be unique in a request"
+                .to_owned()
+        )
+    );
+    let response = json!({"model": "claude-sonnet-4-5", "stop_reason": "tool_use", "content": [
+        {"type": "tool_use", "id": "toolu_01", "name": NAME, "input": v1_input()}
+    ]});
+    let round = toolbox.answer(&tools, &response, &v1).await.unwrap();
+    assert_eq!(
+        round.answer.as_ref().unwrap()["content"],
+        json!([{"type": "tool_result", "tool_use_id": "toolu_01",
+            "content": r#"{"draft_id":"RD-1","amount":{"amount_minor":1250,"currency":"EUR"}}"#,
+            "is_error": false}])
+    );
+    assert_eq!(
+        round
+            .audit_records()
+            .map(|r| r.contract_version)
+            .collect::<Vec<_>>(),
+        [Some(Version::new(1, 3, 0))]
+    );
+    assert_eq!(drafted.lock().unwrap().len(), 1);
+}
+
+#[cfg(feature = "gemini")]
+#[tokio::test]
+async fn a_v1_call_through_gemini_runs_at_the_pinned_version() {
+    use tool_contract::gemini::{Dialect, GenerateContent, tools_for_gemini};
+    let (toolbox, drafted) = toolbox(&Clock::at(BEFORE_SUNSET_SECS));
+    let v1 = session().with(VersionPins::new().with(NAME, 1));
+    for dialect in [Dialect::ParametersJsonSchema, Dialect::OpenApiParameters] {
+        let tools = tools_for_gemini(&toolbox.contracts_for(&v1).unwrap(), dialect).unwrap();
+        let declarations = tools[0]["functionDeclarations"].as_array().unwrap();
+        assert_eq!(declarations.len(), 1);
+        assert_eq!(
+            declarations[0]["description"],
+            CreateRefundDraftV1::contract().description()
+        );
+    }
+    let response = json!({"modelVersion": "gemini-2.5-flash", "candidates": [{"content": {"role": "model",
+        "parts": [{"functionCall": {"id": "fc-1", "name": NAME, "args": v1_input()}}]},
+        "finishReason": "STOP"}]});
+    let round = toolbox
+        .answer(&GenerateContent, &response, &v1)
+        .await
+        .unwrap();
+    assert_eq!(
+        round.answer.user_content,
+        Some(json!({"role": "user", "parts": [{"functionResponse": {
+            "id": "fc-1", "name": NAME,
+            "response": {"output": r#"{"draft_id":"RD-1","amount":{"amount_minor":1250,"currency":"EUR"}}"#}}}]}))
+    );
+    assert_eq!(
+        round
+            .audit_records()
+            .map(|r| r.contract_version)
+            .collect::<Vec<_>>(),
+        [Some(Version::new(1, 3, 0))]
+    );
+    // Unpinned, the same call is a version-2 call and is refused.
+    let round = toolbox
+        .answer(&GenerateContent, &response, &session())
+        .await
+        .unwrap();
+    assert_eq!(
+        round
+            .audit_records()
+            .map(|r| (r.contract_version, r.error_code.clone()))
+            .collect::<Vec<_>>(),
+        [(
+            Some(Version::new(2, 0, 0)),
+            Some("INVALID_ARGUMENTS".to_owned())
+        )]
+    );
+    assert_eq!(drafted.lock().unwrap().len(), 1);
 }

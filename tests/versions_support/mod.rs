@@ -10,6 +10,9 @@
 //! the model's argument error) and its output downgraded (without
 //! `refund_to`). Nested types name the facade's copies of serde and
 //! schemars, so that the MCP crate's tests can include this file too.
+//!
+//! `submit_refund` 1.0.0 and 2.0.0 both require approval, and one call's
+//! text is valid at both: what tells their grants apart is the version.
 #![allow(dead_code)]
 
 use std::fmt;
@@ -176,6 +179,50 @@ impl TryFrom<CreateRefundDraftV1> for CreateRefundDraftV2 {
             request_id: v1.request_id,
             customer: v1.customer,
         })
+    }
+}
+
+/// Submit a refund draft so a person can pay it out.
+///
+/// Only after the customer approved the exact draft.
+#[derive(Debug, Tool)]
+#[tool(
+    name = "submit_refund",
+    version = "1.0.0",
+    effect = "write",
+    idempotent,
+    approval = "required"
+)]
+pub struct SubmitRefundV1 {
+    /// The draft's id, e.g. "RD-1".
+    pub draft_id: String,
+}
+
+/// Submit a refund draft so a person can pay it out, with a message to
+/// the customer.
+///
+/// Only after the customer approved the exact draft.
+#[derive(Debug, Tool)]
+#[tool(
+    name = "submit_refund",
+    version = "2.0.0",
+    effect = "write",
+    idempotent,
+    approval = "required"
+)]
+pub struct SubmitRefundV2 {
+    /// The draft's id, e.g. "RD-1".
+    pub draft_id: String,
+    /// What to tell the customer; null for the standard message.
+    pub message: Option<String>,
+}
+
+impl From<SubmitRefundV1> for SubmitRefundV2 {
+    fn from(v1: SubmitRefundV1) -> Self {
+        SubmitRefundV2 {
+            draft_id: v1.draft_id,
+            message: None,
+        }
     }
 }
 

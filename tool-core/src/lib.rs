@@ -28,7 +28,7 @@ pub use contract::{
     Approval, AsIdempotencyKey, Constraint, ContractError, ContractRule, Currency, DataClass, Date,
     DeclaredError, Deprecation, Effect, ErrorCategory, FieldContract, Idempotency, Money,
     NumberBound, OutputContract, Policy, Presence, Recovery, RuleViolation, Session, SignedMoney,
-    Tool, ToolContract, Version, VersionConflict, Waiver,
+    Tool, ToolContract, Version, VersionConflict, VersionGuard, Waiver,
 };
 pub use outcome::{HandlerError, OutputKind, ResponseError, ToolCall, ToolError, ToolOutput};
 pub use parse::{ArgumentError, ArgumentErrorKind, EnumCase, SchemaError};

@@ -131,7 +131,9 @@ impl ContractLock {
 
     /// How `contracts` differ from the lock: versions that are new, gone
     /// or changed, each checked against the entry of its own
-    /// [key](ContractLock). Empty when they match.
+    /// [key](ContractLock), or, for a version whose entry moves from the
+    /// tool's name to `name@MAJOR` (a newer major added beside it), against
+    /// the entry it moves from. Empty when they match.
     pub fn drift(&self, contracts: &[&ToolContract]) -> Result<Vec<LockDiff>, LockError> {
         let keyed = keyed(contracts)?;
         let mut drifts = Vec::new();
@@ -139,10 +141,23 @@ impl ContractLock {
             let name = contract.name();
             let current = LockedTool::from_contract(contract);
             match self.tools.get(key) {
-                None => drifts.push(LockDiff::New {
-                    name: name.to_owned(),
-                    version: current.version,
-                }),
+                // A version whose entry is moving to its `name@MAJOR` key (a
+                // newer major is added beside it) is checked against what
+                // the entry under the name recorded for it.
+                None => match self.moved_from(key, contract) {
+                    Some(locked) if locked.fingerprint != current.fingerprint => {
+                        drifts.push(LockDiff::Changed {
+                            name: name.to_owned(),
+                            locked: locked.version,
+                            current: current.version,
+                            changes: diff(locked, &current),
+                        });
+                    }
+                    _ => drifts.push(LockDiff::New {
+                        name: name.to_owned(),
+                        version: current.version,
+                    }),
+                },
                 Some(locked) if locked.fingerprint == current.fingerprint => {}
                 Some(locked) => drifts.push(LockDiff::Changed {
                     name: name.to_owned(),
@@ -162,6 +177,19 @@ impl ContractLock {
             }
         }
         Ok(drifts)
+    }
+
+    /// For a contract keyed `name@MAJOR` that the lock does not have yet:
+    /// the entry under its plain name, when that one records the same
+    /// major (the contract was the newest version until a newer major
+    /// came beside it).
+    fn moved_from(&self, key: &str, contract: &ToolContract) -> Option<&LockedTool> {
+        if key == contract.name() {
+            return None;
+        }
+        self.tools
+            .get(contract.name())
+            .filter(|locked| locked.version.major == contract.version().major)
     }
 }
 

@@ -5,7 +5,9 @@
 use std::fmt;
 use std::ptr;
 
-use tool_core::{ContractError, Session, Tool, ToolContract, VersionConflict};
+use tool_core::{
+    Approval, ContractError, Effect, Session, Tool, ToolContract, VersionConflict, VersionGuard,
+};
 
 use crate::handler::{Older, Run};
 use crate::toolbox::Toolbox;
@@ -26,6 +28,12 @@ impl Toolbox {
     /// same type). A failed upgrade is the model's argument error:
     /// `INVALID_ARGUMENTS` at `$`, in the conversion error's words (its
     /// `Display`), so it should say which field to change and how.
+    ///
+    /// Its guards are `Old`'s contract's too (effect, approval, open
+    /// world), so `Old` may not promise less than `New` in any of them: an
+    /// old version without the approval, or with a smaller effect, that
+    /// the handler's version declares is refused here rather than run
+    /// unguarded.
     ///
     /// ```
     /// use tool_contract::runtime::VersionPins;
@@ -90,9 +98,13 @@ impl Toolbox {
 
     /// [`serve_older`](Self::serve_older), or the [`ContractError`] that
     /// refuses it: `Old`'s contract breaks a rule, or its version conflicts
-    /// ([`VersionConflict`]): the names differ, `New`'s handler is not the
-    /// one registered under the name, `Old`'s major is not below `New`'s,
-    /// or a version of `Old`'s major is served already.
+    /// ([`VersionConflict`]): the names differ, no handler is registered
+    /// under the name or it is not `New`'s, `Old`'s major is not below
+    /// `New`'s, a version of `Old`'s major is served already, or `Old`
+    /// promises less than `New` in a guard its calls get from its own
+    /// contract (a smaller effect, no approval where `New` requires one, a
+    /// closed world where `New`'s is open), so its calls would run `New`'s
+    /// handler without it.
     pub fn try_serve_older<Old, New>(&mut self) -> Result<&mut Self, ContractError>
     where
         Old: Tool + Send + 'static,
@@ -118,8 +130,11 @@ impl Toolbox {
             .and_then(|run| run.downcast_ref::<Run<New>>())
             .filter(|_| ptr::eq(handler.contract(), new));
         let Some(run) = run.cloned() else {
-            return conflict(VersionConflict::NoHandler {
+            // The name has a handler, of another version (or type): older
+            // versions are served through it.
+            return conflict(VersionConflict::OtherHandler {
                 newer: new.version(),
+                handler: handler.contract().version(),
             });
         };
         if old.version().major == new.version().major {
@@ -138,6 +153,13 @@ impl Toolbox {
             return conflict(VersionConflict::SameMajor {
                 served: served.contract().version(),
                 offered: old.version(),
+            });
+        }
+        if let Some(guard) = weaker_guard(old, new) {
+            return conflict(VersionConflict::WeakerGuard {
+                handler: new.version(),
+                offered: old.version(),
+                guard,
             });
         }
         versions.insert_older(Box::new(Older::<Old, New>::new(run)));
@@ -201,6 +223,33 @@ impl Toolbox {
             })
             .collect()
     }
+}
+
+/// The first guard in which `old`, served through `new`'s handler,
+/// promises less than `new`: its calls are guarded as `old`'s contract
+/// says (the turn's order for a destructive call, the audit sink's
+/// announcement and the unknown outcome of a stopped write, the approval,
+/// the trust of the content and the recipient check of an open world),
+/// and they run `new`'s handler.
+fn weaker_guard(old: &ToolContract, new: &ToolContract) -> Option<VersionGuard> {
+    let rank = |effect: Effect| match effect {
+        Effect::Read => 0,
+        Effect::Write => 1,
+        Effect::Destructive => 2,
+    };
+    if rank(old.effect()) < rank(new.effect()) {
+        return Some(VersionGuard::Effect {
+            handler: new.effect(),
+            offered: old.effect(),
+        });
+    }
+    if new.approval() == Approval::Required && old.approval() != Approval::Required {
+        return Some(VersionGuard::Approval);
+    }
+    if new.open_world() && !old.open_world() {
+        return Some(VersionGuard::OpenWorld);
+    }
+    None
 }
 
 /// Whether `session` pins the tool `name` to a version.

@@ -8,14 +8,14 @@
 //! upgraded into the newer type. A conversation sees one version of each
 //! tool: the one its session pins ([`VersionPins`]), else the newest that
 //! is not retired. A deprecated version is retired from the first instant
-//! of its sunset day by the toolbox's clock: it is no longer offered, and
-//! its calls answer [`VERSION_RETIRED`](tool_core::ToolError::VERSION_RETIRED)
+//! of its sunset day by the toolbox's clock, and stays retired when that
+//! clock is set back: it is no longer offered, and its calls answer [`VERSION_RETIRED`](tool_core::ToolError::VERSION_RETIRED)
 //! naming the version to use; a pin to a major that is not served answers
 //! [`VERSION_NOT_SERVED`](tool_core::ToolError::VERSION_NOT_SERVED).
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::SystemTime;
 
 use tool_core::{Date, ErrorCategory, Recovery, ToolContract, ToolError, Version};
@@ -205,10 +205,16 @@ pub struct CallCount {
     pub calls: u64,
 }
 
-/// One served version of a tool and the count of its calls.
+/// One served version of a tool, the count of its calls, and whether the
+/// toolbox has seen it retired.
 pub(crate) struct Served {
     pub(crate) tool: Box<dyn ErasedTool>,
     calls: AtomicU64,
+    /// Set once the toolbox's clock has read a time on or after the
+    /// version's sunset: a clock set back afterwards (an NTP step, a test,
+    /// a replay) does not serve it again, since its callers were told it
+    /// was retired.
+    retired: AtomicBool,
 }
 
 impl Served {
@@ -216,7 +222,25 @@ impl Served {
         Served {
             tool,
             calls: AtomicU64::new(0),
+            retired: AtomicBool::new(false),
         }
+    }
+
+    /// Whether this version is retired at `now` (`None`: the clock was not
+    /// read, no version of the tool being deprecated), or was seen retired
+    /// before.
+    fn is_retired(&self, now: Option<SystemTime>) -> bool {
+        if self.retired.load(Ordering::Acquire) {
+            return true;
+        }
+        let retired = match (self.contract().deprecation(), now) {
+            (Some(deprecation), Some(now)) => deprecation.is_retired_at(now),
+            _ => false,
+        };
+        if retired {
+            self.retired.store(true, Ordering::Release);
+        }
+        retired
     }
 
     pub(crate) fn contract(&self) -> &'static ToolContract {
@@ -311,10 +335,7 @@ impl Versions {
             .iter()
             .any(|served| served.contract().deprecation().is_some());
         let now = deprecated.then(now);
-        let retired = |served: &Served| match (served.contract().deprecation(), now) {
-            (Some(deprecation), Some(now)) => deprecation.is_retired_at(now),
-            _ => false,
-        };
+        let retired = |served: &Served| served.is_retired(now);
         let current = self.served.iter().find(|served| !retired(served));
         let retirement = |served: &'_ Served| {
             let contract = served.contract();

@@ -1,9 +1,13 @@
 //! Approval grants in the database: granted out of band through one
-//! instance, used by a call on another, each by exactly one call; ids the
+//! instance, used by a call on another, each by exactly one call, and only
+//! at the version it was given for (a grant of a version-1 call never runs
+//! the same arguments at version 2, and the reverse); ids the
 //! database cannot keep refused with their reason before anything is
 //! written; a grant whose use the client gave up on while its COMMIT was
 //! in flight is left for the retry.
 
+#[path = "../../tests/versions_support/mod.rs"]
+mod refund;
 mod support;
 
 use std::sync::Arc;
@@ -356,4 +360,62 @@ async fn a_grant_whose_use_was_given_up_while_its_commit_was_in_flight_is_left_f
     let again = instance.call(&close("ACC-1"), &session()).await;
     assert_eq!(again.model_text().as_deref(), Some(USED));
     assert_eq!(probe.runs(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_grant_of_one_major_version_never_covers_a_call_at_the_other() {
+    use refund::{SubmitRefundV1, SubmitRefundV2};
+    use tool_contract::runtime::VersionPins;
+    use tool_contract::{CallContext, Session, ToolCall, Toolbox};
+    let Some(db) = TestDb::create("approval_versions").await else {
+        return;
+    };
+    let pool = db.migrated_pool(&quick()).await;
+    let store = Arc::new(PostgresApprovalStore::new(pool));
+    let mut toolbox = Toolbox::new().with_approval_store(store.clone());
+    toolbox
+        .register(|call: SubmitRefundV2, _: CallContext| async move {
+            Ok::<_, ToolError>(format!("{} submitted", call.draft_id))
+        })
+        .serve_older::<SubmitRefundV1, SubmitRefundV2>();
+    let v1 = session().with(VersionPins::new().with("submit_refund", 1));
+    let v2: Session = session();
+    // The same text is a valid call at both versions.
+    let call = ToolCall::new("c1", "submit_refund", r#"{"draft_id":"RD-1"}"#);
+    let asked_v1 = toolbox.call(&call, &v1).await;
+    let asked_v2 = toolbox.call(&call, &v2).await;
+    let request_v1 = asked_v1.approval_request.clone().unwrap();
+    let request_v2 = asked_v2.approval_request.clone().unwrap();
+    assert_eq!(request_v1.arguments_sha256, request_v2.arguments_sha256);
+    // A grant of each version's call, through the store.
+    assert_eq!(
+        store
+            .grant(&request_v1.approve("appr-v1"), Duration::from_secs(600))
+            .await,
+        Ok(true)
+    );
+    let v2_refused = toolbox.call(&call, &v2).await;
+    assert_eq!(v2_refused.model_text().as_deref(), Some(NEEDED));
+    assert_eq!(store.unused().await, Ok(1));
+    let ran_v1 = toolbox.call(&call, &v1).await;
+    assert_eq!(ran_v1.model_text().as_deref(), Some("RD-1 submitted"));
+    assert_eq!(ran_v1.audit.approval_id.as_deref(), Some("appr-v1"));
+    // The version-1 grant is used; the version-2 call still needs its own.
+    let v2_again = toolbox.call(&call, &v2).await;
+    assert_eq!(v2_again.model_text().as_deref(), Some(NEEDED));
+    assert_eq!(
+        store
+            .grant(&request_v2.approve("appr-v2"), Duration::from_secs(600))
+            .await,
+        Ok(true)
+    );
+    let v1_again = toolbox.call(&call, &v1).await;
+    assert_eq!(v1_again.model_text().as_deref(), Some(USED));
+    let ran_v2 = toolbox.call(&call, &v2).await;
+    assert_eq!(ran_v2.audit.approval_id.as_deref(), Some("appr-v2"));
+    assert_eq!(
+        [&ran_v1, &ran_v2].map(|r| r.version().map(|v| v.to_string())),
+        [Some("1.0.0".to_owned()), Some("2.0.0".to_owned())]
+    );
+    assert_eq!(store.unused().await, Ok(0));
 }

@@ -1,7 +1,11 @@
 //! Idempotency across instances: one key runs once whichever instance
-//! each retry lands on, records are scoped by principal, the key and the
+//! each retry lands on, records are scoped by principal and by the major
+//! version the call was served at (one key at two versions of one tool
+//! names two operations), the key and the
 //! tool name are only ever bound parameters, and old records are purged.
 
+#[path = "../../tests/versions_support/mod.rs"]
+mod refund;
 mod support;
 
 use std::sync::Arc;
@@ -10,7 +14,7 @@ use std::time::Duration;
 use support::{IN_PROGRESS, Probe, TestDb, count, quick, session, toolbox, voucher};
 use tool_contract::store_postgres::PostgresIdempotencyStore;
 use tool_contract::{
-    Session, ToolError, ToolOutput, audit::Subjects, idempotency::ClaimOutcome,
+    Session, ToolCall, ToolError, ToolOutput, audit::Subjects, idempotency::ClaimOutcome,
     idempotency::IdempotencyScope, idempotency::IdempotencyStore, runtime::Delivery,
     runtime::ExecutionOutcome,
 };
@@ -430,4 +434,105 @@ async fn a_claim_is_held_for_its_hold_when_that_is_longer_than_the_lease() {
         store.claim(&scope, Duration::ZERO).await,
         Ok(ClaimOutcome::Abandoned)
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_key_at_two_major_versions_names_two_operations() {
+    use tool_contract::runtime::VersionPins;
+    let Some(db) = TestDb::create("idem_versions").await else {
+        return;
+    };
+    let pool = db.migrated_pool(&quick()).await;
+    let key = "0b7e9a52-8a4f-4f7e-9a55-3c1d2e4f5a6b";
+    let v1_call = ToolCall::new(
+        "c1",
+        refund::NAME,
+        serde_json::json!({
+            "order_ref": "A-10293",
+            "amount": {"amount_minor": 1250, "currency": "EUR"},
+            "request_id": key,
+        })
+        .to_string(),
+    );
+    let v2_call = ToolCall::new(
+        "c2",
+        refund::NAME,
+        serde_json::json!({
+            "order_ref": "A-10293",
+            "amount": {"amount_minor": 1250, "currency": "EUR"},
+            "refund_to": "store_credit",
+            "request_id": key,
+        })
+        .to_string(),
+    );
+    let v1 = refund::session().with(VersionPins::new().with(refund::NAME, 1));
+    let v2 = refund::session();
+    // Two instances sharing the database, each serving both versions.
+    let clock = refund::Clock::at(refund::BEFORE_SUNSET_SECS);
+    let instance = || {
+        let (toolbox, drafted) = refund::toolbox(&clock);
+        let store = PostgresIdempotencyStore::new(pool.clone()).with_lease(LEASE);
+        (toolbox.with_idempotency_store(Arc::new(store)), drafted)
+    };
+    let (a, drafted_a) = instance();
+    let (b, drafted_b) = instance();
+    let first_v1 = a.call(&v1_call, &v1).await;
+    let first_v2 = b.call(&v2_call, &v2).await;
+    assert_eq!(
+        [&first_v1, &first_v2].map(|r| (r.audit.delivery, r.model_text())),
+        [
+            (
+                Delivery::Fresh,
+                Some(r#"{"draft_id":"RD-1","amount":{"amount_minor":1250,"currency":"EUR"}}"#.into())
+            ),
+            (
+                Delivery::Fresh,
+                Some(r#"{"draft_id":"RD-1","amount":{"amount_minor":1250,"currency":"EUR"},"refund_to":"store_credit"}"#.into())
+            ),
+        ]
+    );
+    // Each retry, on the other instance, replays its own version's record.
+    let note = "This is the recorded result of an earlier call with the same request_id; it was not run again.";
+    let retry_v1 = b.call(&v1_call, &v1).await;
+    let retry_v2 = a.call(&v2_call, &v2).await;
+    assert_eq!(
+        [&retry_v1, &retry_v2].map(|r| (
+            r.audit.delivery,
+            r.version().map(|v| v.to_string()),
+            r.model_text()
+        )),
+        [
+            (
+                Delivery::Replayed,
+                Some("1.3.0".to_owned()),
+                Some(format!(
+                    "{{\"draft_id\":\"RD-1\",\"amount\":{{\"amount_minor\":1250,\"currency\":\"EUR\"}}}}\n\n{note}"
+                ))
+            ),
+            (
+                Delivery::Replayed,
+                Some("2.0.0".to_owned()),
+                Some(format!(
+                    "{{\"draft_id\":\"RD-1\",\"amount\":{{\"amount_minor\":1250,\"currency\":\"EUR\"}},\"refund_to\":\"store_credit\"}}\n\n{note}"
+                ))
+            ),
+        ]
+    );
+    assert_eq!(
+        (
+            drafted_a.lock().unwrap().len(),
+            drafted_b.lock().unwrap().len()
+        ),
+        (1, 1)
+    );
+    let client = db.client().await;
+    let rows = client
+        .query(
+            "SELECT contract_major, state FROM tool_contract_idempotency ORDER BY contract_major",
+            &[],
+        )
+        .await
+        .unwrap();
+    let rows: Vec<(i64, String)> = rows.iter().map(|row| (row.get(0), row.get(1))).collect();
+    assert_eq!(rows, [(1, "done".to_owned()), (2, "done".to_owned())]);
 }

@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use super::policy::Effect;
 use super::version::Version;
 
 /// Why a version of a tool was refused beside the ones already served
@@ -47,6 +48,62 @@ pub enum VersionConflict {
         /// The newer version's name.
         newer: &'static str,
     },
+    /// An older version offered through a newer version that is served
+    /// but is not the one whose handler is registered (or is another type
+    /// of that version): older versions are served through the handler,
+    /// the newest version's.
+    OtherHandler {
+        /// The newer version named.
+        newer: Version,
+        /// The version whose handler is registered.
+        handler: Version,
+    },
+    /// An older version that promises less than the handler's version in
+    /// one of the guards a call gets from its own version's contract: its
+    /// calls would run the handler without a guard the handler's contract
+    /// asks for.
+    WeakerGuard {
+        /// The version of the handler.
+        handler: Version,
+        /// The older version offered.
+        offered: Version,
+        /// Which guard is weaker.
+        guard: VersionGuard,
+    },
+}
+
+/// A guard a call gets from the contract of the version it is made at,
+/// which an older version served through a newer one's handler must not
+/// have weaker than the handler's contract (see
+/// [`VersionConflict::WeakerGuard`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum VersionGuard {
+    /// The older version declares a smaller effect (`read` below `write`
+    /// below `destructive`): a destructive call runs alone in its turn, a
+    /// write is announced to the audit sink before it runs and a stopped
+    /// one is recorded as of unknown outcome, a read is neither.
+    Effect {
+        /// The effect of the handler's version.
+        handler: Effect,
+        /// The effect of the older version.
+        offered: Effect,
+    },
+    /// The handler's version requires approval, the older one does not.
+    Approval,
+    /// The handler's version is open-world, the older one is not: what the
+    /// handler returns is external content, and an open-world write's
+    /// destinations are checked against the recipient policy.
+    OpenWorld,
+}
+
+/// An effect as the contract attribute spells it.
+fn effect_name(effect: Effect) -> &'static str {
+    match effect {
+        Effect::Read => "read",
+        Effect::Write => "write",
+        Effect::Destructive => "destructive",
+    }
 }
 
 impl VersionConflict {
@@ -86,6 +143,47 @@ impl VersionConflict {
                 f,
                 "`{tool}` is served as an older version of `{newer}`; the versions of one tool share its name"
             ),
+            VersionConflict::OtherHandler { newer, handler } => write!(
+                f,
+                "`{tool}` is served as an older version of {newer}, but the handler of `{tool}` is {handler}'s (one tool has one handler, its newest version's); serve it through that one: `Toolbox::serve_older::<Old, New>()` with `New` the type of {handler} and `TryFrom<Old> for New`"
+            ),
+            VersionConflict::WeakerGuard {
+                handler,
+                offered,
+                guard,
+            } => {
+                let (handler_says, why, needed) = match guard {
+                    VersionGuard::Effect {
+                        handler: handler_effect,
+                        offered: offered_effect,
+                    } => (
+                        format!(
+                            "whose effect is {}, while {offered} says {}",
+                            effect_name(*handler_effect),
+                            effect_name(*offered_effect)
+                        ),
+                        format!(
+                            "run that handler with the guards of a {} (a destructive call runs alone in its turn, a write's audit is announced before it runs)",
+                            effect_name(*offered_effect)
+                        ),
+                        format!("its effect is {} too", effect_name(*handler_effect)),
+                    ),
+                    VersionGuard::Approval => (
+                        format!("which requires approval, while {offered} does not"),
+                        "run that handler unapproved".to_owned(),
+                        "it requires approval too".to_owned(),
+                    ),
+                    VersionGuard::OpenWorld => (
+                        format!("which is open-world, while {offered} is not"),
+                        "have what that handler returns marked as the application's own content, and its destinations unchecked".to_owned(),
+                        "it is open-world too".to_owned(),
+                    ),
+                };
+                write!(
+                    f,
+                    "`{tool}` {offered} would be served through the handler of {handler}, {handler_says}: its calls would {why}. A call is guarded as the contract of its own version says, so an older version may not promise less than its handler's (effect, approval, open world); serve it only once {needed}, or not beside {handler}"
+                )
+            }
         }
     }
 }

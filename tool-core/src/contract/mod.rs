@@ -19,7 +19,7 @@ mod tool_contract;
 mod version;
 mod waiver;
 
-pub use conflict::VersionConflict;
+pub use conflict::{VersionConflict, VersionGuard};
 pub use deprecation::{Date, Deprecation, deprecation_json};
 pub use errors::{DeclaredError, ErrorCategory, OutputContract, Recovery};
 pub use field::{
