@@ -234,3 +234,43 @@ fn valid_json_with_a_wrong_value_is_not_called_invalid_json() {
         )
     );
 }
+
+/// A lamp's brightness by switch state: the map's keys are booleans,
+/// which serde_json reads from the key's text (`"true"`, `"false"`).
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct Switches {
+    /// The brightness when on and off, e.g. {"true": 80, "false": 0}.
+    pub by_state: BTreeMap<bool, u8>,
+}
+
+/// Set a lamp's brightness for each switch state.
+#[derive(Debug, Tool)]
+#[tool(effect = "write", idempotent)]
+pub struct SetLamp {
+    /// The brightness by switch state.
+    pub switches: Switches,
+}
+
+#[test]
+fn a_key_given_twice_is_refused_in_a_map_keyed_by_booleans() {
+    assert_eq!(
+        agreed::<SetLamp>(r#"{"switches": {"by_state": {"true": 80, "false": 0}}}"#),
+        Ok("SetLamp { switches: Switches { by_state: {false: 0, true: 80} } }".into())
+    );
+    // serde's map kept the last value.
+    assert_eq!(
+        agreed::<SetLamp>(r#"{"switches": {"by_state": {"true": 80, "true": 0}}}"#),
+        refusal(
+            "$.switches.by_state.true",
+            "field \"true\" is given more than once; give each field once"
+        )
+    );
+    // A value under such a key is named at its key, not at `[""]`.
+    assert_eq!(
+        agreed::<SetLamp>(r#"{"switches": {"by_state": {"false": 300}}}"#),
+        refusal(
+            "$.switches.by_state.false",
+            "expected an integer from 0 to 255, got the integer 300"
+        )
+    );
+}

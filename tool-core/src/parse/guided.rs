@@ -1567,13 +1567,19 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for KeyVisit<'_, V> {
         self.see(&v);
         self.v.visit_string(v)
     }
-    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
+    // serde_json reads a map key typed as a boolean or a number from the
+    // key's text (`"true"`, `"7"`): the key is seen as that text, so one
+    // given twice is refused and a value under it is named at it.
+    fn visit_bool<E: de::Error>(mut self, v: bool) -> Result<Self::Value, E> {
+        self.see(if v { "true" } else { "false" });
         self.v.visit_bool(v)
     }
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
+    fn visit_i64<E: de::Error>(mut self, v: i64) -> Result<Self::Value, E> {
+        self.see(&v.to_string());
         self.v.visit_i64(v)
     }
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
+    fn visit_u64<E: de::Error>(mut self, v: u64) -> Result<Self::Value, E> {
+        self.see(&v.to_string());
         self.v.visit_u64(v)
     }
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
