@@ -274,3 +274,86 @@ fn a_key_given_twice_is_refused_in_a_map_keyed_by_booleans() {
         )
     );
 }
+
+/// Notes for the printer: free JSON, and the same kept as its text.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PrinterNotes {
+    /// Any JSON.
+    pub free: Option<serde_json::Value>,
+    /// Any JSON, kept as written.
+    #[schemars(with = "Option<serde_json::Value>")]
+    pub raw: Option<Box<serde_json::value::RawValue>>,
+}
+
+/// A number of copies, or notes for the printer.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum CopiesOrNotes {
+    /// How many copies.
+    Copies(u8),
+    /// Notes for the printer.
+    Notes(PrinterNotes),
+}
+
+/// Print a label sheet with notes for the printer.
+#[derive(Debug, Tool)]
+#[tool(effect = "write", idempotent)]
+pub struct PrintSheet {
+    /// Notes for the printer, e.g. {"free": {"tray": 2}}.
+    pub notes: Option<PrinterNotes>,
+    /// Copies or notes, e.g. 2.
+    pub copies: Option<CopiesOrNotes>,
+    /// Names printed on the sheet, each once, e.g. ["a", "b"].
+    pub names: Option<std::collections::BTreeSet<String>>,
+    /// Codes of the printers to use, each once, e.g. [3, 4].
+    pub printers: Option<std::collections::BTreeSet<u32>>,
+    /// Stickers by name, e.g. {"counts": {"a": 1}}.
+    pub sheet: Option<Sheet>,
+}
+
+#[test]
+fn serde_json_raw_value_key_is_refused_inside_a_value_read_whole() {
+    // In free JSON read while streaming: refused (the control).
+    let refused =
+        "the key \"$serde_json::private::RawValue\" is reserved by serde_json; use another name";
+    assert_eq!(
+        agreed::<PrintSheet>(r#"{"notes": {"free": {"$serde_json::private::RawValue": "[1]"}}}"#),
+        refusal("$.notes.free[\"$serde_json::private::RawValue\"]", refused)
+    );
+    // Inside a choice, the checked value was an object holding a string;
+    // serde_json's `Value` then read the string as JSON: the application
+    // got `{"a": 2}`, a key given twice and a value nobody checked.
+    assert_eq!(
+        agreed::<PrintSheet>(
+            r#"{"copies": {"free": {"$serde_json::private::RawValue": "{\"a\": 1, \"a\": 2}"}}}"#
+        ),
+        refusal("$.copies.free[\"$serde_json::private::RawValue\"]", refused)
+    );
+}
+
+#[test]
+fn a_key_given_twice_is_refused_inside_a_raw_value() {
+    assert_eq!(
+        agreed::<PrintSheet>(r#"{"notes": {"raw": {"tray": 2,  "x": [1.0e2]}}}"#),
+        Ok("PrintSheet { notes: Some(PrinterNotes { free: None, raw: Some(RawValue({\"tray\": 2,  \"x\": [1.0e2]})) }), \
+            copies: None, names: None, printers: None, sheet: None }"
+            .into())
+    );
+    // Kept as written, so the application would read the last.
+    assert_eq!(
+        agreed::<PrintSheet>(r#"{"notes": {"raw": {"tray": 2, "x": [{"k": 1, "\u006b": 2}]}}}"#),
+        refusal(
+            "$.notes.raw.x[0].k",
+            "field \"k\" is given more than once; give each field once"
+        )
+    );
+    // Inside a choice (read whole), as before.
+    assert_eq!(
+        agreed::<PrintSheet>(r#"{"copies": {"raw": {"tray": 2, "tray": 3}}}"#),
+        refusal(
+            "$.copies.raw.tray",
+            "field \"tray\" is given more than once; give each field once"
+        )
+    );
+}

@@ -50,6 +50,13 @@ use crate::words::humanize::{self, Humanized, echo};
 /// The key serde_json's `RawValue` travels under (feature `raw_value`).
 pub(crate) const RAW_VALUE_TOKEN: &str = "$serde_json::private::RawValue";
 
+/// The refusal of [`RAW_VALUE_TOKEN`] as a key: serde_json's `Value` reads
+/// an object with this one key as the JSON text of its string, so the value
+/// would change after it was checked.
+fn reserved_key() -> String {
+    format!("the key \"{RAW_VALUE_TOKEN}\" is reserved by serde_json; use another name")
+}
+
 /// The deepest path an error names; deeper levels are shown as `…`.
 const MAX_PATH_DEPTH: usize = 64;
 
@@ -254,6 +261,102 @@ impl<'a, 'de, D: Deserializer<'de>> Guided<'a, D> {
     }
 }
 
+/// The visitor of a `RawValue` kept as written, and what it is handed on
+/// the way to the text (serde_json gives the text as the value of a map of
+/// one key): the text is refused when a key is given twice in it.
+struct RawText<'a, T>(T, G<'a>);
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for RawText<'_, V> {
+    type Value = V::Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.expecting(f)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
+        self.0.visit_map(RawText(map, self.1))
+    }
+}
+
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for RawText<'_, A> {
+    type Error = A::Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, A::Error> {
+        self.0.next_key_seed(seed)
+    }
+    fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value, A::Error> {
+        self.0.next_value_seed(RawText(seed, self.1))
+    }
+}
+
+impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for RawText<'_, S> {
+    type Value = S::Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<S::Value, D::Error> {
+        self.0.deserialize(RawText(deserializer, self.1))
+    }
+}
+
+/// The text's deserializer: it hands over a string, checked first.
+impl<'de, D: Deserializer<'de>> Deserializer<'de> for RawText<'_, D> {
+    type Error = D::Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+        self.0.deserialize_any(RawString(visitor, self.1))
+    }
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+        self.0.deserialize_str(RawString(visitor, self.1))
+    }
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+        self.0.deserialize_string(RawString(visitor, self.1))
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map struct
+        enum identifier ignored_any
+    }
+}
+
+/// The visitor of the text itself.
+struct RawString<'a, V>(V, G<'a>);
+
+impl<V> RawString<'_, V> {
+    fn check<E: de::Error>(&self, text: &str) -> Result<(), E> {
+        let Some((end, key)) = super::path::first_repeated_key(text) else {
+            return Ok(());
+        };
+        let mut path = self.1.path.render();
+        path.push_str(&super::path::locate(text, end).value[1..]);
+        Err(self
+            .1
+            .cx
+            .fail(ArgumentError::invalid(path, humanize::given_twice(&key))))
+    }
+}
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for RawString<'_, V> {
+    type Value = V::Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.expecting(f)
+    }
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<V::Value, E> {
+        self.check(v)?;
+        self.0.visit_borrowed_str(v)
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<V::Value, E> {
+        self.check(v)?;
+        self.0.visit_str(v)
+    }
+    fn visit_string<E: de::Error>(self, v: String) -> Result<V::Value, E> {
+        self.check(&v)?;
+        self.0.visit_string(v)
+    }
+}
+
 /// Reads a value whole into a [`Value`] as serde_json does, except that a
 /// key given twice in any of its objects is refused with its path
 /// (serde_json's `Value` keeps the last one, which would hide the first
@@ -346,6 +449,11 @@ impl<'de> Visitor<'de> for Whole<'_, '_> {
         while let Some(key) = map.next_key::<String>()? {
             let len = self.path.len();
             push_key(self.path, &key.chars().take(256).collect::<String>());
+            if key == RAW_VALUE_TOKEN {
+                // Read into a `Value` later, it would be another value.
+                let error = ArgumentError::invalid(self.path.clone(), reserved_key());
+                return Err(self.cx.fail(error));
+            }
             if object.contains_key(&key) {
                 let error = ArgumentError::invalid(self.path.clone(), humanize::given_twice(&key));
                 return Err(self.cx.fail(error));
@@ -523,7 +631,11 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Guided<'_, D> {
             // is no key of the arguments), else read into a value, checked
             // and written again.
             if self.1.node().allows_anything() {
-                return self.0.deserialize_newtype_struct(name, visitor);
+                // Kept as written, a key given twice in it would reach the
+                // application: its text is scanned on its way.
+                return self
+                    .0
+                    .deserialize_newtype_struct(name, RawText(visitor, self.1));
             }
             return self.buffered(|v| v.deserialize_newtype_struct(name, visitor));
         }
@@ -1273,9 +1385,7 @@ impl<'de, A: MapAccess<'de>> Map<'_, A> {
                 path: &path,
                 ..self.g
             };
-            return Err(g.fail(format!(
-                "the key \"{RAW_VALUE_TOKEN}\" is reserved by serde_json; use another name"
-            )));
+            return Err(g.fail(reserved_key()));
         }
         self.extra_node = match node.additional {
             Additional::Any => ANY_NODE,
