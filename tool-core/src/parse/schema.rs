@@ -709,15 +709,13 @@ impl CompiledSchema {
             Value::Array(items) => {
                 check_count(node.min_items, node.max_items, items.len(), "item", "items")
                     .map_err(|m| at(path, m))?;
-                if node.unique_items {
-                    for (i, item) in items.iter().enumerate() {
-                        if let Some(j) = items[..i].iter().position(|x| json_equal(x, item)) {
-                            return Err(at(
-                                path,
-                                format!("expected unique items, item {i} repeats item {j}"),
-                            ));
-                        }
-                    }
+                if node.unique_items
+                    && let Some((i, j)) = first_repeat(items)
+                {
+                    return Err(at(
+                        path,
+                        format!("expected unique items, item {i} repeats item {j}"),
+                    ));
                 }
                 for (i, item) in items.iter().enumerate() {
                     let len = path.len();
@@ -1266,6 +1264,63 @@ pub(crate) fn json_equal(a: &Value, b: &Value) -> bool {
         }
         _ => a == b,
     }
+}
+
+/// The first item of `items` equal (as [`json_equal`] judges) to one
+/// before it, and the first such one: `(i, j)` with `j < i`. Items are
+/// compared only with those that hash alike, so a long list is judged in
+/// time linear in its size rather than in every pair.
+fn first_repeat(items: &[Value]) -> Option<(usize, usize)> {
+    if items.len() <= 16 {
+        return items.iter().enumerate().find_map(|(i, item)| {
+            items[..i]
+                .iter()
+                .position(|x| json_equal(x, item))
+                .map(|j| (i, j))
+        });
+    }
+    // Keys drawn for this call, so no list can be made to hash alike.
+    let keys = std::hash::RandomState::new();
+    let mut seen: HashMap<u64, Vec<usize>> = HashMap::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let earlier = seen.entry(json_hash(&keys, item)).or_default();
+        if let Some(&j) = earlier.iter().find(|&&j| json_equal(&items[j], item)) {
+            return Some((i, j));
+        }
+        earlier.push(i);
+    }
+    None
+}
+
+/// A hash of a JSON value that agrees with [`json_equal`]: a number by
+/// the float it is (equal numbers are the same float), an object by its
+/// members in any order.
+fn json_hash(keys: &std::hash::RandomState, value: &Value) -> u64 {
+    use std::hash::{BuildHasher, Hash, Hasher};
+    let mut h = keys.build_hasher();
+    match value {
+        Value::Null => 0u8.hash(&mut h),
+        Value::Bool(b) => (1u8, b).hash(&mut h),
+        Value::Number(n) => {
+            let f = Num::of(n).float();
+            // `-0` equals `0`.
+            (2u8, if f == 0.0 { 0 } else { f.to_bits() }).hash(&mut h);
+        }
+        Value::String(s) => (3u8, s).hash(&mut h),
+        Value::Array(items) => {
+            (4u8, items.len()).hash(&mut h);
+            for item in items {
+                json_hash(keys, item).hash(&mut h);
+            }
+        }
+        Value::Object(map) => {
+            let members = map.iter().fold(0u64, |sum, (k, v)| {
+                sum.wrapping_add(keys.hash_one((k, json_hash(keys, v))))
+            });
+            (5u8, map.len(), members).hash(&mut h);
+        }
+    }
+    h.finish()
 }
 
 fn kind_of(value: &Value) -> u8 {
