@@ -410,3 +410,45 @@ fn a_large_map_is_read_in_one_pass() {
         "the fast reader stepped aside"
     );
 }
+
+/// Quote what an account's loyalty points are worth.
+#[derive(Debug, Tool)]
+pub struct QuoteLoyaltyPoints {
+    /// How many points, counted in 128 bits, e.g. 1200.
+    pub points: u128,
+    /// The balance owed in points, negative for a debt, e.g. -30.
+    pub owed: Option<i128>,
+}
+
+#[test]
+fn a_number_beyond_f64_is_named_as_such_for_128_bit_integers() {
+    assert_eq!(
+        agreed::<QuoteLoyaltyPoints>(r#"{"points": 340282366920938463463374607431768211455, "owed": -5}"#),
+        Ok("QuoteLoyaltyPoints { points: 340282366920938463463374607431768211455, owed: Some(-5) }".into())
+    );
+    // "got the number inf".
+    assert_eq!(
+        agreed::<QuoteLoyaltyPoints>(r#"{"points": 1e400}"#),
+        refusal(
+            "$.points",
+            "expected an integer of at least 0, got a number beyond what a 64-bit float can hold"
+        )
+    );
+    assert_eq!(
+        agreed::<QuoteLoyaltyPoints>(r#"{"points": 1, "owed": -1e400}"#),
+        refusal(
+            "$.owed",
+            "expected an integer or null, got a number beyond what a 64-bit float can hold"
+        )
+    );
+    // A negative number for an unsigned type was echoed whole: a message
+    // as long as the arguments.
+    let digits = "9".repeat(100_000);
+    assert_eq!(
+        agreed::<QuoteLoyaltyPoints>(&format!(r#"{{"points": -{digits}}}"#)),
+        refusal(
+            "$.points",
+            "expected an integer from 0 to 340282366920938463463374607431768211455, got a number of 100000 digits"
+        )
+    );
+}

@@ -191,7 +191,13 @@ fn beyond_range_message(
     if recorded || !error.to_string().starts_with("number out of range") {
         return None;
     }
-    Some(match node {
+    Some(beyond_range_words(node))
+}
+
+/// "expected ..., got a number beyond what a 64-bit float can hold" for
+/// `node` (or for a value read whole, whose node is not known part by part).
+fn beyond_range_words(node: Option<&Node>) -> String {
+    match node {
         Some(node) if node.single => format!(
             "expected a number a 32-bit float can hold (between -{max} and {max}), got a number beyond it",
             max = f32::MAX
@@ -204,7 +210,7 @@ fn beyond_range_message(
             "expected a number a 64-bit float can hold (between -{max:e} and {max:e}), got a number beyond it",
             max = f64::MAX
         ),
-    })
+    }
 }
 
 /// Deserializes a `T` guided by a schema node.
@@ -489,6 +495,12 @@ impl<'de, D: Deserializer<'de>> Guided<'_, D> {
         let g = self.1;
         let raw = Box::<RawValue>::deserialize(self.0)?;
         let text = raw.get().trim();
+        if text.contains(['.', 'e', 'E']) && text.parse::<f64>().is_ok_and(f64::is_infinite) {
+            // A fraction or an exponent beyond a 64-bit float (`1e400`):
+            // valid JSON, the number is what is wrong, as for the other
+            // integer types.
+            return Err(g.fail(beyond_range_words(Some(g.node))));
+        }
         let read = Self::integer_128_text(text, Visit(visitor, g, false), expected);
         // The value was read whole, so serde's errors carry no place in the
         // text: they are named here, at the value's path (an error of the
@@ -514,9 +526,20 @@ impl<'de, D: Deserializer<'de>> Guided<'_, D> {
     ) -> Result<V::Value, E> {
         let digits = text.strip_prefix('-').unwrap_or(text);
         if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+            // Beyond the type: the type's range in the message, the number
+            // itself only when it is short.
+            let got = || {
+                if text.len() <= 48 {
+                    format!("integer `{text}`")
+                } else {
+                    format!("a number of {} digits", digits.len())
+                }
+            };
             if text.starts_with('-') && expected == "u128" && digits.bytes().any(|b| b != b'0') {
-                let got = format!("integer `{text}`");
-                return Err(de::Error::invalid_value(Unexpected::Other(&got), &expected));
+                return Err(de::Error::invalid_value(
+                    Unexpected::Other(&got()),
+                    &expected,
+                ));
             }
             let read = if text.starts_with('-') {
                 text.parse::<i128>().map(|v| visit.visit_i128(v))
@@ -524,14 +547,10 @@ impl<'de, D: Deserializer<'de>> Guided<'_, D> {
                 text.parse::<u128>().map(|v| visit.visit_u128(v))
             };
             read.unwrap_or_else(|_| {
-                // Beyond the type: the type's range in the message, the
-                // number itself only when it is short.
-                let got = if text.len() <= 48 {
-                    format!("integer `{text}`")
-                } else {
-                    format!("a number of {} digits", digits.len())
-                };
-                Err(de::Error::invalid_value(Unexpected::Other(&got), &expected))
+                Err(de::Error::invalid_value(
+                    Unexpected::Other(&got()),
+                    &expected,
+                ))
             })
         } else if text.starts_with(|c: char| c == '-' || c.is_ascii_digit()) {
             // A JSON number with a fraction or an exponent: Rust reads
