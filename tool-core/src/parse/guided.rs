@@ -64,6 +64,9 @@ const MAX_PATH_DEPTH: usize = 64;
 pub(crate) struct Cx<'a> {
     pub schema: &'a CompiledSchema,
     pub error: &'a Cell<Option<ArgumentError>>,
+    /// serde_json's error in a value read again from its text, placed in
+    /// the arguments (see [`read_text`]).
+    pub located: &'a Cell<Option<Located>>,
 }
 
 impl Cx<'_> {
@@ -103,6 +106,18 @@ impl<'a> Path<'a> {
             parent: Some(self),
             seg,
         }
+    }
+
+    /// How many steps below `$` the path is: the number of objects and
+    /// arrays around its value, the arguments object included.
+    pub(crate) fn depth(&self) -> usize {
+        let mut depth = 0;
+        let mut at = self;
+        while let Some(parent) = at.parent {
+            depth += 1;
+            at = parent;
+        }
+        depth
     }
 
     /// `$.filters.brands[2]`, capped at [`MAX_PATH_DEPTH`] steps.
@@ -1159,7 +1174,7 @@ const KEY_NONE: usize = usize::MAX;
 /// value is checked against the node of the object's `additionalProperties`.
 const KEY_EXTRA: usize = usize::MAX - 1;
 
-struct Map<'a, A> {
+struct Map<'a, 'de, A> {
     map: A,
     g: G<'a>,
     /// The key just read: the index of its property, [`KEY_EXTRA`] or
@@ -1174,9 +1189,9 @@ struct Map<'a, A> {
     seen: u64,
     /// The properties past the first 64 that were given.
     seen_beyond: Vec<usize>,
-    /// The value of the key just read, when it was read with its key
-    /// (see [`Map::next_key_or_absent`]).
-    pending: Option<Value>,
+    /// The text of the value of the key just read, when it was read with
+    /// its key (see [`Map::next_key_or_absent`]).
+    pending: Option<&'de RawValue>,
     count: usize,
 }
 
@@ -1196,7 +1211,7 @@ struct Look {
     repeated: bool,
 }
 
-impl<'a, 'de, A: MapAccess<'de>> MapAccess<'de> for Map<'a, A> {
+impl<'a, 'de, A: MapAccess<'de>> MapAccess<'de> for Map<'a, 'de, A> {
     type Error = A::Error;
 
     #[inline(always)]
@@ -1237,21 +1252,8 @@ impl<'a, 'de, A: MapAccess<'de>> MapAccess<'de> for Map<'a, A> {
         if let Some((name, id)) = node.properties.get(i) {
             let path = self.g.path.child(Seg::Key(name));
             let g = G::new(self.g.cx, *id, &path);
-            if let Some(value) = self.pending.take() {
-                // Read from the value: serde's own errors carry no place in
-                // the text, so they are named here, at the field's path.
-                return Seed(seed, g).deserialize(value).map_err(|e| {
-                    let own = g.cx.error.take();
-                    let recorded = own.is_some();
-                    g.cx.error.set(own);
-                    if recorded {
-                        return de::Error::custom(e);
-                    }
-                    let message = match humanize::data_error(&e.to_string()) {
-                        Humanized::Message(m) | Humanized::MissingField { message: m, .. } => m,
-                    };
-                    g.fail(message)
-                });
+            if let Some(text) = self.pending.take() {
+                return read_text(seed, g, text.get());
             }
             return self.map.next_value_seed(Seed(seed, g));
         }
@@ -1282,12 +1284,102 @@ impl<'a, 'de, A: MapAccess<'de>> MapAccess<'de> for Map<'a, A> {
     }
 }
 
-impl<'de, A: MapAccess<'de>> Map<'_, A> {
+/// Reads the value at `g` from `text`, its text as it stands in the
+/// arguments (a slice of them, read ahead by [`Map::next_key_or_absent`]):
+/// by serde_json, as the rest of the arguments are, with the depth
+/// already spent above it counted. serde_json's errors are placed in the
+/// arguments' text ([`Located`]), so they name the same path and position
+/// as when the value is read in place.
+#[cold]
+fn read_text<'de, S: DeserializeSeed<'de>, E: de::Error>(
+    seed: S,
+    g: G<'_>,
+    text: &'de str,
+) -> Result<S::Value, E> {
+    // serde_json refuses the 128th level of nesting: the value's own
+    // containers are below the ones around it.
+    let cut = super::path::too_deep(text, MAX_NESTING.saturating_sub(g.path.depth()));
+    let read = match cut {
+        Some(at) => &text[..at],
+        None => text,
+    };
+    let mut deserializer = serde_json::Deserializer::from_str(read);
+    let error = match Seed(seed, g).deserialize(&mut deserializer) {
+        Ok(value) if cut.is_none() => return Ok(value),
+        Ok(_) => None,
+        Err(error) => Some(error),
+    };
+    // An error of the walk's own, or one already placed by a value read
+    // from its text inside this one, is the error.
+    let own = g.cx.error.take();
+    let placed = g.cx.located.take();
+    let recorded = own.is_some() || placed.is_some();
+    g.cx.error.set(own);
+    g.cx.located.set(placed);
+    if !recorded {
+        let located = match (cut, error) {
+            // The text read ends where the depth does: the limit's refusal
+            // is the first thing wrong.
+            (Some(at), None) => Located::depth(text, at),
+            (Some(at), Some(e)) if e.classify() == serde_json::error::Category::Eof => {
+                Located::depth(text, at)
+            }
+            (_, Some(e)) => Located::of(text, &e),
+            (None, None) => return Err(E::custom("tool argument error")),
+        };
+        g.cx.located.set(Some(located));
+    }
+    Err(E::custom("tool argument error"))
+}
+
+/// The deepest nesting serde_json reads: its 128th level is refused.
+const MAX_NESTING: usize = 127;
+
+/// A serde_json error in a value read again from its own text, placed in
+/// the arguments' text: the address of the byte it stands at (the text
+/// is a slice of the arguments), what it says and what kind it is. The
+/// parse turns it into the error serde_json gives for that place.
+pub(crate) struct Located {
+    /// The address of the byte serde_json reports (as `line`/`column`
+    /// name it within the text).
+    pub address: usize,
+    /// serde_json's message, without its place.
+    pub message: String,
+    pub category: serde_json::error::Category,
+}
+
+impl Located {
+    /// The error `error` gave while reading `text`.
+    fn of(text: &str, error: &serde_json::Error) -> Located {
+        let whole = error.to_string();
+        let place = format!(" at line {} column {}", error.line(), error.column());
+        let message = whole.strip_suffix(&place).unwrap_or(&whole).to_owned();
+        let at = super::path::offset_of(text, error.line(), error.column());
+        Located {
+            address: text.as_ptr() as usize + at,
+            message,
+            category: error.classify(),
+        }
+    }
+
+    /// The refusal of the container that opens at `at` in `text`, one
+    /// level too deep (serde_json names the byte after the bracket).
+    fn depth(text: &str, at: usize) -> Located {
+        Located {
+            address: text.as_ptr() as usize + at + 1,
+            message: "recursion limit exceeded".to_owned(),
+            category: serde_json::error::Category::Syntax,
+        }
+    }
+}
+
+impl<'de, A: MapAccess<'de>> Map<'_, 'de, A> {
     /// [`MapAccess::next_key_seed`] for an object with optional properties
     /// whose schema refuses `null` ([`Node::absent_nulls`]): each key is
-    /// read as text first, and such a property's value is read with it, so
-    /// that a `null` one is passed over as an absent key (serde then gives
-    /// its default) and any other is handed to serde from what was read.
+    /// read as text first, and such a property's value is read with it (as
+    /// its text, a slice of the arguments), so that a `null` one is passed
+    /// over as an absent key (serde then gives its default) and any other is
+    /// read from its text when serde asks for it ([`read_text`]).
     #[inline(never)]
     fn next_key_or_absent<K: DeserializeSeed<'de>>(
         &mut self,
@@ -1310,23 +1402,14 @@ impl<'de, A: MapAccess<'de>> Map<'_, A> {
             };
             if hit < HIT_UNKNOWN && node.null_is_absent(hit) {
                 self.mark_given(hit)?;
-                let path = self.g.path.child(Seg::Key(&node.properties[hit].0));
-                let mut text = path.render();
-                let g = G::new(self.g.cx, node.properties[hit].1, &path);
-                let value = self
-                    .map
-                    .next_value_seed(Whole {
-                        cx: self.g.cx,
-                        path: &mut text,
-                    })
-                    .map_err(|e| g.beyond_range(e))?;
-                if value.is_null() {
+                let text = self.map.next_value::<&'de RawValue>()?;
+                if text.get() == "null" {
                     continue;
                 }
                 self.count += 1;
                 self.look.last = hit + 1;
                 self.key = hit;
-                self.pending = Some(value);
+                self.pending = Some(text);
             } else {
                 self.count += 1;
                 if hit < HIT_UNKNOWN {

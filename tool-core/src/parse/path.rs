@@ -157,6 +157,33 @@ pub(crate) fn locate(input: &str, offset: usize) -> Location {
     Location { value, container }
 }
 
+/// Where in `text`, a valid JSON text, the first `[` or `{` opens that
+/// is nested more than `max` levels deep (the text's own outermost
+/// container is level 1). One pass, without recursion.
+pub(crate) fn too_deep(text: &str, max: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > max {
+                    return Some(i);
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            b'"' => {
+                i = skip_string(bytes, i);
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
 /// The first key given twice in one object of `text`, a valid JSON text
 /// (serde_json's `RawValue`, kept as written): the offset just past the
 /// second one and its name. Keys are compared unescaped (`"a"` is
