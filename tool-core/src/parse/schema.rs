@@ -1147,8 +1147,8 @@ fn plural(n: u64, one: &str, many: &str) -> String {
 }
 
 /// The range of an integer type as serde names it (`u32`, `i64`, ...):
-/// its ends as written and as floats.
-pub(crate) fn integer_type_range(name: &str) -> Option<(&'static str, f64, &'static str, f64)> {
+/// its ends as written and as numbers (exact within 64 bits).
+pub(crate) fn integer_type_range(name: &str) -> Option<(&'static str, Num, &'static str, Num)> {
     let (low, high) = match name {
         "u8" => ("0", "255"),
         "u16" => ("0", "65535"),
@@ -1165,7 +1165,14 @@ pub(crate) fn integer_type_range(name: &str) -> Option<(&'static str, f64, &'sta
         ),
         _ => return None,
     };
-    Some((low, low.parse().ok()?, high, high.parse().ok()?))
+    let exact = |end: &str| {
+        end.parse::<u64>()
+            .map(Num::U)
+            .or_else(|_| end.parse::<i64>().map(Num::I))
+            .or_else(|_| end.parse::<f64>().map(Num::F))
+            .ok()
+    };
+    Some((low, exact(low)?, high, exact(high)?))
 }
 
 /// What a node with declared numeric bounds expects, in words ("an
@@ -1175,27 +1182,33 @@ pub(crate) fn integer_type_range(name: &str) -> Option<(&'static str, f64, &'sta
 /// declared bound narrows it.
 pub(crate) fn bounded_words(
     node: &Node,
-    within: Option<(&'static str, f64, &'static str, f64)>,
+    within: Option<(&'static str, Num, &'static str, Num)>,
 ) -> Option<String> {
     let declared_low = match (node.minimum, node.exclusive_minimum) {
-        (_, Some(b)) => Some((format!("greater than {b}"), false, b.to_string(), b.float())),
-        (Some(b), None) => Some((format!("at least {b}"), true, b.to_string(), b.float())),
+        (_, Some(b)) => Some((format!("greater than {b}"), false, b.to_string(), b)),
+        (Some(b), None) => Some((format!("at least {b}"), true, b.to_string(), b)),
         (None, None) => None,
     };
     let declared_high = match (node.maximum, node.exclusive_maximum) {
-        (_, Some(b)) => Some((format!("less than {b}"), false, b.to_string(), b.float())),
-        (Some(b), None) => Some((format!("at most {b}"), true, b.to_string(), b.float())),
+        (_, Some(b)) => Some((format!("less than {b}"), false, b.to_string(), b)),
+        (Some(b), None) => Some((format!("at most {b}"), true, b.to_string(), b)),
         (None, None) => None,
     };
     let (low, high) = match within {
-        Some((low, low_f, high, high_f)) => {
-            let narrows_low = declared_low.as_ref().is_some_and(|d| d.3 > low_f);
-            let narrows_high = declared_high.as_ref().is_some_and(|d| d.3 < high_f);
+        Some((low, low_n, high, high_n)) => {
+            // Compared exactly: `i64::MAX - 1` narrows `i64`, though both
+            // are the same float.
+            let narrows_low = declared_low
+                .as_ref()
+                .is_some_and(|d| d.3.compare(low_n) == Some(Ordering::Greater));
+            let narrows_high = declared_high
+                .as_ref()
+                .is_some_and(|d| d.3.compare(high_n) == Some(Ordering::Less));
             if !narrows_low && !narrows_high {
                 return None;
             }
             let type_end =
-                |end: &str, words: &str| (format!("{words} {end}"), true, end.to_owned(), 0.0);
+                |end: &str, words: &str| (format!("{words} {end}"), true, end.to_owned(), low_n);
             (
                 Some(
                     declared_low
