@@ -452,3 +452,50 @@ fn a_number_beyond_f64_is_named_as_such_for_128_bit_integers() {
         )
     );
 }
+
+/// A move of a robot arm, tagged by the variant's name.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub enum ArmMove {
+    /// Lift by a height.
+    Lift {
+        /// How high.
+        height: u8,
+    },
+    /// Go to a point.
+    To(u8, u8),
+    /// Stop.
+    Stop,
+}
+
+/// Move a robot arm.
+#[derive(Debug, Tool)]
+#[tool(effect = "write", idempotent)]
+pub struct MoveArm {
+    /// The move, e.g. {"To": [1, 2]}.
+    pub step: ArmMove,
+}
+
+#[test]
+fn a_tuple_with_too_many_items_is_named_inside_an_externally_tagged_enum() {
+    assert_eq!(
+        agreed::<MoveArm>(r#"{"step": {"To": [1, 2]}}"#),
+        Ok("MoveArm { step: To(1, 2) }".into())
+    );
+    // The first variant's refusal won the tie: `unknown field "To";
+    // expected one of "Lift"`, for the variant the model named.
+    assert_eq!(
+        agreed::<MoveArm>(r#"{"step": {"To": [1, 2, 3]}}"#),
+        refusal("$.step.To", "expected at most 2 items, got 3 items")
+    );
+    assert_eq!(
+        agreed::<MoveArm>(r#"{"step": {"To": [1]}}"#),
+        refusal("$.step.To", "expected at least 2 items, got 1 item")
+    );
+    assert_eq!(
+        agreed::<MoveArm>(r#"{"step": {"Lift": {"height": 1, "depth": 2}}}"#),
+        refusal(
+            "$.step.Lift.depth",
+            "unknown field \"depth\"; expected one of \"height\""
+        )
+    );
+}

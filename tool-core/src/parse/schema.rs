@@ -812,7 +812,7 @@ impl CompiledSchema {
         verdicts: &mut Verdicts,
     ) -> Result<(), ArgumentError> {
         let mut matched = 0;
-        let mut best: Option<((bool, usize), ArgumentError)> = None;
+        let mut best: Option<((bool, usize, bool), ArgumentError)> = None;
         for &branch in branches {
             match self.validate_in(branch, value, path, verdicts) {
                 Ok(()) => {
@@ -823,9 +823,14 @@ impl CompiledSchema {
                 }
                 Err(e) => {
                     // The branch whose tag the value carries, else the one
-                    // that got furthest into the value, is the one the model
-                    // most likely meant.
-                    let rank = (!self.tag_differs(branch, value), e.path().len());
+                    // that got furthest into the value, else one whose
+                    // required keys it has (an externally tagged variant's
+                    // name), is the one the model most likely meant.
+                    let rank = (
+                        !self.tag_differs(branch, value),
+                        e.path().len(),
+                        self.has_required(branch, value),
+                    );
                     if best.as_ref().is_none_or(|(r, _)| rank > *r) {
                         best = Some((rank, e));
                     }
@@ -857,6 +862,20 @@ impl CompiledSchema {
 }
 
 impl CompiledSchema {
+    /// Whether `value` is an object that has every property branch
+    /// `branch` requires (any other value: whether the branch requires
+    /// none).
+    fn has_required(&self, branch: NodeId, value: &Value) -> bool {
+        let node = &self.nodes[branch];
+        match value {
+            Value::Object(map) => node
+                .required
+                .iter()
+                .all(|&i| map.contains_key(&node.properties[i].0)),
+            _ => node.required.is_empty(),
+        }
+    }
+
     /// Whether `value` is an object whose tag (a property the branch fixes
     /// with `const` or a one-value `enum`) says it is another branch.
     fn tag_differs(&self, branch: NodeId, value: &Value) -> bool {
