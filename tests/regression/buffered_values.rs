@@ -499,3 +499,76 @@ fn a_tuple_with_too_many_items_is_named_inside_an_externally_tagged_enum() {
         )
     );
 }
+
+/// A tree of large counts, every level a choice between two identical
+/// list shapes.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Tally {
+    /// A count.
+    Leaf(u64),
+    /// A list of trees.
+    Many(Vec<Tally>),
+    /// Another list of trees.
+    Also(Vec<Tally>),
+}
+
+/// A meter's reading: a total, or a note.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Reading {
+    /// A total count.
+    Total {
+        /// The count.
+        total: u64,
+    },
+    /// A note.
+    Note(String),
+}
+
+/// Store a tree of large counts.
+#[derive(Debug, Tool)]
+#[tool(effect = "write", idempotent)]
+pub struct StoreTally {
+    /// The tree, e.g. [1, [2, 3]].
+    pub tree: Tally,
+    /// A reading, e.g. {"total": 5}.
+    pub reading: Option<Reading>,
+}
+
+#[test]
+fn a_recursive_untagged_enum_is_read_in_bounded_time_when_serde_would_refuse_its_leaf() {
+    let want = format!(
+        "StoreTally {{ tree: {}Leaf(18446744073709551615){}, reading: None }}",
+        "Many([".repeat(100),
+        "])".repeat(100)
+    );
+    assert_eq!(
+        agreed::<StoreTally>(&nested(100, "18446744073709551615")),
+        Ok(want)
+    );
+    // `1e19` is an integer to JSON Schema, so every level held for both
+    // list shapes, but serde reads a float from 2^53 up into no integer
+    // type (the streaming path refuses it for that): serde's untagged enum
+    // tried both shapes at every level, and 20 levels took seconds.
+    let path = format!("$.tree{}", "[0]".repeat(100));
+    assert_eq!(
+        agreed::<StoreTally>(&nested(100, "1e19")),
+        refusal(
+            &path,
+            "the number 1e+19 matches none of the 3 allowed shapes described in the schema"
+        )
+    );
+    // Deeper than the choice, the number is named where it is.
+    assert_eq!(
+        agreed::<StoreTally>(r#"{"tree": 1, "reading": {"total": 1e19}}"#),
+        refusal(
+            "$.reading.total",
+            "expected an integer, got 1e+19 (from 2^53 up, write a whole number in digits, without a fraction or an exponent)"
+        )
+    );
+    assert_eq!(
+        agreed::<StoreTally>(r#"{"tree": 1, "reading": {"total": 1e15}}"#),
+        Ok("StoreTally { tree: Leaf(1), reading: Some(Total { total: 1000000000000000 }) }".into())
+    );
+}

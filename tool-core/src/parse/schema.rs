@@ -705,7 +705,26 @@ impl CompiledSchema {
         }
         match value {
             Value::String(s) => check_string(node, s).map_err(|m| at(path, m))?,
-            Value::Number(n) => check_number(node, Num::of(n)).map_err(|m| at(path, m))?,
+            Value::Number(n) => {
+                check_number(node, Num::of(n)).map_err(|m| at(path, m))?;
+                if let Some(f) = n.as_f64().filter(|_| n.is_f64())
+                    && node.types & INT != 0
+                    && node.types & NUM == 0
+                    && f.abs() >= 9_007_199_254_740_992.0
+                {
+                    // A whole float from 2^53 up is an integer to JSON
+                    // Schema, but serde reads it into no integer type (the
+                    // walk refuses it while streaming): judged here, an
+                    // untagged enum's variants are not all tried on it in
+                    // turn at every level.
+                    return Err(at(
+                        path,
+                        format!(
+                            "expected an integer, got {n} (from 2^53 up, write a whole number in digits, without a fraction or an exponent)"
+                        ),
+                    ));
+                }
+            }
             Value::Array(items) => {
                 check_count(node.min_items, node.max_items, items.len(), "item", "items")
                     .map_err(|m| at(path, m))?;
