@@ -556,7 +556,7 @@ fn a_recursive_untagged_enum_is_read_in_bounded_time_when_serde_would_refuse_its
         agreed::<StoreTally>(&nested(100, "1e19")),
         refusal(
             &path,
-            "the number 1e+19 matches none of the 3 allowed shapes described in the schema"
+            "expected an integer, got 1e+19 (from 2^53 up, write a whole number in digits, without a fraction or an exponent)"
         )
     );
     // Deeper than the choice, the number is named where it is.
@@ -570,5 +570,45 @@ fn a_recursive_untagged_enum_is_read_in_bounded_time_when_serde_would_refuse_its
     assert_eq!(
         agreed::<StoreTally>(r#"{"tree": 1, "reading": {"total": 1e15}}"#),
         Ok("StoreTally { tree: Leaf(1), reading: Some(Total { total: 1000000000000000 }) }".into())
+    );
+}
+
+/// A span: a pair of positions, or a named one.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Span {
+    /// From and to.
+    Pair((u8, u8)),
+    /// A named span.
+    Name(String),
+}
+
+/// Highlight a span of a line.
+#[derive(Debug, Tool)]
+#[tool(effect = "write", idempotent)]
+pub struct HighlightSpan {
+    /// The span, e.g. [2, 5] or "word".
+    pub span: Span,
+}
+
+#[test]
+fn a_tuple_with_too_many_items_is_named_inside_an_untagged_enum() {
+    assert_eq!(
+        agreed::<HighlightSpan>(r#"{"span": [2, 5]}"#),
+        Ok("HighlightSpan { span: Pair((2, 5)) }".into())
+    );
+    // Only one shape is an array: its refusal is the one the model needs
+    // ("an array matches none of the 2 allowed shapes").
+    assert_eq!(
+        agreed::<HighlightSpan>(r#"{"span": [2, 5, 9]}"#),
+        refusal("$.span", "expected at most 2 items, got 3 items")
+    );
+    // None is a number: no shape is named.
+    assert_eq!(
+        agreed::<HighlightSpan>(r#"{"span": 2}"#),
+        refusal(
+            "$.span",
+            "the number 2 matches none of the 2 allowed shapes described in the schema"
+        )
     );
 }

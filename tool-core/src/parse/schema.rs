@@ -832,7 +832,13 @@ impl CompiledSchema {
     ) -> Result<(), ArgumentError> {
         let mut matched = 0;
         let mut best: Option<((bool, usize, bool), ArgumentError)> = None;
+        // The refusals of the branches whose types admit the value's kind,
+        // and how many there are.
+        let kind = kind_of(value);
+        let mut of_kind: (usize, Option<ArgumentError>) = (0, None);
         for &branch in branches {
+            let types = self.nodes[branch].types;
+            let admits = types & kind != 0 || (kind == INT && types & NUM != 0);
             match self.validate_in(branch, value, path, verdicts) {
                 Ok(()) => {
                     matched += 1;
@@ -841,6 +847,9 @@ impl CompiledSchema {
                     }
                 }
                 Err(e) => {
+                    if admits {
+                        of_kind = (of_kind.0 + 1, Some(e.clone()));
+                    }
                     // The branch whose tag the value carries, else the one
                     // that got furthest into the value, else one whose
                     // required keys it has (an externally tagged variant's
@@ -858,8 +867,11 @@ impl CompiledSchema {
         }
         match matched {
             1 => Ok(()),
-            0 => Err(match best {
-                Some((_, e)) if e.path().len() > path.len() => e,
+            0 => Err(match (best, of_kind) {
+                (Some((_, e)), _) if e.path().len() > path.len() => e,
+                // The one branch of the value's kind (a tuple among
+                // strings): its refusal says what is wrong.
+                (_, (1, Some(e))) => e,
                 _ => at(
                     path,
                     format!(
