@@ -273,6 +273,22 @@ fn a_key_given_twice_is_refused_in_a_map_keyed_by_booleans() {
             "expected an integer from 0 to 255, got the integer 300"
         )
     );
+    // A key that is no boolean: serde_json called one that starts like
+    // `false` invalid JSON, and echoed others without their first letter.
+    assert_eq!(
+        agreed::<SetLamp>(r#"{"switches": {"by_state": {"full": 100}}}"#),
+        refusal(
+            "$.switches.by_state.full",
+            "expected a boolean, got the string \"full\""
+        )
+    );
+    assert_eq!(
+        agreed::<SetLamp>(r#"{"switches": {"by_state": {"on": 100}}}"#),
+        refusal(
+            "$.switches.by_state.on",
+            "expected a boolean, got the string \"on\""
+        )
+    );
 }
 
 /// Notes for the printer: free JSON, and the same kept as its text.

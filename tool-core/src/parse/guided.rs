@@ -1593,7 +1593,6 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for KeyDe<'_, D> {
 
     forward_key!(
         deserialize_any,
-        deserialize_bool,
         deserialize_i8,
         deserialize_i16,
         deserialize_i32,
@@ -1619,6 +1618,17 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for KeyDe<'_, D> {
         deserialize_ignored_any
     );
 
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+        // serde_json reads a boolean key from its text, but calls a key
+        // that starts like `true` or `false` and is neither invalid JSON,
+        // and echoes any other without its first letter: the key is read
+        // as text and judged here, as serde_json judges it.
+        self.de.deserialize_str(BoolKey(KeyVisit {
+            v: visitor,
+            node: self.node,
+            look: self.look,
+        }))
+    }
     fn deserialize_unit_struct<V: Visitor<'de>>(
         self,
         name: &'static str,
@@ -1831,6 +1841,25 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for KeyVisit<'_, V> {
             node: self.node,
             look: self.look,
         })
+    }
+}
+
+/// A map key of a boolean type, read as its text: `"true"` and `"false"`
+/// are the booleans, any other key is refused with what it is.
+struct BoolKey<'h, V>(KeyVisit<'h, V>);
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for BoolKey<'_, V> {
+    type Value = V::Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.expecting(f)
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        match v {
+            "true" => self.0.visit_bool(true),
+            "false" => self.0.visit_bool(false),
+            _ => Err(de::Error::invalid_type(Unexpected::Str(v), &self)),
+        }
     }
 }
 
