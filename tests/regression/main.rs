@@ -3,6 +3,7 @@
 //!
 //! Modules:
 //! - `buffered_values`: values read whole (choices, tags, maps) and numbers past a type's range.
+//! - `bounds_named_in_refusals`: declared integer bounds near a type's end missing from serde's refusals.
 //! - `defaults_a_dialect_makes_nullable`: `null` for a nested default, as OpenAI's strict mode lets a model send it.
 //! - `maps_keyed_by_integers`: maps whose schema is `patternProperties`, which made every call a contract error.
 //! - `hostile_arguments`: hostile argument documents refused in bounded time and memory.
@@ -25,6 +26,7 @@ mod readers;
 
 pub mod agent_loop_hostile_responses;
 pub mod anthropic_message_start;
+pub mod bounds_named_in_refusals;
 pub mod buffered_values;
 pub mod defaults_a_dialect_makes_nullable;
 pub mod derive_rules_that_compiled;

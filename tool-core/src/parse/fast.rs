@@ -400,7 +400,7 @@ impl<'s, 'de> Reader<'s, 'de> {
             last: 0,
             child: ANY_NODE,
             seen: 0,
-            extras: Vec::new(),
+            extras: Extras::default(),
             count: 0,
         })?;
         self.expect(b'}')?;
@@ -820,8 +820,34 @@ struct Map<'r, 's, 'de> {
     /// A hash of each key that is not one of the first 64 properties: a
     /// key given twice (or two that hash alike) steps aside for the exact
     /// path to judge.
-    extras: Vec<u64>,
+    extras: Extras,
     count: usize,
+}
+
+/// The hashes of an object's keys beyond its first 64 properties: a list
+/// while short, a set from [`Extras::FEW`] on, so a map of many keys is
+/// read in one pass.
+#[derive(Default)]
+struct Extras {
+    few: Vec<u64>,
+    many: std::collections::HashSet<u64>,
+}
+
+impl Extras {
+    const FEW: usize = 16;
+
+    /// Notes `hash`; `false` when it was noted before.
+    #[inline]
+    fn insert(&mut self, hash: u64) -> bool {
+        if self.few.len() < Self::FEW {
+            if self.few.contains(&hash) {
+                return false;
+            }
+            self.few.push(hash);
+            return true;
+        }
+        !self.few.contains(&hash) && self.many.insert(hash)
+    }
 }
 
 impl<'de> MapAccess<'de> for Map<'_, '_, 'de> {
@@ -855,11 +881,9 @@ impl<'de> MapAccess<'de> for Map<'_, '_, 'de> {
                     self.seen |= 1 << i;
                 } else {
                     // Past the first 64: kept beside the extra keys.
-                    let hash = key_hash(key.get());
-                    if self.extras.contains(&hash) {
+                    if !self.extras.insert(key_hash(key.get())) {
                         return Err(Miss);
                     }
-                    self.extras.push(hash);
                 }
                 self.last = i + 1;
                 id
@@ -875,11 +899,9 @@ impl<'de> MapAccess<'de> for Map<'_, '_, 'de> {
                 let Some(child) = node.extra_child(Some(key.get())) else {
                     return Err(Miss);
                 };
-                let hash = key_hash(key.get());
-                if self.extras.contains(&hash) {
+                if !self.extras.insert(key_hash(key.get())) {
                     return Err(Miss);
                 }
-                self.extras.push(hash);
                 child
             }
         };

@@ -50,6 +50,13 @@ use crate::words::humanize::{self, Humanized, echo};
 /// The key serde_json's `RawValue` travels under (feature `raw_value`).
 pub(crate) const RAW_VALUE_TOKEN: &str = "$serde_json::private::RawValue";
 
+/// The refusal of [`RAW_VALUE_TOKEN`] as a key: serde_json's `Value` reads
+/// an object with this one key as the JSON text of its string, so the value
+/// would change after it was checked.
+fn reserved_key() -> String {
+    format!("the key \"{RAW_VALUE_TOKEN}\" is reserved by serde_json; use another name")
+}
+
 /// The deepest path an error names; deeper levels are shown as `…`.
 const MAX_PATH_DEPTH: usize = 64;
 
@@ -57,6 +64,9 @@ const MAX_PATH_DEPTH: usize = 64;
 pub(crate) struct Cx<'a> {
     pub schema: &'a CompiledSchema,
     pub error: &'a Cell<Option<ArgumentError>>,
+    /// serde_json's error in a value read again from its text, placed in
+    /// the arguments (see [`read_text`]).
+    pub located: &'a Cell<Option<Located>>,
 }
 
 impl Cx<'_> {
@@ -96,6 +106,18 @@ impl<'a> Path<'a> {
             parent: Some(self),
             seg,
         }
+    }
+
+    /// How many steps below `$` the path is: the number of objects and
+    /// arrays around its value, the arguments object included.
+    pub(crate) fn depth(&self) -> usize {
+        let mut depth = 0;
+        let mut at = self;
+        while let Some(parent) = at.parent {
+            depth += 1;
+            at = parent;
+        }
+        depth
     }
 
     /// `$.filters.brands[2]`, capped at [`MAX_PATH_DEPTH`] steps.
@@ -184,7 +206,13 @@ fn beyond_range_message(
     if recorded || !error.to_string().starts_with("number out of range") {
         return None;
     }
-    Some(match node {
+    Some(beyond_range_words(node))
+}
+
+/// "expected ..., got a number beyond what a 64-bit float can hold" for
+/// `node` (or for a value read whole, whose node is not known part by part).
+fn beyond_range_words(node: Option<&Node>) -> String {
+    match node {
         Some(node) if node.single => format!(
             "expected a number a 32-bit float can hold (between -{max} and {max}), got a number beyond it",
             max = f32::MAX
@@ -197,7 +225,7 @@ fn beyond_range_message(
             "expected a number a 64-bit float can hold (between -{max:e} and {max:e}), got a number beyond it",
             max = f64::MAX
         ),
-    })
+    }
 }
 
 /// Deserializes a `T` guided by a schema node.
@@ -280,6 +308,102 @@ impl<'a, 'de, D: Deserializer<'de>> Guided<'a, D> {
 
 /// A value read whole, handed to serde with its path tracked.
 type Tracked<'a, 'b> = serde_path_to_error::Deserializer<'a, 'b, Value>;
+
+/// The visitor of a `RawValue` kept as written, and what it is handed on
+/// the way to the text (serde_json gives the text as the value of a map of
+/// one key): the text is refused when a key is given twice in it.
+struct RawText<'a, T>(T, G<'a>);
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for RawText<'_, V> {
+    type Value = V::Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.expecting(f)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
+        self.0.visit_map(RawText(map, self.1))
+    }
+}
+
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for RawText<'_, A> {
+    type Error = A::Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, A::Error> {
+        self.0.next_key_seed(seed)
+    }
+    fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value, A::Error> {
+        self.0.next_value_seed(RawText(seed, self.1))
+    }
+}
+
+impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for RawText<'_, S> {
+    type Value = S::Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<S::Value, D::Error> {
+        self.0.deserialize(RawText(deserializer, self.1))
+    }
+}
+
+/// The text's deserializer: it hands over a string, checked first.
+impl<'de, D: Deserializer<'de>> Deserializer<'de> for RawText<'_, D> {
+    type Error = D::Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+        self.0.deserialize_any(RawString(visitor, self.1))
+    }
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+        self.0.deserialize_str(RawString(visitor, self.1))
+    }
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+        self.0.deserialize_string(RawString(visitor, self.1))
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map struct
+        enum identifier ignored_any
+    }
+}
+
+/// The visitor of the text itself.
+struct RawString<'a, V>(V, G<'a>);
+
+impl<V> RawString<'_, V> {
+    fn check<E: de::Error>(&self, text: &str) -> Result<(), E> {
+        let Some((end, key)) = super::path::first_repeated_key(text) else {
+            return Ok(());
+        };
+        let mut path = self.1.path.render();
+        path.push_str(&super::path::locate(text, end).value[1..]);
+        Err(self
+            .1
+            .cx
+            .fail(ArgumentError::invalid(path, humanize::given_twice(&key))))
+    }
+}
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for RawString<'_, V> {
+    type Value = V::Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.expecting(f)
+    }
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<V::Value, E> {
+        self.check(v)?;
+        self.0.visit_borrowed_str(v)
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<V::Value, E> {
+        self.check(v)?;
+        self.0.visit_str(v)
+    }
+    fn visit_string<E: de::Error>(self, v: String) -> Result<V::Value, E> {
+        self.check(&v)?;
+        self.0.visit_string(v)
+    }
+}
 
 /// Reads a value whole into a [`Value`] as serde_json does, except that a
 /// key given twice in any of its objects is refused with its path
@@ -373,6 +497,11 @@ impl<'de> Visitor<'de> for Whole<'_, '_> {
         while let Some(key) = map.next_key::<String>()? {
             let len = self.path.len();
             push_key(self.path, &key.chars().take(256).collect::<String>());
+            if key == RAW_VALUE_TOKEN {
+                // Read into a `Value` later, it would be another value.
+                let error = ArgumentError::invalid(self.path.clone(), reserved_key());
+                return Err(self.cx.fail(error));
+            }
             if object.contains_key(&key) {
                 let error = ArgumentError::invalid(self.path.clone(), humanize::given_twice(&key));
                 return Err(self.cx.fail(error));
@@ -408,6 +537,12 @@ impl<'de, D: Deserializer<'de>> Guided<'_, D> {
         let g = self.1;
         let raw = Box::<RawValue>::deserialize(self.0)?;
         let text = raw.get().trim();
+        if text.contains(['.', 'e', 'E']) && text.parse::<f64>().is_ok_and(f64::is_infinite) {
+            // A fraction or an exponent beyond a 64-bit float (`1e400`):
+            // valid JSON, the number is what is wrong, as for the other
+            // integer types.
+            return Err(g.fail(beyond_range_words(Some(g.node))));
+        }
         let read = Self::integer_128_text(text, Visit(visitor, g, false), expected);
         // The value was read whole, so serde's errors carry no place in the
         // text: they are named here, at the value's path (an error of the
@@ -433,9 +568,20 @@ impl<'de, D: Deserializer<'de>> Guided<'_, D> {
     ) -> Result<V::Value, E> {
         let digits = text.strip_prefix('-').unwrap_or(text);
         if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+            // Beyond the type: the type's range in the message, the number
+            // itself only when it is short.
+            let got = || {
+                if text.len() <= 48 {
+                    format!("integer `{text}`")
+                } else {
+                    format!("a number of {} digits", digits.len())
+                }
+            };
             if text.starts_with('-') && expected == "u128" && digits.bytes().any(|b| b != b'0') {
-                let got = format!("integer `{text}`");
-                return Err(de::Error::invalid_value(Unexpected::Other(&got), &expected));
+                return Err(de::Error::invalid_value(
+                    Unexpected::Other(&got()),
+                    &expected,
+                ));
             }
             let read = if text.starts_with('-') {
                 text.parse::<i128>().map(|v| visit.visit_i128(v))
@@ -443,14 +589,10 @@ impl<'de, D: Deserializer<'de>> Guided<'_, D> {
                 text.parse::<u128>().map(|v| visit.visit_u128(v))
             };
             read.unwrap_or_else(|_| {
-                // Beyond the type: the type's range in the message, the
-                // number itself only when it is short.
-                let got = if text.len() <= 48 {
-                    format!("integer `{text}`")
-                } else {
-                    format!("a number of {} digits", digits.len())
-                };
-                Err(de::Error::invalid_value(Unexpected::Other(&got), &expected))
+                Err(de::Error::invalid_value(
+                    Unexpected::Other(&got()),
+                    &expected,
+                ))
             })
         } else if text.starts_with(|c: char| c == '-' || c.is_ascii_digit()) {
             // A JSON number with a fraction or an exponent: Rust reads
@@ -550,7 +692,11 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Guided<'_, D> {
             // is no key of the arguments), else read into a value, checked
             // and written again.
             if self.1.node().allows_anything() {
-                return self.0.deserialize_newtype_struct(name, visitor);
+                // Kept as written, a key given twice in it would reach the
+                // application: its text is scanned on its way.
+                return self
+                    .0
+                    .deserialize_newtype_struct(name, RawText(visitor, self.1));
             }
             return self.buffered(|v| v.deserialize_newtype_struct(name, visitor));
         }
@@ -1056,7 +1202,7 @@ const KEY_NONE: usize = usize::MAX;
 /// value is checked against the node of the object's `additionalProperties`.
 const KEY_EXTRA: usize = usize::MAX - 1;
 
-struct Map<'a, A> {
+struct Map<'a, 'de, A> {
     map: A,
     g: G<'a>,
     /// The key just read: the index of its property, [`KEY_EXTRA`] or
@@ -1071,9 +1217,9 @@ struct Map<'a, A> {
     seen: u64,
     /// The properties past the first 64 that were given.
     seen_beyond: Vec<usize>,
-    /// The value of the key just read, when it was read with its key
-    /// (see [`Map::next_key_or_absent`]).
-    pending: Option<Value>,
+    /// The text of the value of the key just read, when it was read with
+    /// its key (see [`Map::next_key_or_absent`]).
+    pending: Option<&'de RawValue>,
     count: usize,
 }
 
@@ -1096,7 +1242,7 @@ struct Look {
     repeated: bool,
 }
 
-impl<'a, 'de, A: MapAccess<'de>> MapAccess<'de> for Map<'a, A> {
+impl<'a, 'de, A: MapAccess<'de>> MapAccess<'de> for Map<'a, 'de, A> {
     type Error = A::Error;
 
     #[inline(always)]
@@ -1137,21 +1283,8 @@ impl<'a, 'de, A: MapAccess<'de>> MapAccess<'de> for Map<'a, A> {
         if let Some((name, id)) = node.properties.get(i) {
             let path = self.g.path.child(Seg::Key(name));
             let g = G::new(self.g.cx, *id, &path);
-            if let Some(value) = self.pending.take() {
-                // Read from the value: serde's own errors carry no place in
-                // the text, so they are named here, at the field's path.
-                return Seed(seed, g).deserialize(value).map_err(|e| {
-                    let own = g.cx.error.take();
-                    let recorded = own.is_some();
-                    g.cx.error.set(own);
-                    if recorded {
-                        return de::Error::custom(e);
-                    }
-                    let message = match humanize::data_error(&e.to_string()) {
-                        Humanized::Message(m) | Humanized::MissingField { message: m, .. } => m,
-                    };
-                    g.fail(message)
-                });
+            if let Some(text) = self.pending.take() {
+                return read_text(seed, g, text.get());
             }
             return self.map.next_value_seed(Seed(seed, g));
         }
@@ -1182,12 +1315,102 @@ impl<'a, 'de, A: MapAccess<'de>> MapAccess<'de> for Map<'a, A> {
     }
 }
 
-impl<'de, A: MapAccess<'de>> Map<'_, A> {
+/// Reads the value at `g` from `text`, its text as it stands in the
+/// arguments (a slice of them, read ahead by [`Map::next_key_or_absent`]):
+/// by serde_json, as the rest of the arguments are, with the depth
+/// already spent above it counted. serde_json's errors are placed in the
+/// arguments' text ([`Located`]), so they name the same path and position
+/// as when the value is read in place.
+#[cold]
+fn read_text<'de, S: DeserializeSeed<'de>, E: de::Error>(
+    seed: S,
+    g: G<'_>,
+    text: &'de str,
+) -> Result<S::Value, E> {
+    // serde_json refuses the 128th level of nesting: the value's own
+    // containers are below the ones around it.
+    let cut = super::path::too_deep(text, MAX_NESTING.saturating_sub(g.path.depth()));
+    let read = match cut {
+        Some(at) => &text[..at],
+        None => text,
+    };
+    let mut deserializer = serde_json::Deserializer::from_str(read);
+    let error = match Seed(seed, g).deserialize(&mut deserializer) {
+        Ok(value) if cut.is_none() => return Ok(value),
+        Ok(_) => None,
+        Err(error) => Some(error),
+    };
+    // An error of the walk's own, or one already placed by a value read
+    // from its text inside this one, is the error.
+    let own = g.cx.error.take();
+    let placed = g.cx.located.take();
+    let recorded = own.is_some() || placed.is_some();
+    g.cx.error.set(own);
+    g.cx.located.set(placed);
+    if !recorded {
+        let located = match (cut, error) {
+            // The text read ends where the depth does: the limit's refusal
+            // is the first thing wrong.
+            (Some(at), None) => Located::depth(text, at),
+            (Some(at), Some(e)) if e.classify() == serde_json::error::Category::Eof => {
+                Located::depth(text, at)
+            }
+            (_, Some(e)) => Located::of(text, &e),
+            (None, None) => return Err(E::custom("tool argument error")),
+        };
+        g.cx.located.set(Some(located));
+    }
+    Err(E::custom("tool argument error"))
+}
+
+/// The deepest nesting serde_json reads: its 128th level is refused.
+const MAX_NESTING: usize = 127;
+
+/// A serde_json error in a value read again from its own text, placed in
+/// the arguments' text: the address of the byte it stands at (the text
+/// is a slice of the arguments), what it says and what kind it is. The
+/// parse turns it into the error serde_json gives for that place.
+pub(crate) struct Located {
+    /// The address of the byte serde_json reports (as `line`/`column`
+    /// name it within the text).
+    pub address: usize,
+    /// serde_json's message, without its place.
+    pub message: String,
+    pub category: serde_json::error::Category,
+}
+
+impl Located {
+    /// The error `error` gave while reading `text`.
+    fn of(text: &str, error: &serde_json::Error) -> Located {
+        let whole = error.to_string();
+        let place = format!(" at line {} column {}", error.line(), error.column());
+        let message = whole.strip_suffix(&place).unwrap_or(&whole).to_owned();
+        let at = super::path::offset_of(text, error.line(), error.column());
+        Located {
+            address: text.as_ptr() as usize + at,
+            message,
+            category: error.classify(),
+        }
+    }
+
+    /// The refusal of the container that opens at `at` in `text`, one
+    /// level too deep (serde_json names the byte after the bracket).
+    fn depth(text: &str, at: usize) -> Located {
+        Located {
+            address: text.as_ptr() as usize + at + 1,
+            message: "recursion limit exceeded".to_owned(),
+            category: serde_json::error::Category::Syntax,
+        }
+    }
+}
+
+impl<'de, A: MapAccess<'de>> Map<'_, 'de, A> {
     /// [`MapAccess::next_key_seed`] for an object with optional properties
     /// whose schema refuses `null` ([`Node::absent_nulls`]): each key is
-    /// read as text first, and such a property's value is read with it, so
-    /// that a `null` one is passed over as an absent key (serde then gives
-    /// its default) and any other is handed to serde from what was read.
+    /// read as text first, and such a property's value is read with it (as
+    /// its text, a slice of the arguments), so that a `null` one is passed
+    /// over as an absent key (serde then gives its default) and any other is
+    /// read from its text when serde asks for it ([`read_text`]).
     #[inline(never)]
     fn next_key_or_absent<K: DeserializeSeed<'de>>(
         &mut self,
@@ -1212,23 +1435,14 @@ impl<'de, A: MapAccess<'de>> Map<'_, A> {
             };
             if hit < HIT_UNKNOWN && node.null_is_absent(hit) {
                 self.mark_given(hit)?;
-                let path = self.g.path.child(Seg::Key(&node.properties[hit].0));
-                let mut text = path.render();
-                let g = G::new(self.g.cx, node.properties[hit].1, &path);
-                let value = self
-                    .map
-                    .next_value_seed(Whole {
-                        cx: self.g.cx,
-                        path: &mut text,
-                    })
-                    .map_err(|e| g.beyond_range(e))?;
-                if value.is_null() {
+                let text = self.map.next_value::<&'de RawValue>()?;
+                if text.get() == "null" {
                     continue;
                 }
                 self.count += 1;
                 self.look.last = hit + 1;
                 self.key = hit;
-                self.pending = Some(value);
+                self.pending = Some(text);
             } else {
                 self.count += 1;
                 if hit < HIT_UNKNOWN {
@@ -1309,9 +1523,7 @@ impl<'de, A: MapAccess<'de>> Map<'_, A> {
                 path: &path,
                 ..self.g
             };
-            return Err(g.fail(format!(
-                "the key \"{RAW_VALUE_TOKEN}\" is reserved by serde_json; use another name"
-            )));
+            return Err(g.fail(reserved_key()));
         }
         let key = (!node.pattern_properties.is_empty()).then_some(self.look.extra_whole.as_str());
         self.extra_node = match node.extra_child(key) {
@@ -1417,7 +1629,6 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for KeyDe<'_, D> {
 
     forward_key!(
         deserialize_any,
-        deserialize_bool,
         deserialize_i8,
         deserialize_i16,
         deserialize_i32,
@@ -1443,6 +1654,17 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for KeyDe<'_, D> {
         deserialize_ignored_any
     );
 
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+        // serde_json reads a boolean key from its text, but calls a key
+        // that starts like `true` or `false` and is neither invalid JSON,
+        // and echoes any other without its first letter: the key is read
+        // as text and judged here, as serde_json judges it.
+        self.de.deserialize_str(BoolKey(KeyVisit {
+            v: visitor,
+            node: self.node,
+            look: self.look,
+        }))
+    }
     fn deserialize_unit_struct<V: Visitor<'de>>(
         self,
         name: &'static str,
@@ -1607,9 +1829,9 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for KeyVisit<'_, V> {
         self.see(&v);
         self.v.visit_string(v)
     }
-    // A key serde reads as a number or a flag (a map keyed by integers):
-    // its text is the key's name, for its path, a repeat and the
-    // patterns of `patternProperties`.
+    // serde_json reads a map key typed as a boolean or a number from the
+    // key's text (`"true"`, `"7"`): the key is seen as that text, so one
+    // given twice is refused and a value under it is named at it.
     fn visit_bool<E: de::Error>(mut self, v: bool) -> Result<Self::Value, E> {
         self.see(if v { "true" } else { "false" });
         self.v.visit_bool(v)
@@ -1659,6 +1881,25 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for KeyVisit<'_, V> {
             node: self.node,
             look: self.look,
         })
+    }
+}
+
+/// A map key of a boolean type, read as its text: `"true"` and `"false"`
+/// are the booleans, any other key is refused with what it is.
+struct BoolKey<'h, V>(KeyVisit<'h, V>);
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for BoolKey<'_, V> {
+    type Value = V::Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.expecting(f)
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        match v {
+            "true" => self.0.visit_bool(true),
+            "false" => self.0.visit_bool(false),
+            _ => Err(de::Error::invalid_type(Unexpected::Str(v), &self)),
+        }
     }
 }
 

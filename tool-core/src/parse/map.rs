@@ -15,7 +15,7 @@ use serde_json::error::Category;
 
 use super::error::{ArgumentError, ArgumentErrorKind};
 use super::fast;
-use super::guided::{Cx, G, GuidedSeed, Path, Seg};
+use super::guided::{Cx, G, GuidedSeed, Located, Path, Seg};
 use super::path::{self, field_path, locate, offset_of};
 use super::schema::{CompiledSchema, SchemaError};
 use crate::contract::Session;
@@ -30,6 +30,9 @@ pub struct ParseState {
     schema: Result<&'static CompiledSchema, &'static SchemaError>,
     current: Cell<Option<usize>>,
     error: Cell<Option<ArgumentError>>,
+    /// serde_json's error in a value read again from its own text, placed
+    /// in the arguments (`guided.rs`, `read_text`).
+    located: Cell<Option<Located>>,
     /// The fast reader is reading (`fast.rs`): it walks the schema itself,
     /// so values are handed to it unwrapped.
     fast: Cell<bool>,
@@ -45,6 +48,7 @@ impl ParseState {
             schema,
             current: Cell::new(None),
             error: Cell::new(None),
+            located: Cell::new(None),
             fast: Cell::new(false),
         }
     }
@@ -196,6 +200,7 @@ pub fn next_value<'de, A: MapAccess<'de>, T: de::Deserialize<'de>>(
     let cx = Cx {
         schema,
         error: &state.error,
+        located: &state.located,
     };
     let root = Path::ROOT;
     let path = root.child(Seg::Key(state.field(index).name()));
@@ -289,7 +294,10 @@ pub fn parse_map<'de, V: Visitor<'de> + Copy>(
                 READER.with(|r| r.set(reader | READ_FAST));
                 return Ok(value);
             }
-            Err(fast::Miss) => state.error.set(None),
+            Err(fast::Miss) => {
+                state.error.set(None);
+                state.located.set(None);
+            }
         }
     }
     READER.with(|r| r.set(reader & !READ_FAST));
@@ -303,8 +311,36 @@ pub fn parse_map<'de, V: Visitor<'de> + Copy>(
         Err(error) => Err(state
             .error
             .take()
-            .unwrap_or_else(|| from_serde(input, state, &error))),
+            .unwrap_or_else(|| match state.located.take() {
+                Some(located) => from_located(input, state, located),
+                None => from_serde(input, state, &error),
+            })),
     }
+}
+
+/// The error serde_json gave in a value read again from its own text
+/// (a slice of `input`), as it gives it when reading `input` there.
+#[cold]
+fn from_located(input: &str, state: &ParseState, located: Located) -> ArgumentError {
+    let at = located
+        .address
+        .saturating_sub(input.as_ptr() as usize)
+        .min(input.len());
+    let before = &input.as_bytes()[..at];
+    let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
+    let column = at
+        - before
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+    from_parts(
+        input,
+        state,
+        &located.message,
+        located.category,
+        line,
+        column,
+    )
 }
 
 fn root_message(first: u8) -> String {
@@ -325,12 +361,31 @@ fn from_serde(input: &str, state: &ParseState, error: &serde_json::Error) -> Arg
     let text = error.to_string();
     let suffix = format!(" at line {} column {}", error.line(), error.column());
     let message = text.strip_suffix(&suffix).unwrap_or(&text);
+    from_parts(
+        input,
+        state,
+        message,
+        error.classify(),
+        error.line(),
+        error.column(),
+    )
+}
+
+/// [`from_serde`] of serde_json's message, its kind and its place.
+fn from_parts(
+    input: &str,
+    state: &ParseState,
+    message: &str,
+    category: Category,
+    line: usize,
+    column: usize,
+) -> ArgumentError {
     // serde_json reports a misspelled literal (`nul`, `tru`) just past the
     // byte it could not match, which may be the `,` that ends the value.
     let consumed = usize::from(message == "expected ident");
-    let offset = (error.line() > 0).then(|| offset_of(input, error.line(), error.column()));
+    let offset = (line > 0).then(|| offset_of(input, line, column));
     let location = offset.map(|offset| locate(input, offset.saturating_sub(consumed)));
-    match error.classify() {
+    match category {
         Category::Syntax | Category::Eof | Category::Io => {
             let path = location.map_or_else(|| "$".to_owned(), |l| l.value);
             // serde_json reports "expected value" also for a well-formed value
@@ -349,10 +404,7 @@ fn from_serde(input: &str, state: &ParseState, error: &serde_json::Error) -> Arg
                     "expected the key to be a number written as a string, e.g. \"1\"",
                 );
             }
-            ArgumentError::invalid(
-                path,
-                humanize::syntax_error(message, error.line(), error.column()),
-            )
+            ArgumentError::invalid(path, humanize::syntax_error(message, line, column))
         }
         Category::Data => {
             let top = state

@@ -157,6 +157,84 @@ pub(crate) fn locate(input: &str, offset: usize) -> Location {
     Location { value, container }
 }
 
+/// Where in `text`, a valid JSON text, the first `[` or `{` opens that
+/// is nested more than `max` levels deep (the text's own outermost
+/// container is level 1). One pass, without recursion.
+pub(crate) fn too_deep(text: &str, max: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > max {
+                    return Some(i);
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            b'"' => {
+                i = skip_string(bytes, i);
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The first key given twice in one object of `text`, a valid JSON text
+/// (serde_json's `RawValue`, kept as written): the offset just past the
+/// second one and its name. Keys are compared unescaped (`"a"` is
+/// `"\u0061"`). One pass, without recursion.
+pub(crate) fn first_repeated_key(text: &str) -> Option<(usize, String)> {
+    let bytes = text.as_bytes();
+    // The keys of each open object; `None` for an open array.
+    let mut open: Vec<Option<std::collections::HashSet<String>>> = Vec::new();
+    let mut key_next = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'{' => {
+                open.push(Some(std::collections::HashSet::new()));
+                key_next = true;
+            }
+            b'[' => {
+                open.push(None);
+                key_next = false;
+            }
+            b'}' | b']' => {
+                open.pop();
+                key_next = false;
+            }
+            b',' => key_next = matches!(open.last(), Some(Some(_))),
+            b'"' => {
+                let start = i;
+                i = skip_string(bytes, i);
+                if key_next {
+                    key_next = false;
+                    let raw = &text[start..i];
+                    let key = if raw.contains('\\') {
+                        serde_json::from_str::<String>(raw).unwrap_or_else(|_| raw.to_owned())
+                    } else {
+                        raw.trim_matches('"').to_owned()
+                    };
+                    if let Some(Some(keys)) = open.last_mut()
+                        && !keys.insert(key.clone())
+                    {
+                        return Some((i, key));
+                    }
+                }
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
 /// The offset just past the string that starts at `start` (a `"`).
 fn skip_string(bytes: &[u8], start: usize) -> usize {
     let mut i = start + 1;

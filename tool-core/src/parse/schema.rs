@@ -735,19 +735,36 @@ impl CompiledSchema {
         }
         match value {
             Value::String(s) => check_string(node, s).map_err(|m| at(path, m))?,
-            Value::Number(n) => check_number(node, Num::of(n)).map_err(|m| at(path, m))?,
+            Value::Number(n) => {
+                check_number(node, Num::of(n)).map_err(|m| at(path, m))?;
+                if let Some(f) = n.as_f64().filter(|_| n.is_f64())
+                    && node.types & INT != 0
+                    && node.types & NUM == 0
+                    && f.abs() >= 9_007_199_254_740_992.0
+                {
+                    // A whole float from 2^53 up is an integer to JSON
+                    // Schema, but serde reads it into no integer type (the
+                    // walk refuses it while streaming): judged here, an
+                    // untagged enum's variants are not all tried on it in
+                    // turn at every level.
+                    return Err(at(
+                        path,
+                        format!(
+                            "expected an integer, got {n} (from 2^53 up, write a whole number in digits, without a fraction or an exponent)"
+                        ),
+                    ));
+                }
+            }
             Value::Array(items) => {
                 check_count(node.min_items, node.max_items, items.len(), "item", "items")
                     .map_err(|m| at(path, m))?;
-                if node.unique_items {
-                    for (i, item) in items.iter().enumerate() {
-                        if let Some(j) = items[..i].iter().position(|x| json_equal(x, item)) {
-                            return Err(at(
-                                path,
-                                format!("expected unique items, item {i} repeats item {j}"),
-                            ));
-                        }
-                    }
+                if node.unique_items
+                    && let Some((i, j)) = first_repeat(items)
+                {
+                    return Err(at(
+                        path,
+                        format!("expected unique items, item {i} repeats item {j}"),
+                    ));
                 }
                 for (i, item) in items.iter().enumerate() {
                     let len = path.len();
@@ -859,8 +876,14 @@ impl CompiledSchema {
         verdicts: &mut Verdicts,
     ) -> Result<(), ArgumentError> {
         let mut matched = 0;
-        let mut best: Option<((bool, usize, usize), ArgumentError)> = None;
+        let mut best: Option<((bool, usize, bool), ArgumentError)> = None;
+        // The refusals of the branches whose types admit the value's kind,
+        // and how many there are.
+        let kind = kind_of(value);
+        let mut of_kind: (usize, Option<ArgumentError>) = (0, None);
         for &branch in branches {
+            let types = self.nodes[branch].types;
+            let admits = types & kind != 0 || (kind == INT && types & NUM != 0);
             match self.validate_in(branch, value, path, verdicts) {
                 Ok(()) => {
                     matched += 1;
@@ -869,15 +892,17 @@ impl CompiledSchema {
                     }
                 }
                 Err(e) => {
+                    if admits {
+                        of_kind = (of_kind.0 + 1, Some(e.clone()));
+                    }
                     // The branch whose tag the value carries, else the one
-                    // that names more of the value's keys (an externally
-                    // tagged variant is its one key), else the one that got
-                    // furthest into the value, is the one the model most
-                    // likely meant.
+                    // that got furthest into the value, else one whose
+                    // required keys it has (an externally tagged variant's
+                    // name), is the one the model most likely meant.
                     let rank = (
                         !self.tag_differs(branch, value),
-                        self.keys_named(branch, value),
                         e.path().len(),
+                        self.has_required(branch, value),
                     );
                     if best.as_ref().is_none_or(|(r, _)| rank > *r) {
                         best = Some((rank, e));
@@ -887,8 +912,11 @@ impl CompiledSchema {
         }
         match matched {
             1 => Ok(()),
-            0 => Err(match best {
-                Some((_, e)) if e.path().len() > path.len() => e,
+            0 => Err(match (best, of_kind) {
+                (Some((_, e)), _) if e.path().len() > path.len() => e,
+                // The one branch of the value's kind (a tuple among
+                // strings): its refusal says what is wrong.
+                (_, (1, Some(e))) => e,
                 _ => at(
                     path,
                     format!(
@@ -910,15 +938,18 @@ impl CompiledSchema {
 }
 
 impl CompiledSchema {
-    /// How many of the keys of `value` (an object) are properties of the
-    /// branch's node.
-    fn keys_named(&self, branch: NodeId, value: &Value) -> usize {
-        let (node, Value::Object(map)) = (&self.nodes[branch], value) else {
-            return 0;
-        };
-        map.keys()
-            .filter(|key| node.properties.iter().any(|(name, _)| name == *key))
-            .count()
+    /// Whether `value` is an object that has every property branch
+    /// `branch` requires (any other value: whether the branch requires
+    /// none).
+    fn has_required(&self, branch: NodeId, value: &Value) -> bool {
+        let node = &self.nodes[branch];
+        match value {
+            Value::Object(map) => node
+                .required
+                .iter()
+                .all(|&i| map.contains_key(&node.properties[i].0)),
+            _ => node.required.is_empty(),
+        }
     }
 
     /// Whether `value` is an object whose tag (a property the branch fixes
@@ -1211,8 +1242,8 @@ fn plural(n: u64, one: &str, many: &str) -> String {
 }
 
 /// The range of an integer type as serde names it (`u32`, `i64`, ...):
-/// its ends as written and as floats.
-pub(crate) fn integer_type_range(name: &str) -> Option<(&'static str, f64, &'static str, f64)> {
+/// its ends as written and as numbers (exact within 64 bits).
+pub(crate) fn integer_type_range(name: &str) -> Option<(&'static str, Num, &'static str, Num)> {
     let (low, high) = match name {
         "u8" => ("0", "255"),
         "u16" => ("0", "65535"),
@@ -1229,7 +1260,14 @@ pub(crate) fn integer_type_range(name: &str) -> Option<(&'static str, f64, &'sta
         ),
         _ => return None,
     };
-    Some((low, low.parse().ok()?, high, high.parse().ok()?))
+    let exact = |end: &str| {
+        end.parse::<u64>()
+            .map(Num::U)
+            .or_else(|_| end.parse::<i64>().map(Num::I))
+            .or_else(|_| end.parse::<f64>().map(Num::F))
+            .ok()
+    };
+    Some((low, exact(low)?, high, exact(high)?))
 }
 
 /// What a node with declared numeric bounds expects, in words ("an
@@ -1239,27 +1277,33 @@ pub(crate) fn integer_type_range(name: &str) -> Option<(&'static str, f64, &'sta
 /// declared bound narrows it.
 pub(crate) fn bounded_words(
     node: &Node,
-    within: Option<(&'static str, f64, &'static str, f64)>,
+    within: Option<(&'static str, Num, &'static str, Num)>,
 ) -> Option<String> {
     let declared_low = match (node.minimum, node.exclusive_minimum) {
-        (_, Some(b)) => Some((format!("greater than {b}"), false, b.to_string(), b.float())),
-        (Some(b), None) => Some((format!("at least {b}"), true, b.to_string(), b.float())),
+        (_, Some(b)) => Some((format!("greater than {b}"), false, b.to_string(), b)),
+        (Some(b), None) => Some((format!("at least {b}"), true, b.to_string(), b)),
         (None, None) => None,
     };
     let declared_high = match (node.maximum, node.exclusive_maximum) {
-        (_, Some(b)) => Some((format!("less than {b}"), false, b.to_string(), b.float())),
-        (Some(b), None) => Some((format!("at most {b}"), true, b.to_string(), b.float())),
+        (_, Some(b)) => Some((format!("less than {b}"), false, b.to_string(), b)),
+        (Some(b), None) => Some((format!("at most {b}"), true, b.to_string(), b)),
         (None, None) => None,
     };
     let (low, high) = match within {
-        Some((low, low_f, high, high_f)) => {
-            let narrows_low = declared_low.as_ref().is_some_and(|d| d.3 > low_f);
-            let narrows_high = declared_high.as_ref().is_some_and(|d| d.3 < high_f);
+        Some((low, low_n, high, high_n)) => {
+            // Compared exactly: `i64::MAX - 1` narrows `i64`, though both
+            // are the same float.
+            let narrows_low = declared_low
+                .as_ref()
+                .is_some_and(|d| d.3.compare(low_n) == Some(Ordering::Greater));
+            let narrows_high = declared_high
+                .as_ref()
+                .is_some_and(|d| d.3.compare(high_n) == Some(Ordering::Less));
             if !narrows_low && !narrows_high {
                 return None;
             }
             let type_end =
-                |end: &str, words: &str| (format!("{words} {end}"), true, end.to_owned(), 0.0);
+                |end: &str, words: &str| (format!("{words} {end}"), true, end.to_owned(), low_n);
             (
                 Some(
                     declared_low
@@ -1328,6 +1372,63 @@ pub(crate) fn json_equal(a: &Value, b: &Value) -> bool {
         }
         _ => a == b,
     }
+}
+
+/// The first item of `items` equal (as [`json_equal`] judges) to one
+/// before it, and the first such one: `(i, j)` with `j < i`. Items are
+/// compared only with those that hash alike, so a long list is judged in
+/// time linear in its size rather than in every pair.
+fn first_repeat(items: &[Value]) -> Option<(usize, usize)> {
+    if items.len() <= 16 {
+        return items.iter().enumerate().find_map(|(i, item)| {
+            items[..i]
+                .iter()
+                .position(|x| json_equal(x, item))
+                .map(|j| (i, j))
+        });
+    }
+    // Keys drawn for this call, so no list can be made to hash alike.
+    let keys = std::hash::RandomState::new();
+    let mut seen: HashMap<u64, Vec<usize>> = HashMap::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let earlier = seen.entry(json_hash(&keys, item)).or_default();
+        if let Some(&j) = earlier.iter().find(|&&j| json_equal(&items[j], item)) {
+            return Some((i, j));
+        }
+        earlier.push(i);
+    }
+    None
+}
+
+/// A hash of a JSON value that agrees with [`json_equal`]: a number by
+/// the float it is (equal numbers are the same float), an object by its
+/// members in any order.
+fn json_hash(keys: &std::hash::RandomState, value: &Value) -> u64 {
+    use std::hash::{BuildHasher, Hash, Hasher};
+    let mut h = keys.build_hasher();
+    match value {
+        Value::Null => 0u8.hash(&mut h),
+        Value::Bool(b) => (1u8, b).hash(&mut h),
+        Value::Number(n) => {
+            let f = Num::of(n).float();
+            // `-0` equals `0`.
+            (2u8, if f == 0.0 { 0 } else { f.to_bits() }).hash(&mut h);
+        }
+        Value::String(s) => (3u8, s).hash(&mut h),
+        Value::Array(items) => {
+            (4u8, items.len()).hash(&mut h);
+            for item in items {
+                json_hash(keys, item).hash(&mut h);
+            }
+        }
+        Value::Object(map) => {
+            let members = map.iter().fold(0u64, |sum, (k, v)| {
+                sum.wrapping_add(keys.hash_one((k, json_hash(keys, v))))
+            });
+            (5u8, map.len(), members).hash(&mut h);
+        }
+    }
+    h.finish()
 }
 
 fn kind_of(value: &Value) -> u8 {
