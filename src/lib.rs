@@ -2,8 +2,9 @@
 #![deny(missing_docs)]
 
 pub use tool_core::{
-    ArgumentError, ArgumentErrorKind, Currency, EnumCase, HandlerError, Money, ResponseError,
-    SchemaError, Session, SignedMoney, Tool, ToolCall, ToolContract, ToolError, ToolOutput,
+    ArgumentError, ArgumentErrorKind, ChoiceMode, Currency, EnumCase, Exposure, HandlerError,
+    Money, Narrowing, ResponseError, SchemaError, Session, SignedMoney, Tool, ToolCall,
+    ToolContract, ToolError, ToolOutput,
 };
 /// Derives [`Tool`] for a struct with named fields; keys and rules: [`guide`].
 pub use tool_macros::Tool;

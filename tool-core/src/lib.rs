@@ -18,6 +18,7 @@
 mod budget;
 pub mod contract;
 pub mod dialect;
+pub mod exposure;
 pub mod outcome;
 pub mod parse;
 pub mod provider;
@@ -30,6 +31,7 @@ pub use contract::{
     NumberBound, OutputContract, Policy, Presence, Recovery, RuleViolation, Session, SignedMoney,
     Tool, ToolContract, Version, VersionConflict, Waiver,
 };
+pub use exposure::{ChoiceMode, Exposure, Narrowing};
 pub use outcome::{HandlerError, OutputKind, ResponseError, ToolCall, ToolError, ToolOutput};
 pub use parse::{ArgumentError, ArgumentErrorKind, EnumCase, SchemaError};
 

@@ -461,7 +461,7 @@ pub fn money_name(words: &[String]) -> Option<bool> {
         let w = words[end - 1].as_str();
         if MINOR_UNIT.contains(&w) {
             minor = true;
-        } else if !CURRENCY_SUFFIX.contains(&w) && !(end > 1 && AMOUNT_SPAN_SUFFIX.contains(&w)) {
+        } else if !(CURRENCY_SUFFIX.contains(&w) || (end > 1 && AMOUNT_SPAN_SUFFIX.contains(&w))) {
             break;
         }
         end -= 1;
