@@ -49,13 +49,25 @@ pub fn tool_non_strict<T: Tool>() -> Value {
     definition(T::contract(), T::input_schema().clone(), false)
 }
 
+/// The `anthropic-beta` header value a request needs when a tool carries
+/// `input_examples` (a tool that declares examples).
+pub const INPUT_EXAMPLES_BETA: &str = "advanced-tool-use-2025-11-20";
+
 fn definition(contract: &ToolContract, input_schema: Value, strict: bool) -> Value {
-    json!({
+    let mut definition = json!({
         "name": contract.name(),
         "description": contract.description(),
         "input_schema": input_schema,
         "strict": strict,
-    })
+    });
+    // Each example must be valid by the input schema: the tool's own
+    // parser took it when the contract was checked. The request needs the
+    // beta header `INPUT_EXAMPLES_BETA`.
+    let examples = contract.example_values();
+    if !examples.is_empty() {
+        definition["input_examples"] = Value::Array(examples);
+    }
+    definition
 }
 
 /// Why a tool set cannot be sent: one of tool-core's

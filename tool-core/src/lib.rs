@@ -27,9 +27,9 @@ pub mod words;
 
 pub use contract::{
     Approval, AsIdempotencyKey, Constraint, ContractError, ContractRule, Currency, DataClass, Date,
-    DeclaredError, Deprecation, Effect, ErrorCategory, FieldContract, Idempotency, Money,
-    NumberBound, OutputContract, Policy, Presence, Recovery, RuleViolation, Session, SignedMoney,
-    Tool, ToolContract, Version, VersionConflict, Waiver,
+    DeclaredError, Deprecation, Effect, ErrorCategory, ExampleError, FieldContract, Idempotency,
+    Money, NumberBound, OutputContract, Policy, Presence, Recovery, RuleViolation, Session,
+    SignedMoney, Tool, ToolContract, Version, VersionConflict, Waiver,
 };
 pub use exposure::{ChoiceMode, Exposure, Narrowing};
 pub use outcome::{HandlerError, OutputKind, ResponseError, ToolCall, ToolError, ToolOutput};
@@ -42,7 +42,7 @@ pub mod __private {
         Approval, AsIdempotencyKey, Constraint, ContractParts, ContractRule, DataClass, Date,
         DeclaredError, Deprecation, Effect, ErrorCategory, FieldContract, Idempotency, NumberBound,
         OutputContract, Policy, Presence, Recovery, Session, Tool, ToolContract, Version, Waiver,
-        args_schema, root_schema_of, schema_of,
+        args_schema, no_examples, root_schema_of, schema_of,
     };
     pub use crate::parse::ArgumentError;
     pub use crate::parse::{

@@ -22,7 +22,7 @@ pub fn function_declaration_for(
     declaration.insert("name".to_owned(), Value::String(contract.name().to_owned()));
     declaration.insert(
         "description".to_owned(),
-        Value::String(contract.description().to_owned()),
+        Value::String(contract.description_with_examples().into_owned()),
     );
     if let Some(schema) = to_gemini_schema(contract.input_schema(), dialect)? {
         declaration.insert(dialect.field().to_owned(), schema);

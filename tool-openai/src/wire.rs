@@ -133,7 +133,7 @@ fn chat_completions(contract: &ToolContract, parameters: Value, strict: bool) ->
         "type": "function",
         "function": {
             "name": contract.name(),
-            "description": contract.description(),
+            "description": contract.description_with_examples(),
             "parameters": parameters,
             "strict": strict,
         }
@@ -144,7 +144,7 @@ fn responses(contract: &ToolContract, parameters: Value, strict: bool) -> Value 
     json!({
         "type": "function",
         "name": contract.name(),
-        "description": contract.description(),
+        "description": contract.description_with_examples(),
         "parameters": parameters,
         "strict": strict,
     })
