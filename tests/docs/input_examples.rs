@@ -234,3 +234,29 @@ fn examples_are_part_of_the_fingerprint_and_the_lock_records_them() {
     let locked = serde_json::to_value(LockedTool::from_contract(plain)).unwrap();
     assert_eq!(locked.get("examples"), None);
 }
+
+/// JSON files under the package; the golden files under
+/// `tests/examples_golden/`.
+mod files {
+    const DIR: &str = "";
+    const GOLDEN: &str = "tests/examples_golden";
+    const BLESS: &str = "TOOL_CONTRACT_BLESS";
+
+    include!("../files/golden.rs");
+}
+
+#[test]
+fn each_providers_definition_of_a_tool_with_examples_is_its_golden_file() {
+    let contracts = [ReserveUnits::contract()];
+    let definitions = json!({
+        "anthropic": tool_contract::anthropic::ToolSet::new(&contracts).unwrap().definitions(),
+        "openai-responses": tool_contract::openai::tools_for_responses(&contracts).unwrap(),
+        "openai-chat": tool_contract::openai::tools_for_chat_completions(&contracts).unwrap(),
+        "gemini": tool_contract::gemini::tools_for_gemini(
+            &contracts,
+            tool_contract::gemini::Dialect::ParametersJsonSchema,
+        )
+        .unwrap(),
+    });
+    files::golden("input_examples.definitions.json", &definitions);
+}
