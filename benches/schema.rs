@@ -49,6 +49,8 @@ fn uncached_contract<T: Tool>() -> ToolContract {
         output: *contract.output(),
         errors: contract.errors(),
         waivers: contract.waivers(),
+        examples: contract.examples(),
+        parse_example: tool_contract::__private::no_examples,
     })
 }
 

@@ -4,8 +4,9 @@
 #[cfg(feature = "runtime")]
 pub use tool_anthropic::agent;
 pub use tool_anthropic::{
-    BudgetError, Limit, NullablePlan, OverBudget, ResponseCalls, ResponseError, StreamAssembler,
-    StreamError, StreamErrorKind, StrictRule, StrictSchemaError, ToolChoice, ToolRound, ToolSet,
-    ToolSetError, Usage, answer_calls, answer_tool_use, not_run, results_message, stream_limits,
-    to_strict_input_schema, tool, tool_for, tool_non_strict, tool_result, tool_use_calls,
+    BudgetError, INPUT_EXAMPLES_BETA, Limit, NullablePlan, OverBudget, ResponseCalls,
+    ResponseError, StreamAssembler, StreamError, StreamErrorKind, StrictRule, StrictSchemaError,
+    ToolChoice, ToolRound, ToolSet, ToolSetError, Usage, answer_calls, answer_tool_use, not_run,
+    results_message, stream_limits, to_strict_input_schema, tool, tool_for, tool_non_strict,
+    tool_result, tool_use_calls,
 };

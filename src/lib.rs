@@ -2,8 +2,9 @@
 #![deny(missing_docs)]
 
 pub use tool_core::{
-    ArgumentError, ArgumentErrorKind, Currency, EnumCase, HandlerError, Money, ResponseError,
-    SchemaError, Session, SignedMoney, Tool, ToolCall, ToolContract, ToolError, ToolOutput,
+    ArgumentError, ArgumentErrorKind, ChoiceMode, Currency, EnumCase, Exposure, HandlerError,
+    Money, Narrowing, ResponseError, SchemaError, Session, SignedMoney, Tool, ToolCall,
+    ToolContract, ToolError, ToolOutput,
 };
 /// Derives [`Tool`] for a struct with named fields; keys and rules: [`guide`].
 pub use tool_macros::Tool;
@@ -40,9 +41,9 @@ pub mod contract {
     pub use tool_core::parse::formats;
     pub use tool_core::{
         Approval, AsIdempotencyKey, Constraint, ContractError, ContractRule, Currency, DataClass,
-        Date, DeclaredError, Deprecation, Effect, ErrorCategory, FieldContract, Idempotency,
-        NumberBound, OutputContract, Policy, Presence, Recovery, RuleViolation, Version,
-        VersionConflict, VersionGuard, Waiver,
+        Date, DeclaredError, Deprecation, Effect, ErrorCategory, ExampleError, FieldContract,
+        Idempotency, NumberBound, OutputContract, Policy, Presence, Recovery, RuleViolation,
+        Version, VersionConflict, VersionGuard, Waiver,
     };
 }
 
@@ -50,7 +51,8 @@ pub mod contract {
 /// Markdown pages, and the [`Words`](docs::Words) docs and schemas share.
 pub mod docs {
     pub use tool_core::words::{
-        CATALOG_FORMAT, Catalog, Keyword, MAX_ECHO_CHARS, Words, described, echo, judge,
+        CATALOG_FORMAT, Catalog, Keyword, MAX_ECHO_CHARS, Words, described, echo,
+        examples_paragraph, judge,
     };
 }
 

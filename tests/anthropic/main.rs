@@ -6,6 +6,7 @@
 //! - `budgets`: the strict-tool limits of one request.
 //! - `toolbox`: a Messages response answered by a `Toolbox`.
 //! - `agent_loop`: the Messages agent loop replayed.
+//! - `exposure`: narrowed turns and calls of tools a turn did not offer.
 
 #[path = "../../examples/agent/shop.rs"]
 mod shop;
@@ -15,5 +16,6 @@ mod tools;
 
 pub mod agent_loop;
 pub mod budgets;
+pub mod exposure;
 pub mod toolbox;
 pub mod wire;

@@ -346,6 +346,8 @@ fn openai_accepts(name: &str) -> bool {
         output: OutputContract::__new("String", false, root_schema_of::<String>),
         errors: &[],
         waivers: &[],
+        examples: &[],
+        parse_example: tool_contract::__private::no_examples,
     })));
     match tool_contract::openai::tools_for_chat_completions(&[contract]) {
         Ok(tools) => {

@@ -6,6 +6,7 @@
 //! - `markdown`: `ToolContract::to_markdown()` against committed pages.
 //! - `catalog`: the committed `TOOLS.md` and the catalog JSON.
 //! - `fingerprint`: contract fingerprints.
+//! - `input_examples`: examples checked, on each provider's definition, in the docs.
 //! - `words`: one wording of units and constraints.
 //! - `definitions_example`: every dialect of `examples/tool_definitions.rs`, golden.
 //! - `versions`: a deprecated version on its page and in a catalog.
@@ -27,6 +28,7 @@ mod versions_support;
 pub mod catalog;
 pub mod definitions_example;
 pub mod fingerprint;
+pub mod input_examples;
 pub mod markdown;
 pub mod versions;
 pub mod words;

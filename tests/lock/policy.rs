@@ -1,5 +1,5 @@
 //! One test per kind of change to a tool's enum values, policy and
-//! descriptions: the right version bump is recorded in the lock file, a
+//! descriptions and examples: the right version bump is recorded in the lock file, a
 //! missing one is refused with a message naming the change.
 //!
 // Each module declares the changed tool twice: `Unbumped` keeps version
@@ -12,7 +12,7 @@ use crate::reserve_stock;
 use crate::support as lock;
 
 use lock::{DOC, Shelf, ShelfFrontOnly, ShelfWithTop, assert_change, base, locked};
-use tool_contract::{Tool, lock::LockMode, lock::check_contracts_locked};
+use tool_contract::{Tool, lock::LockError, lock::LockMode, lock::check_contracts_locked};
 
 mod enum_value_removed {
     use super::*;
@@ -311,5 +311,108 @@ fn changing_descriptions_is_a_patch() {
         description_changed::Bumped::contract(),
         "`reserve_stock` 1.0.0 changed without a version bump; it needs at least 1.0.1 (patch):\n  - description of field `note` changed (patch)\n  - tool description changed (patch)",
         "`reserve_stock` 1.0.0 -> 1.0.1 (patch bump needed):\n  - description of field `note` changed (patch)\n  - tool description changed (patch)",
+    );
+}
+
+mod examples_changed {
+    use super::*;
+
+    #[doc = "Reserve units of an item for the customer's order until checkout."]
+    #[derive(Tool)]
+    #[tool(
+        name = "reserve_stock",
+        version = "1.0.0",
+        effect = "write",
+        idempotent,
+        example = r#"{"sku": "SKU-1042", "quantity": 2, "shelf": "front"}"#
+    )]
+    pub struct Unbumped {
+        /// Stock keeping unit, e.g. "SKU-1042".
+        pub sku: String,
+        /// How many units to hold.
+        #[tool(minimum = 1)]
+        pub quantity: u32,
+        /// How long to hold the units.
+        #[tool(unit = "minutes")]
+        pub hold: Option<u32>,
+        /// Which shelf to take the units from.
+        pub shelf: Shelf,
+        /// A note for the warehouse.
+        pub note: Option<String>,
+    }
+
+    #[doc = "Reserve units of an item for the customer's order until checkout."]
+    #[derive(Tool)]
+    #[tool(
+        name = "reserve_stock",
+        version = "1.0.1",
+        effect = "write",
+        idempotent,
+        example = r#"{"sku": "SKU-1042", "quantity": 2, "shelf": "front"}"#
+    )]
+    pub struct Bumped {
+        /// Stock keeping unit, e.g. "SKU-1042".
+        pub sku: String,
+        /// How many units to hold.
+        #[tool(minimum = 1)]
+        pub quantity: u32,
+        /// How long to hold the units.
+        #[tool(unit = "minutes")]
+        pub hold: Option<u32>,
+        /// Which shelf to take the units from.
+        pub shelf: Shelf,
+        /// A note for the warehouse.
+        pub note: Option<String>,
+    }
+
+    #[doc = "Reserve units of an item for the customer's order until checkout."]
+    #[derive(Tool)]
+    #[tool(
+        name = "reserve_stock",
+        version = "1.0.1",
+        effect = "write",
+        idempotent,
+        example = r#"{"sku": "SKU-1042", "quantity": 2, "shelf": "top"}"#
+    )]
+    pub struct Refused {
+        /// Stock keeping unit, e.g. "SKU-1042".
+        pub sku: String,
+        /// How many units to hold.
+        #[tool(minimum = 1)]
+        pub quantity: u32,
+        /// How long to hold the units.
+        #[tool(unit = "minutes")]
+        pub hold: Option<u32>,
+        /// Which shelf to take the units from.
+        pub shelf: Shelf,
+        /// A note for the warehouse.
+        pub note: Option<String>,
+    }
+}
+
+#[test]
+fn adding_examples_is_a_patch() {
+    assert_change(
+        "examples_changed",
+        examples_changed::Unbumped::contract(),
+        examples_changed::Bumped::contract(),
+        "`reserve_stock` 1.0.0 changed without a version bump; it needs at least 1.0.1 (patch):\n  - tool examples changed (patch)",
+        "`reserve_stock` 1.0.0 -> 1.0.1 (patch bump needed):\n  - tool examples changed (patch)",
+    );
+}
+
+#[test]
+fn the_lock_check_refuses_an_example_the_parser_refuses() {
+    let path = locked("example_refused");
+    let error = check_contracts_locked(
+        &path,
+        &[examples_changed::Refused::contract()],
+        LockMode::Update,
+    )
+    .unwrap_err();
+    assert!(matches!(error, LockError::BrokenRule(_)), "{error:?}");
+    assert_eq!(
+        error.to_string(),
+        "tool `reserve_stock` has an example its parser refuses: example 0 at `$.shelf`: \"top\" is not an allowed value; expected one of \"front\", \"back\""
     );
 }

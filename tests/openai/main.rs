@@ -12,6 +12,7 @@
 //! - `toolbox`: recorded responses answered by a `Toolbox`.
 //! - `streaming`: streamed calls assembled and answered as one turn.
 //! - `agent_loop`: the Responses agent loop replayed.
+//! - `exposure`: narrowed turns and calls of tools a turn did not offer.
 //! - `versions`: a conversation at each of two versions of one tool, replayed.
 
 #[path = "../../examples/agent/shop.rs"]
@@ -25,6 +26,7 @@ mod versions_support;
 pub mod agent_loop;
 pub mod budget;
 pub mod derived_schemas;
+pub mod exposure;
 pub mod round_trip;
 pub mod schema_corpus;
 pub mod streaming;

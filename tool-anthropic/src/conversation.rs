@@ -13,7 +13,7 @@
 
 use serde_json::{Map, Value, json};
 use tool_core::provider::{Conversation, Reading, Round, TurnEnd};
-use tool_core::{ResponseError, ToolContract, ToolError, ToolOutput};
+use tool_core::{Narrowing, ResponseError, ToolContract, ToolError, ToolOutput};
 
 use crate::calls::{ResponseCalls, kind};
 use crate::round::results_message;
@@ -212,6 +212,11 @@ impl Conversation for Messages {
             request.insert(key.clone(), value.clone());
         }
         Value::Object(request)
+    }
+
+    fn narrow(request: &mut Value, narrowing: &Narrowing) {
+        let disable = request["tool_choice"]["disable_parallel_tool_use"] == true;
+        request["tool_choice"] = ToolChoice::narrowed(narrowing, disable).to_json();
     }
 
     fn sent(&mut self) {

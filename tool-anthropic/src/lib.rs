@@ -62,7 +62,9 @@ pub use stream::{StreamAssembler, StreamError, StreamErrorKind};
 /// The bounds every provider's stream assembler holds a streamed response
 /// to, and the words of their errors (one module for all providers).
 pub use tool_core::outcome::stream_limits;
-pub use wire::{ToolChoice, ToolSet, ToolSetError, tool, tool_for, tool_non_strict};
+pub use wire::{
+    INPUT_EXAMPLES_BETA, ToolChoice, ToolSet, ToolSetError, tool, tool_for, tool_non_strict,
+};
 
 /// The agent loop over the Messages API (cargo feature `runtime`): the
 /// runtime's one loop (`tool_runtime::agent::Agent`) with this API's

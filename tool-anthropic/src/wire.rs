@@ -5,7 +5,7 @@
 use std::fmt;
 
 use serde_json::{Value, json};
-use tool_core::{EnumCase, Tool, ToolCall, ToolContract};
+use tool_core::{ChoiceMode, EnumCase, Narrowing, Tool, ToolCall, ToolContract};
 
 use crate::budget::{Limit, Planned, Usage, plan};
 use crate::calls::{ResponseCalls, ResponseError, tool_use_calls};
@@ -49,13 +49,25 @@ pub fn tool_non_strict<T: Tool>() -> Value {
     definition(T::contract(), T::input_schema().clone(), false)
 }
 
+/// The `anthropic-beta` header value a request needs when a tool carries
+/// `input_examples` (a tool that declares examples).
+pub const INPUT_EXAMPLES_BETA: &str = "advanced-tool-use-2025-11-20";
+
 fn definition(contract: &ToolContract, input_schema: Value, strict: bool) -> Value {
-    json!({
+    let mut definition = json!({
         "name": contract.name(),
         "description": contract.description(),
         "input_schema": input_schema,
         "strict": strict,
-    })
+    });
+    // Each example must be valid by the input schema: the tool's own
+    // parser took it when the contract was checked. The request needs the
+    // beta header `INPUT_EXAMPLES_BETA`.
+    let examples = contract.example_values();
+    if !examples.is_empty() {
+        definition["input_examples"] = Value::Array(examples);
+    }
+    definition
 }
 
 /// Why a tool set cannot be sent: one of tool-core's
@@ -285,6 +297,39 @@ pub enum ToolChoice {
 }
 
 impl ToolChoice {
+    /// The choice that narrows a turn offering `offered` tools to
+    /// `narrowing`'s, keeping `disable_parallel_tool_use`: one required
+    /// tool is `tool`, more `any`, none `none`, else `auto`. Anthropic has
+    /// no choice of several tools, so a turn narrowed to some of them is
+    /// `auto` or `any` over all the definitions: the runtime refuses a
+    /// call outside the narrowed set (`TOOL_NOT_OFFERED`).
+    ///
+    /// ```
+    /// use tool_contract::Narrowing;
+    /// use tool_contract::anthropic::ToolChoice;
+    ///
+    /// assert_eq!(
+    ///     ToolChoice::narrowed(&Narrowing::required(["get_inventory"]), false),
+    ///     ToolChoice::Tool { name: "get_inventory".into(), disable_parallel_tool_use: false }
+    /// );
+    /// assert_eq!(ToolChoice::narrowed(&Narrowing::auto(Vec::<String>::new()), false), ToolChoice::None);
+    /// ```
+    pub fn narrowed(narrowing: &Narrowing, disable_parallel_tool_use: bool) -> Self {
+        match (narrowing.mode(), narrowing.tools()) {
+            (ChoiceMode::Auto, []) => ToolChoice::None,
+            (ChoiceMode::Auto, _) => ToolChoice::Auto {
+                disable_parallel_tool_use,
+            },
+            (ChoiceMode::Required, [name]) => ToolChoice::Tool {
+                name: name.clone(),
+                disable_parallel_tool_use,
+            },
+            (ChoiceMode::Required, _) => ToolChoice::Any {
+                disable_parallel_tool_use,
+            },
+        }
+    }
+
     /// The `tool_choice` value: `{"type": "auto"}`, `{"type": "any"}`,
     /// `{"type": "tool", "name": ...}` or `{"type": "none"}`, with
     /// `disable_parallel_tool_use` when set.

@@ -18,6 +18,7 @@
 mod budget;
 pub mod contract;
 pub mod dialect;
+pub mod exposure;
 pub mod outcome;
 pub mod parse;
 pub mod provider;
@@ -26,10 +27,11 @@ pub mod words;
 
 pub use contract::{
     Approval, AsIdempotencyKey, Constraint, ContractError, ContractRule, Currency, DataClass, Date,
-    DeclaredError, Deprecation, Effect, ErrorCategory, FieldContract, Idempotency, Money,
-    NumberBound, OutputContract, Policy, Presence, Recovery, RuleViolation, Session, SignedMoney,
-    Tool, ToolContract, Version, VersionConflict, VersionGuard, Waiver,
+    DeclaredError, Deprecation, Effect, ErrorCategory, ExampleError, FieldContract, Idempotency,
+    Money, NumberBound, OutputContract, Policy, Presence, Recovery, RuleViolation, Session,
+    SignedMoney, Tool, ToolContract, Version, VersionConflict, VersionGuard, Waiver,
 };
+pub use exposure::{ChoiceMode, Exposure, Narrowing};
 pub use outcome::{HandlerError, OutputKind, ResponseError, ToolCall, ToolError, ToolOutput};
 pub use parse::{ArgumentError, ArgumentErrorKind, EnumCase, SchemaError};
 
@@ -40,7 +42,7 @@ pub mod __private {
         Approval, AsIdempotencyKey, Constraint, ContractParts, ContractRule, DataClass, Date,
         DeclaredError, Deprecation, Effect, ErrorCategory, FieldContract, Idempotency, NumberBound,
         OutputContract, Policy, Presence, Recovery, Session, Tool, ToolContract, Version, Waiver,
-        args_schema, root_schema_of, schema_of,
+        args_schema, no_examples, root_schema_of, schema_of,
     };
     pub use crate::parse::ArgumentError;
     pub use crate::parse::{

@@ -14,7 +14,7 @@ use std::fmt;
 
 use serde_json::{Map, Value, json};
 
-use crate::{ResponseError, ToolCall, ToolContract, ToolError, ToolOutput, Version};
+use crate::{Narrowing, ResponseError, ToolCall, ToolContract, ToolError, ToolOutput, Version};
 
 /// How one provider's responses are read and answered.
 ///
@@ -373,6 +373,13 @@ pub trait Conversation: Sized + Send {
 
     /// The next request.
     fn request(&self) -> Value;
+
+    /// Writes `narrowing` into `request` (the provider's tool choice),
+    /// leaving the tool definitions as they are so the prompt cache holds:
+    /// OpenAI's `allowed_tools`, Anthropic's `tool_choice`, Gemini's
+    /// `allowedFunctionNames`. The runtime refuses a call outside the
+    /// narrowed set whatever the provider does with it.
+    fn narrow(request: &mut Value, narrowing: &Narrowing);
 
     /// The API has the request: what it added is in the conversation.
     fn sent(&mut self);

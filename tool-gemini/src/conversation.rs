@@ -12,7 +12,7 @@
 
 use serde_json::{Map, Value, json};
 use tool_core::provider::{Conversation, Reading, Round, TurnEnd};
-use tool_core::{ResponseError, ToolContract, ToolOutput};
+use tool_core::{Narrowing, ResponseError, ToolContract, ToolOutput};
 
 use crate::calls::GeminiCalls;
 use crate::compile::Dialect;
@@ -193,6 +193,20 @@ impl Conversation for Contents {
             request.insert(key.clone(), value.clone());
         }
         Value::Object(request)
+    }
+
+    fn narrow(request: &mut Value, narrowing: &Narrowing) {
+        let config = FunctionCalling::narrowed(narrowing).tool_config();
+        match request.get_mut("toolConfig").and_then(Value::as_object_mut) {
+            // Other keys of the settings' toolConfig stay as they are.
+            Some(tool_config) => {
+                tool_config.insert(
+                    "functionCallingConfig".to_owned(),
+                    config["functionCallingConfig"].clone(),
+                );
+            }
+            None => request["toolConfig"] = config,
+        }
     }
 
     fn sent(&mut self) {

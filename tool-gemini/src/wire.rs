@@ -1,7 +1,7 @@
 //! Function declarations, the request's `tools`, and `toolConfig`.
 
 use serde_json::{Map, Value, json};
-use tool_core::{Tool, ToolContract};
+use tool_core::{ChoiceMode, Narrowing, Tool, ToolContract};
 
 use crate::compile::{Dialect, to_gemini_schema};
 use crate::error::{GeminiRule, GeminiSchemaError};
@@ -22,7 +22,7 @@ pub fn function_declaration_for(
     declaration.insert("name".to_owned(), Value::String(contract.name().to_owned()));
     declaration.insert(
         "description".to_owned(),
-        Value::String(contract.description().to_owned()),
+        Value::String(contract.description_with_examples().into_owned()),
     );
     if let Some(schema) = to_gemini_schema(contract.input_schema(), dialect)? {
         declaration.insert(dialect.field().to_owned(), schema);
@@ -94,6 +94,29 @@ pub enum FunctionCalling {
 }
 
 impl FunctionCalling {
+    /// The calling config that narrows a turn to `narrowing`'s tools:
+    /// `ANY` with `allowedFunctionNames` when a call is required,
+    /// `VALIDATED` with them when the model may also answer, `NONE` when
+    /// it may call no tool.
+    ///
+    /// ```
+    /// use tool_contract::Narrowing;
+    /// use tool_contract::gemini::FunctionCalling;
+    ///
+    /// assert_eq!(
+    ///     FunctionCalling::narrowed(&Narrowing::auto(["get_inventory"])),
+    ///     FunctionCalling::Validated(vec!["get_inventory".into()])
+    /// );
+    /// ```
+    pub fn narrowed(narrowing: &Narrowing) -> Self {
+        let names = narrowing.tools().to_vec();
+        match narrowing.mode() {
+            ChoiceMode::Required => FunctionCalling::Any(names),
+            ChoiceMode::Auto if names.is_empty() => FunctionCalling::NoCalls,
+            ChoiceMode::Auto => FunctionCalling::Validated(names),
+        }
+    }
+
     /// The `toolConfig` object of a request.
     ///
     /// ```

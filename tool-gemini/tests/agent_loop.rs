@@ -433,3 +433,65 @@ fn settings_that_set_a_loop_key_are_refused() {
         );
     }
 }
+
+/// A turn narrowed to `get_inventory` sends the same declarations with
+/// `toolConfig.functionCallingConfig` `ANY` and `allowedFunctionNames`
+/// (over the settings' calling mode); a call of another tool is refused
+/// `TOOL_NOT_OFFERED` naming the offered one, and does not run.
+#[tokio::test]
+async fn a_narrowed_turn_names_its_functions_and_refuses_a_call_of_another() {
+    let stock = shop::stock();
+    let toolbox = shop::toolbox(&stock, shop::recorded_clock);
+    let contracts: Vec<_> = toolbox.contracts().collect();
+    let tools = tool_contract::gemini::tools_for_gemini(
+        &contracts,
+        tool_contract::gemini::Dialect::ParametersJsonSchema,
+    )
+    .unwrap();
+    let reserve = json!({"functionCall": {"id": "fc-1", "name": "reserve_inventory", "args":
+        {"sku": "SKU-1042", "quantity": 2, "hold": 60,
+         "request_id": "6f1c2a9e-4d1b-4c5e-9f0a-2b7d3e8c1a45"}}});
+    let called = model_turn(json!([reserve]), "STOP");
+    let tool_config = json!({"functionCallingConfig": {"mode": "ANY",
+        "allowedFunctionNames": ["get_inventory"]}});
+    let refused = json!({"role": "user", "parts": [{"functionResponse": {"id": "fc-1",
+        "name": "reserve_inventory", "response": {"error": "Error [TOOL_NOT_OFFERED]: The tool \
+        \"reserve_inventory\" is not offered in this turn. Use one of: get_inventory."}}}]});
+    let path = generate_content_path(MODEL);
+    let mut replay = Replay::new(vec![
+        Exchange::new(
+            &path,
+            json!({"contents": [question("Hold 2 mugs.")], "tools": tools,
+                "toolConfig": tool_config}),
+            called.clone(),
+        ),
+        Exchange::new(
+            &path,
+            json!({"contents": [question("Hold 2 mugs."), called["candidates"][0]["content"],
+                refused], "tools": tools, "toolConfig": tool_config}),
+            model_turn(json!([{"text": "Only the stock now."}]), "STOP"),
+        ),
+    ]);
+    let mut settings = AgentSettings::new(MODEL);
+    settings.function_calling = Some(tool_contract::gemini::FunctionCalling::Auto);
+    let mut agent = GeminiAgent::new(&toolbox, &mut replay, settings).unwrap();
+    agent
+        .narrow(tool_contract::Narrowing::required(["get_inventory"]))
+        .unwrap();
+    let session = shop::session(&Approvals::new());
+    let turn = agent.send("Hold 2 mugs.", &session).await.unwrap();
+    assert_eq!(
+        answered(&turn)[0],
+        [(
+            "fc-1".to_owned(),
+            Some("fc-1".to_owned()),
+            "reserve_inventory".to_owned(),
+            "Error [TOOL_NOT_OFFERED]: The tool \"reserve_inventory\" is not offered in this \
+             turn. Use one of: get_inventory."
+                .to_owned()
+        )]
+    );
+    assert_eq!(turn.answer(), Some("Only the stock now."));
+    drop(agent);
+    assert!(replay.is_done());
+}

@@ -37,6 +37,16 @@ pub(crate) fn diff(old: &LockedTool, new: &LockedTool) -> Vec<Change> {
             "tool description changed".into(),
         );
     }
+    if old.examples != new.examples {
+        // Examples show the model what to send; the contract takes what it
+        // took before.
+        push(
+            &mut changes,
+            ChangeKind::DescriptionChanged,
+            Bump::Patch,
+            "tool examples changed".into(),
+        );
+    }
     let mut unique: Vec<Change> = Vec::new();
     for change in changes {
         if !unique.contains(&change) {
@@ -197,6 +207,7 @@ mod tests {
             units: Default::default(),
             input_schema: input,
             output_schema: output,
+            examples: Vec::new(),
         }
     }
 

@@ -37,6 +37,10 @@ pub struct LockedTool {
     pub input_schema: Value,
     /// The output schema.
     pub output_schema: Value,
+    /// The example arguments (`#[tool(example = "...")]`), in order;
+    /// absent from the file for a tool without examples.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub examples: Vec<Value>,
 }
 
 impl LockedTool {
@@ -55,6 +59,7 @@ impl LockedTool {
                 .collect(),
             input_schema: canonical_schema(contract.input_schema()),
             output_schema: canonical_schema(contract.output_schema()),
+            examples: contract.example_values().iter().map(sorted).collect(),
         };
         tool.fingerprint = tool.computed_fingerprint(contract.name());
         tool
@@ -71,6 +76,7 @@ impl LockedTool {
             &canonical_schema(&self.input_schema),
             &canonical_schema(&self.output_schema),
             self.deprecation.as_ref(),
+            &self.examples,
         )
     }
 }

@@ -246,6 +246,7 @@ fn empty_attrs() -> ToolAttrs {
         data: Slot::Absent,
         output: Slot::Absent,
         errors: Vec::new(),
+        examples: Vec::new(),
         crate_path: Slot::Absent,
         allows: Slot::Absent,
     }

@@ -41,6 +41,10 @@ pub struct ToolAttrs {
     pub data: Slot<(DataClass, LitStr)>,
     pub output: Slot<Type>,
     pub errors: Vec<ErrorDecl>,
+    /// `example = r#"{...}"#`, each a JSON object of arguments (checked
+    /// here as JSON; parsed by the tool's parser when the contract is
+    /// checked), in the order written.
+    pub examples: Vec<LitStr>,
     pub crate_path: Slot<Path>,
     pub allows: Slot<Vec<Allow>>,
 }
@@ -82,6 +86,20 @@ impl FieldAttrs {
     }
 }
 
+/// Why `text` cannot be an example of a tool's arguments: not JSON (where
+/// and what serde_json says), or JSON that is not an object.
+fn example_problem(text: &str) -> Option<String> {
+    match serde_json::from_str::<serde_json::Value>(text) {
+        Ok(serde_json::Value::Object(_)) => None,
+        Ok(_) => Some(
+            "an example is the tool's arguments as a JSON object, e.g. `example = r#\"{\"sku\": \"SKU-1042\"}\"#`".to_owned(),
+        ),
+        Err(error) => Some(format!(
+            "the example is not valid JSON: {error}; write the tool's arguments as a JSON object, e.g. `example = r#\"{{\"sku\": \"SKU-1042\"}}\"#`"
+        )),
+    }
+}
+
 /// Parses the struct's attributes.
 pub fn tool_attrs(cx: &Ctxt, attrs: &[Attribute]) -> ToolAttrs {
     let mut description = Attr::none(cx, DESCRIPTION);
@@ -98,6 +116,7 @@ pub fn tool_attrs(cx: &Ctxt, attrs: &[Attribute]) -> ToolAttrs {
     let mut output = Attr::none(cx, OUTPUT);
     let mut crate_path = Attr::none(cx, CRATE);
     let mut errors = Vec::new();
+    let mut examples = Vec::new();
     let mut allows = AllowList::default();
 
     let failed = each_key(cx, attrs, "#[tool(effect = \"write\")]", |meta| {
@@ -160,6 +179,13 @@ pub fn tool_attrs(cx: &Ctxt, attrs: &[Attribute]) -> ToolAttrs {
             output.set(&meta.path, output_type(cx, meta)?);
         } else if meta.path == ERRORS {
             meta.parse_nested_meta(|entry| parse_error_decl(cx, entry, &mut errors))?;
+        } else if meta.path == EXAMPLE {
+            if let Some(example) = lit_str(cx, meta, EXAMPLE)? {
+                match example_problem(&example.value()) {
+                    Some(problem) => cx.error_spanned_by(&example, problem),
+                    None => examples.push(example),
+                }
+            }
         } else if meta.path == CRATE {
             let value = lit_str(cx, meta, CRATE)?.and_then(|s| match s.parse::<Path>() {
                 Ok(path) => Some(path),
@@ -195,6 +221,7 @@ pub fn tool_attrs(cx: &Ctxt, attrs: &[Attribute]) -> ToolAttrs {
         data: data.finish(failed),
         output: output.finish(failed),
         errors,
+        examples,
         crate_path: crate_path.finish(failed),
         allows: allows.finish(failed),
     }
@@ -400,7 +427,7 @@ mod tests {
         assert_eq!(
             errors,
             vec![
-                "unknown tool attribute `bogus`; the keys on the struct are `description`, `name`, `title`, `version`, `deprecated`, `effect`, `idempotent`, `approval`, `timeout_ms`, `open_world`, `data`, `output`, `errors`, `crate`, `allow`",
+                "unknown tool attribute `bogus`; the keys on the struct are `description`, `name`, `title`, `version`, `deprecated`, `effect`, `idempotent`, `approval`, `timeout_ms`, `open_world`, `data`, `output`, `errors`, `example`, `crate`, `allow`",
                 "unknown effect `delete`; write `effect = \"read\"`, `effect = \"write\"` or `effect = \"destructive\"`",
                 "malformed version `1.0`; write `MAJOR.MINOR.PATCH` with unsigned integers, e.g. `version = \"1.2.0\"`",
                 "`#[tool(inject)]` is not expected here; it belongs on a field",
@@ -501,8 +528,8 @@ mod tests {
         assert_eq!(
             errors,
             vec![
-                "unknown tool attribute `efect` (did you mean `effect`?); the keys on the struct are `description`, `name`, `title`, `version`, `deprecated`, `effect`, `idempotent`, `approval`, `timeout_ms`, `open_world`, `data`, `output`, `errors`, `crate`, `allow`",
-                "unknown tool attribute `verison` (did you mean `version`?); the keys on the struct are `description`, `name`, `title`, `version`, `deprecated`, `effect`, `idempotent`, `approval`, `timeout_ms`, `open_world`, `data`, `output`, `errors`, `crate`, `allow`",
+                "unknown tool attribute `efect` (did you mean `effect`?); the keys on the struct are `description`, `name`, `title`, `version`, `deprecated`, `effect`, `idempotent`, `approval`, `timeout_ms`, `open_world`, `data`, `output`, `errors`, `example`, `crate`, `allow`",
+                "unknown tool attribute `verison` (did you mean `version`?); the keys on the struct are `description`, `name`, `title`, `version`, `deprecated`, `effect`, `idempotent`, `approval`, `timeout_ms`, `open_world`, `data`, `output`, `errors`, `example`, `crate`, `allow`",
                 "unknown key `meanig` in error code `LATE` (did you mean `meaning`?); the keys of an error code are `meaning`, `category`, `recovery`",
                 "error code `LATE` needs a meaning: `LATE(meaning = \"what it means and what to do\")`",
             ]

@@ -193,6 +193,21 @@ fn contract(input: &Input) -> TokenStream {
     });
     let waivers: Vec<TokenStream> = tool_waivers.chain(field_waivers).collect();
     let waiver_count = waivers.len();
+    let examples: Vec<String> = attrs.examples.iter().map(LitStr::value).collect();
+    let ident = input.ident;
+    let parse_example = if examples.is_empty() {
+        quote!(_tool::no_examples)
+    } else {
+        quote! {{
+            fn __tool_parse_example(
+                __tool_text: &str,
+            ) -> ::core::result::Result<(), _tool::ArgumentError> {
+                <#ident as _tool::Tool>::from_arguments(__tool_text, &_tool::Session::new())
+                    .map(|_| ())
+            }
+            __tool_parse_example
+        }}
+    };
 
     quote! {
         static __TOOL_FIELDS: [_tool::FieldContract; #field_count] = [#(#fields),*];
@@ -217,6 +232,8 @@ fn contract(input: &Input) -> TokenStream {
             output: _tool::OutputContract::__new(#output_name, #declared, #output_schema),
             errors: &__TOOL_ERRORS,
             waivers: &__TOOL_WAIVERS,
+            examples: &[#(#examples),*],
+            parse_example: #parse_example,
         });
         &__TOOL_CONTRACT
     }

@@ -13,6 +13,7 @@ pub const DOC: Symbol = Symbol("doc");
 pub const DESCRIPTION: Symbol = Symbol("description");
 pub const NAME: Symbol = Symbol("name");
 pub const TITLE: Symbol = Symbol("title");
+pub const EXAMPLE: Symbol = Symbol("example");
 pub const VERSION: Symbol = Symbol("version");
 pub const DEPRECATED: Symbol = Symbol("deprecated");
 pub const EFFECT: Symbol = Symbol("effect");
@@ -58,7 +59,7 @@ pub const SCHEMARS: Symbol = Symbol("schemars");
 /// Keys that belong on the struct, for "belongs on ..." messages.
 pub const STRUCT_KEYS: &[Symbol] = &[
     NAME, TITLE, VERSION, DEPRECATED, EFFECT, IDEMPOTENT, APPROVAL, TIMEOUT_MS, OPEN_WORLD, DATA,
-    OUTPUT, ERRORS, CRATE,
+    OUTPUT, ERRORS, EXAMPLE, CRATE,
 ];
 
 /// Keys that belong on a field.
@@ -94,6 +95,7 @@ pub const ALL_STRUCT_KEYS: &[Symbol] = &[
     DATA,
     OUTPUT,
     ERRORS,
+    EXAMPLE,
     CRATE,
     ALLOW,
 ];

@@ -66,7 +66,7 @@ pub fn mcp_tool(contract: &ToolContract, version: Option<&ProtocolVersion>) -> T
     let input = input_schema(contract.input_schema());
     let mut tool = Tool::new(
         contract.name(),
-        contract.description(),
+        contract.description_with_examples(),
         Arc::new(input) as Arc<JsonObject>,
     )
     .with_title(title.clone())

@@ -260,3 +260,25 @@ fn what_the_mcp_schema_accepts_the_contract_parses() {
         assert!(!validator.is_valid(&extra), "{}", contract.name());
     }
 }
+
+/// Look up how many units of one SKU are in stock.
+#[derive(Tool)]
+#[tool(example = r#"{"sku": "SKU-1042"}"#)]
+pub struct CountUnits {
+    /// Stock keeping unit as printed on the product page, e.g. "SKU-1042".
+    #[tool(min_length = 1, max_length = 64)]
+    pub sku: String,
+}
+
+/// MCP has no field for examples: the client's model reads them in the
+/// description, in the words the other providers use.
+#[test]
+fn a_tools_examples_are_a_paragraph_of_its_description() {
+    let tool = mcp_tool(CountUnits::contract(), None);
+    assert_eq!(
+        tool.description.as_deref(),
+        Some(
+            "Look up how many units of one SKU are in stock.\n\nExample arguments:\n{\"sku\":\"SKU-1042\"}"
+        )
+    );
+}

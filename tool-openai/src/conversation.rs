@@ -5,10 +5,10 @@
 
 use serde_json::{Map, Value, json};
 use tool_core::provider::{Conversation, Reading, Round, TurnEnd};
-use tool_core::{ResponseError, ToolContract, ToolOutput};
+use tool_core::{Narrowing, ResponseError, ToolContract, ToolOutput};
 
 use crate::calls::{Api, ResponseCalls, unfinished};
-use crate::wire::{ToolSetError, tools_for_responses};
+use crate::wire::{ToolSetError, allowed_tools, tools_for_responses};
 
 /// The Responses API's endpoint, relative to the base URL
 /// (`https://api.openai.com/v1`): `POST /v1/responses`.
@@ -177,6 +177,10 @@ impl Conversation for Responses {
             request.insert(key.clone(), value.clone());
         }
         Value::Object(request)
+    }
+
+    fn narrow(request: &mut Value, narrowing: &Narrowing) {
+        request["tool_choice"] = allowed_tools(Api::Responses, narrowing);
     }
 
     fn sent(&mut self) {

@@ -88,7 +88,7 @@ pub use tool_core::outcome::stream_limits;
 /// every provider).
 pub use tool_core::provider::unknown_tool;
 pub use wire::{
-    ToolSetError, chat_completions_tool, chat_completions_tool_for,
+    ToolSetError, allowed_tools, chat_completions_tool, chat_completions_tool_for,
     chat_completions_tool_non_strict, check_tool_set, responses_tool, responses_tool_for,
     responses_tool_non_strict, tools_for_chat_completions, tools_for_responses,
 };

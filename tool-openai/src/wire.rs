@@ -1,10 +1,11 @@
 //! Tool definitions for the Chat Completions and Responses APIs.
 
 use serde_json::{Value, json};
-use tool_core::{Tool, ToolContract};
+use tool_core::{ChoiceMode, Narrowing, Tool, ToolContract};
 
 use crate::budget::{BudgetLimit, SchemaUsage, check_budget};
 use crate::cache::strict_schema_for;
+use crate::calls::Api;
 use crate::error::{StrictRule, StrictSchemaError};
 
 /// `T`'s tool definition for the Chat Completions API, in strict mode:
@@ -132,7 +133,7 @@ fn chat_completions(contract: &ToolContract, parameters: Value, strict: bool) ->
         "type": "function",
         "function": {
             "name": contract.name(),
-            "description": contract.description(),
+            "description": contract.description_with_examples(),
             "parameters": parameters,
             "strict": strict,
         }
@@ -143,7 +144,7 @@ fn responses(contract: &ToolContract, parameters: Value, strict: bool) -> Value 
     json!({
         "type": "function",
         "name": contract.name(),
-        "description": contract.description(),
+        "description": contract.description_with_examples(),
         "parameters": parameters,
         "strict": strict,
     })
@@ -171,5 +172,54 @@ impl tool_core::dialect::ToolSetRules for StrictRule {
 
     fn schema(tool: &str, error: &StrictSchemaError) -> String {
         format!("tool `{tool}` cannot be strict: {error}")
+    }
+}
+
+/// The `tool_choice` that narrows a turn to `narrowing`'s tools without
+/// changing the `tools` array (so the prompt cache holds):
+/// `{"type": "allowed_tools", "mode": "auto" | "required", "tools": [...]}`
+/// for the Responses API, `{"type": "allowed_tools", "allowed_tools":
+/// {"mode", "tools"}}` for Chat Completions; `"none"` for a turn that may
+/// call no tool.
+///
+/// ```
+/// use serde_json::json;
+/// use tool_contract::Narrowing;
+/// use tool_contract::openai::{Api, allowed_tools};
+///
+/// let narrowing = Narrowing::required(["get_inventory"]);
+/// assert_eq!(
+///     allowed_tools(Api::Responses, &narrowing),
+///     json!({"type": "allowed_tools", "mode": "required", "tools": [{"type": "function", "name": "get_inventory"}]})
+/// );
+/// assert_eq!(
+///     allowed_tools(Api::ChatCompletions, &narrowing),
+///     json!({"type": "allowed_tools", "allowed_tools": {"mode": "required",
+///         "tools": [{"type": "function", "function": {"name": "get_inventory"}}]}})
+/// );
+/// assert_eq!(allowed_tools(Api::Responses, &Narrowing::auto(Vec::<String>::new())), json!("none"));
+/// ```
+pub fn allowed_tools(api: Api, narrowing: &Narrowing) -> Value {
+    if narrowing.tools().is_empty() && narrowing.mode() == ChoiceMode::Auto {
+        return json!("none");
+    }
+    let mode = match narrowing.mode() {
+        ChoiceMode::Auto => "auto",
+        ChoiceMode::Required => "required",
+    };
+    let names = narrowing.tools().iter();
+    match api {
+        Api::Responses => {
+            let tools: Vec<Value> = names
+                .map(|name| json!({"type": "function", "name": name}))
+                .collect();
+            json!({"type": "allowed_tools", "mode": mode, "tools": tools})
+        }
+        Api::ChatCompletions => {
+            let tools: Vec<Value> = names
+                .map(|name| json!({"type": "function", "function": {"name": name}}))
+                .collect();
+            json!({"type": "allowed_tools", "allowed_tools": {"mode": mode, "tools": tools}})
+        }
     }
 }

@@ -10,7 +10,7 @@ use std::fmt;
 
 use serde_json::Value;
 use tool_core::provider::{Conversation, Provider, Reading, Round};
-use tool_core::{ResponseError, Session};
+use tool_core::{ChoiceMode, Exposure, Narrowing, ResponseError, Session};
 use tool_transport::{Transport, TransportError};
 
 use crate::approval::ApprovalRequest;
@@ -32,6 +32,9 @@ pub enum AgentError<C: Conversation> {
     Versions(VersionError),
     /// The settings' extra request keys set a key the loop writes itself.
     ReservedKey(String),
+    /// A [`Narrowing`] names a tool the conversation does not offer (the
+    /// name), or requires a call with no tools (an empty name).
+    Narrowing(String),
     /// The request got no response.
     Transport(TransportError),
     /// The response does not have the documented shape (or is an error
@@ -52,6 +55,7 @@ impl<C: Conversation> fmt::Debug for AgentError<C> {
             AgentError::Tools(error) => f.debug_tuple("Tools").field(error).finish(),
             AgentError::Versions(error) => f.debug_tuple("Versions").field(error).finish(),
             AgentError::ReservedKey(key) => f.debug_tuple("ReservedKey").field(key).finish(),
+            AgentError::Narrowing(name) => f.debug_tuple("Narrowing").field(name).finish(),
             AgentError::Transport(error) => f.debug_tuple("Transport").field(error).finish(),
             AgentError::Response(error) => f.debug_tuple("Response").field(error).finish(),
             AgentError::Stopped => f.write_str("Stopped"),
@@ -72,6 +76,13 @@ impl<C: Conversation> fmt::Display for AgentError<C> {
                 "`{key}` is the loop's to set (it writes {}, and reads whole responses, never a \
                  stream); leave it out of the extra request keys",
                 C::WRITES
+            ),
+            AgentError::Narrowing(name) if name.is_empty() => {
+                f.write_str("a turn that must call a tool needs at least one tool to call")
+            }
+            AgentError::Narrowing(name) => write!(
+                f,
+                "`{name}` is not offered in this conversation, so a turn cannot be narrowed to it"
             ),
             AgentError::Transport(error) => error.fmt(f),
             AgentError::Response(error) => write!(f, "the response cannot be read: {error}"),
@@ -118,6 +129,10 @@ pub struct Step<C: Conversation> {
     pub skipped: Vec<String>,
     /// The text of the response; empty when there is none.
     pub text: String,
+    /// The tools the request offered the model (all the conversation's,
+    /// or those of the [`Narrowing`] it carried): a call of any other was
+    /// refused `TOOL_NOT_OFFERED`.
+    pub offered: Exposure,
     /// The calls answered by the toolbox, with what was sent back.
     pub round: Round<C::Provider, CallResult>,
     /// The calls of a response that did not finish (see
@@ -135,6 +150,7 @@ impl<C: Conversation> fmt::Debug for Step<C> {
             .field("stop_reason", &self.stop_reason)
             .field("skipped", &self.skipped)
             .field("text", &self.text)
+            .field("offered", &self.offered)
             .field("round", &self.round)
             .field("not_run", &self.not_run)
             .finish()
@@ -198,6 +214,10 @@ pub struct Agent<'t, C: Conversation, T> {
     conversation: C,
     /// The version of each tool offered, which every call runs at.
     versions: VersionPins,
+    /// The tools every request defines.
+    offered: Exposure,
+    /// The turn's narrowed tool choice, until [`widen`](Self::widen).
+    narrowing: Option<Narrowing>,
     abort: AbortHandle,
     /// The call ids of every response read so far: a later response that
     /// repeats one is refused (its call would run a second time).
@@ -246,6 +266,8 @@ impl<'t, C: Conversation, T: Transport> Agent<'t, C, T> {
             transport,
             conversation,
             versions: VersionPins::of(&contracts),
+            offered: Exposure::of(&contracts),
+            narrowing: None,
             abort: AbortHandle::new(),
             call_ids: HashSet::new(),
             unfinished: Vec::new(),
@@ -269,6 +291,45 @@ impl<'t, C: Conversation, T: Transport> Agent<'t, C, T> {
     /// calls at.
     pub fn versions(&self) -> &VersionPins {
         &self.versions
+    }
+
+    /// Narrows the following requests to `narrowing`'s tools (until
+    /// [`widen`](Self::widen) or another `narrow`): each request carries
+    /// the same definitions, and the provider's tool choice says which may
+    /// be called ([`Conversation::narrow`]), so the prompt cache holds. A
+    /// call of any other tool is refused `TOOL_NOT_OFFERED`, naming the
+    /// narrowed tools; a call of one of them still meets every policy
+    /// (approvals, injection, idempotency). Narrowing to a tool the
+    /// conversation does not offer, or requiring a call with no tools, is
+    /// [`AgentError::Narrowing`].
+    pub fn narrow(&mut self, narrowing: Narrowing) -> Result<(), AgentError<C>> {
+        if narrowing.mode() == ChoiceMode::Required && narrowing.tools().is_empty() {
+            return Err(AgentError::Narrowing(String::new()));
+        }
+        if let Some(name) = narrowing
+            .tools()
+            .iter()
+            .find(|name| !self.offered.offers(name))
+        {
+            return Err(AgentError::Narrowing(name.clone()));
+        }
+        self.narrowing = Some(narrowing);
+        Ok(())
+    }
+
+    /// Ends a [`narrow`](Self::narrow): the following requests offer every
+    /// tool again.
+    pub fn widen(&mut self) {
+        self.narrowing = None;
+    }
+
+    /// The tools the next request offers the model: the narrowed ones, or
+    /// all the conversation defines.
+    pub fn exposure(&self) -> Exposure {
+        match &self.narrowing {
+            Some(narrowing) => narrowing.exposure(),
+            None => self.offered.clone(),
+        }
     }
 
     /// The transport, e.g. to see that a replay is done.
@@ -357,7 +418,11 @@ impl<'t, C: Conversation, T: Transport> Agent<'t, C, T> {
 
     /// The next request, as the conversation writes it.
     fn request(&self) -> Value {
-        self.conversation.request()
+        let mut request = self.conversation.request();
+        if let Some(narrowing) = &self.narrowing {
+            C::narrow(&mut request, narrowing);
+        }
+        request
     }
 
     /// Reads a response, runs its calls (or answers them not run) and
@@ -383,8 +448,13 @@ impl<'t, C: Conversation, T: Transport> Agent<'t, C, T> {
             Vec::new()
         };
         let reading = self.conversation.read(&response, &calls)?;
-        // The calls run at the versions the conversation offers.
-        let session = session.clone().with(self.versions.clone());
+        // The calls run at the versions the conversation offers, and only
+        // the tools the request offered may run.
+        let offered = self.exposure();
+        let session = session
+            .clone()
+            .with(self.versions.clone())
+            .with(offered.clone());
         let round = self
             .toolbox
             .answer_round::<C::Provider>(calls, refusal, &session, &self.abort.child())
@@ -400,6 +470,7 @@ impl<'t, C: Conversation, T: Transport> Agent<'t, C, T> {
             stop_reason,
             skipped,
             text,
+            offered,
             round,
             not_run,
         })

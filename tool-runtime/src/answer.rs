@@ -23,6 +23,13 @@ impl Toolbox {
     /// [`Provider::not_run`] says) has its calls answered `CALL_NOT_RUN`
     /// without running, each with its audit record.
     ///
+    /// The toolbox refuses a call of a tool the turn did not offer when
+    /// the session says which it did: pass
+    /// `session.clone().with(Exposure::of(&offered))` ([`Exposure`](tool_core::Exposure); or the
+    /// [`Narrowing`](tool_core::Narrowing)'s exposure of a narrowed turn),
+    /// and such a call answers `TOOL_NOT_OFFERED` naming the offered tools.
+    /// The agent loop does this for every request.
+    ///
     /// A fatal outcome writes nothing and sets [`Round::stop`]: the run
     /// must not go on. A response of another shape is a [`ResponseError`]
     /// with the JSON path, and no call runs.

@@ -34,10 +34,10 @@ use crate::recipients;
 use crate::store_fault::StoreFault;
 use crate::toolbox::{Either, Toolbox, race};
 use crate::versions::Resolution;
-use tool_core::Session;
 use tool_core::ToolCall;
 use tool_core::outcome::{CanonicalArguments, arguments_sha256, sha256_hex};
 use tool_core::{Approval, Effect, Idempotency, ToolContract};
+use tool_core::{Exposure, Session};
 use tool_core::{OutputKind, ToolError, ToolOutput};
 
 /// The longest tool name kept in the audit record and the trace.
@@ -218,11 +218,27 @@ impl Toolbox {
             draft.arguments_sha256 = unparsed_sha256(call, session);
             return self.refuse(draft, refusal);
         }
+        // A tool the turn did not offer is refused before any version of
+        // it is read; an unknown one names only the tools offered.
+        let exposure = session.get::<Exposure>();
+        if let Some(exposure) = exposure.filter(|exposure| !exposure.offers(&call.name))
+            && !matches!(resolution, Resolution::Unknown)
+        {
+            draft.arguments_sha256 = unparsed_sha256(call, session);
+            let offered = exposure.names().iter().map(String::as_str);
+            return self.refuse(draft, ToolError::tool_not_offered(&call.name, offered));
+        }
         let tool = match resolution {
             Resolution::Served(served) => &served.tool,
             Resolution::Unknown => {
                 draft.arguments_sha256 = unparsed_sha256(call, session);
-                return self.refuse(draft, unknown_tool(&call.name, self.names()));
+                let error = match exposure {
+                    Some(exposure) => {
+                        unknown_tool(&call.name, exposure.names().iter().map(String::as_str))
+                    }
+                    None => unknown_tool(&call.name, self.names()),
+                };
+                return self.refuse(draft, error);
             }
             // A version the session may not call: nothing of the call is
             // read, and the error names the versions to use.

@@ -50,7 +50,11 @@ use tool_core::{ContractError, Effect, OutputKind, ToolContract, VersionConflict
 ///    [`VersionPins`] name, else the newest that is not retired (see
 ///    [`serve_older`](Self::serve_older)); a pin to a major that is not
 ///    served answers `VERSION_NOT_SERVED`, a deprecated version past its
-///    sunset `VERSION_RETIRED`, neither run. An unknown tool or invalid
+///    sunset `VERSION_RETIRED`, neither run. A tool the session's
+///    [`Exposure`](tool_core::Exposure) (the tools the turn offered) does
+///    not name answers `TOOL_NOT_OFFERED`, naming the offered ones, before
+///    any of this; exposure is discovery, not authorization, so a call of
+///    an offered tool meets every check below. An unknown tool or invalid
 ///    arguments answer `UNKNOWN_TOOL` /
 ///    `INVALID_ARGUMENTS`; a missing session value or a broken contract is
 ///    the application's fault: fatal `INTERNAL`, the reason in the audit only;

@@ -23,6 +23,7 @@
 mod constraint;
 mod deprecation;
 mod distance;
+mod examples;
 mod format;
 pub mod judge;
 mod name;
@@ -34,6 +35,7 @@ mod words;
 pub use constraint::{Constraint, Keyword};
 pub use deprecation::{deprecated_description, deprecation_notice, note_problem, parse_date};
 pub use distance::edit_distance;
+pub use examples::examples_paragraph;
 pub use format::{integer_range, string_format};
 pub use name::{MAX_NAME_CHARS, NameProblem, name_problem};
 pub use number::NumberBound;

@@ -16,7 +16,8 @@ impl ToolContract {
     /// It is the SHA-256 of the [canonical JSON](canonical_json) of
     /// `{"name", "version", "description", "policy", "errors",
     /// "input_schema", "output_schema"}` (and `"deprecation"`,
-    /// `{"sunset", "note"}`, for a deprecated version), where `policy` has
+    /// `{"sunset", "note"}`, for a deprecated version, and `"examples"`, the
+    /// list of example arguments, for a tool that declares some), where `policy` has
     /// the catalog's shape, `errors` maps each code to `{"meaning", "category",
     /// "recovery"}`, and in both schemas the set-valued keywords `required`
     /// and `type` are sorted. So neither the order of the struct's fields or
@@ -28,6 +29,7 @@ impl ToolContract {
         let input = canonical_schema(self.input_schema());
         let output = canonical_schema(self.output_schema());
         let deprecation = self.deprecation().map(deprecation_json);
+        let examples = self.example_values();
         fingerprint_of(
             self.name(),
             self.version(),
@@ -37,13 +39,15 @@ impl ToolContract {
             &input,
             &output,
             deprecation.as_ref(),
+            &examples,
         )
     }
 }
 
 /// The fingerprint of a contract given as its parts (schemas canonical;
 /// `deprecation` as [`deprecation_json`] writes it, for a deprecated
-/// version).
+/// version; `examples` the example arguments, left out when empty, so the
+/// fingerprint of a tool without examples is what it always was).
 #[allow(clippy::too_many_arguments)]
 pub fn fingerprint_of(
     name: &str,
@@ -54,6 +58,7 @@ pub fn fingerprint_of(
     input_schema: &Value,
     output_schema: &Value,
     deprecation: Option<&Value>,
+    examples: &[Value],
 ) -> String {
     let mut document = Map::new();
     document.insert("name".into(), Value::from(name));
@@ -65,6 +70,9 @@ pub fn fingerprint_of(
     document.insert("output_schema".into(), output_schema.clone());
     if let Some(deprecation) = deprecation {
         document.insert("deprecation".into(), deprecation.clone());
+    }
+    if !examples.is_empty() {
+        document.insert("examples".into(), Value::Array(examples.to_vec()));
     }
     sha256_hex(canonical_json(&Value::Object(document)).as_bytes())
 }

@@ -29,10 +29,10 @@ pub use field::{
 pub use input_schema::args_schema;
 pub use money::{Currency, Money, SignedMoney};
 pub use policy::{Approval, DataClass, Effect, Idempotency, Policy};
-pub use rules::{ContractError, RuleViolation};
+pub use rules::{ContractError, ExampleError, RuleViolation};
 pub use schema::{SchemaFn, root_schema_of, schema_of, schema_settings};
 pub use session::{DEFAULT_MAX_ARGUMENT_BYTES, Session};
 pub use tool::{AsIdempotencyKey, Tool};
-pub use tool_contract::{ContractParts, ToolContract};
+pub use tool_contract::{ContractParts, ToolContract, no_examples};
 pub use version::Version;
 pub use waiver::{ContractRule, Waiver};

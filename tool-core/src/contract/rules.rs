@@ -57,7 +57,7 @@ use super::input_schema::ALLOW_KEY;
 use super::policy::Effect;
 use super::tool_contract::ToolContract;
 use super::waiver::ContractRule;
-use crate::parse::SchemaError;
+use crate::parse::{ArgumentErrorKind, SchemaError};
 
 /// A tool whose contract cannot be served: it breaks a rule inside a
 /// nested type (every violation found, each with its rule, where it is and
@@ -67,8 +67,35 @@ use crate::parse::SchemaError;
 pub struct ContractError {
     tool: &'static str,
     violations: Vec<RuleViolation>,
-    schema: Option<SchemaError>,
+    schema: Option<Box<SchemaError>>,
     conflict: Option<Box<VersionConflict>>,
+    example: Option<Box<ExampleError>>,
+}
+
+/// An example of the tool's arguments (`#[tool(example = "...")]`) that
+/// its own parser refuses: which one, where, and the parser's message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExampleError {
+    index: usize,
+    path: String,
+    message: String,
+}
+
+impl ExampleError {
+    /// The example's index, counting from 0 in the order written.
+    pub fn index(&self) -> usize {
+        self.index
+    }
+
+    /// Where the parser stopped, as a JSON path: `$.quantity`.
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// The parser's message.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
 }
 
 /// One rule broken at one property of a nested type.
@@ -93,13 +120,18 @@ impl ContractError {
     /// Why the parser could not enforce the input schema, when that is the
     /// error ([`ToolContract::check`]); the rules are judged only after it.
     pub fn schema_error(&self) -> Option<&SchemaError> {
-        self.schema.as_ref()
+        self.schema.as_deref()
     }
 
     /// Why this version of the tool cannot be served beside the versions
     /// of its name already served, when that is the error.
     pub fn version_conflict(&self) -> Option<&VersionConflict> {
         self.conflict.as_deref()
+    }
+
+    /// The example the tool's parser refuses, when that is the error.
+    pub fn example_error(&self) -> Option<&ExampleError> {
+        self.example.as_deref()
     }
 
     /// The error of a version of `tool` that conflicts with the versions
@@ -110,6 +142,7 @@ impl ContractError {
             violations: Vec::new(),
             schema: None,
             conflict: Some(Box::new(conflict)),
+            example: None,
         }
     }
 }
@@ -141,6 +174,13 @@ impl fmt::Display for ContractError {
                 f,
                 "tool `{}` has an input schema the parser cannot enforce: {schema}",
                 self.tool
+            );
+        }
+        if let Some(example) = &self.example {
+            return write!(
+                f,
+                "tool `{}` has an example its parser refuses: example {} at `{}`: {}",
+                self.tool, example.index, example.path, example.message
             );
         }
         write!(f, "tool `{}` breaks the contract rules:", self.tool)?;
@@ -190,9 +230,29 @@ impl ToolContract {
             return Err(ContractError {
                 tool: self.name(),
                 violations: Vec::new(),
-                schema: Some(schema),
+                schema: Some(Box::new(schema)),
                 conflict: None,
+                example: None,
             });
+        }
+        // Each example parses as a call would (an injected value is the
+        // session's, not the example's: its absence is not the example's).
+        for (index, text) in self.examples().iter().enumerate() {
+            if let Err(error) = self.parse_example(text)
+                && error.kind() != ArgumentErrorKind::MissingSessionValue
+            {
+                return Err(ContractError {
+                    tool: self.name(),
+                    violations: Vec::new(),
+                    schema: None,
+                    conflict: None,
+                    example: Some(Box::new(ExampleError {
+                        index,
+                        path: error.path().to_owned(),
+                        message: error.message().to_owned(),
+                    })),
+                });
+            }
         }
         let root = self.input_schema();
         let empty = Map::new();
@@ -241,6 +301,7 @@ impl ToolContract {
                 violations: walk.violations,
                 schema: None,
                 conflict: None,
+                example: None,
             })
         }
     }

@@ -1,5 +1,6 @@
 //! The contract of one tool, built once by the derive.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::sync::OnceLock;
 
@@ -12,6 +13,7 @@ use super::input_schema::{build_input_schema, build_output_schema};
 use super::policy::{Approval, DataClass, Effect, Idempotency, Policy};
 use super::version::Version;
 use super::waiver::Waiver;
+use crate::parse::ArgumentError;
 use crate::parse::schema::{CompiledSchema, SchemaError};
 
 /// Everything a tool declares about itself: name, description, version,
@@ -41,6 +43,16 @@ pub struct ContractParts {
     pub output: OutputContract,
     pub errors: &'static [DeclaredError],
     pub waivers: &'static [Waiver],
+    /// `#[tool(example = "...")]`, each the JSON text of arguments.
+    pub examples: &'static [&'static str],
+    /// The tool's own parser over an example, with an empty session.
+    pub parse_example: fn(&str) -> Result<(), ArgumentError>,
+}
+
+/// What a contract without examples parses them with: nothing to parse.
+#[doc(hidden)]
+pub fn no_examples(_: &str) -> Result<(), ArgumentError> {
+    Ok(())
 }
 
 impl ToolContract {
@@ -159,6 +171,45 @@ impl ToolContract {
     /// Contract rules waived on this tool or its fields, each with its reason.
     pub fn waivers(&self) -> &'static [Waiver] {
         self.parts.waivers
+    }
+
+    /// The examples of arguments the tool declares
+    /// (`#[tool(example = r#"{...}"#)]`), as JSON text in the order
+    /// written; each is valid JSON (the derive checks it) and is parsed by
+    /// the tool's own parser when the contract is checked
+    /// ([`check_rules`](Self::check_rules)). Anthropic gets them as
+    /// `input_examples`, the other providers in the description
+    /// ([`description_with_examples`](Self::description_with_examples)).
+    pub fn examples(&self) -> &'static [&'static str] {
+        self.parts.examples
+    }
+
+    /// The [examples](Self::examples) as JSON values.
+    pub fn example_values(&self) -> Vec<Value> {
+        self.parts
+            .examples
+            .iter()
+            .filter_map(|text| serde_json::from_str(text).ok())
+            .collect()
+    }
+
+    /// The description with the examples as its last paragraph, in the
+    /// shared words ([`tool_words::examples_paragraph`]), for providers
+    /// without an examples field; the description itself when there are
+    /// none.
+    pub fn description_with_examples(&self) -> Cow<'static, str> {
+        let examples = self.example_values();
+        if examples.is_empty() {
+            return Cow::Borrowed(self.description());
+        }
+        let texts: Vec<String> = examples.iter().map(Value::to_string).collect();
+        Cow::Owned(tool_words::examples_paragraph(self.description(), &texts))
+    }
+
+    /// The tool's own parser over example `text` (an empty session: a
+    /// value injected from it is not the example's).
+    pub(crate) fn parse_example(&self, text: &str) -> Result<(), ArgumentError> {
+        (self.parts.parse_example)(text)
     }
 
     /// Provider-neutral JSON Schema (2020-12) of the model-supplied arguments.

@@ -207,6 +207,10 @@ impl ToolError {
     pub const INTERNAL: &'static str = "INTERNAL";
     /// The model called a tool that is not registered.
     pub const UNKNOWN_TOOL: &'static str = "UNKNOWN_TOOL";
+    /// The model called a tool that is registered but was not offered in
+    /// this turn (left out of the definitions, or outside the turn's
+    /// narrowed tool choice).
+    pub const TOOL_NOT_OFFERED: &'static str = "TOOL_NOT_OFFERED";
     /// The tool needs an approval bound to this call and none was given.
     pub const APPROVAL_REQUIRED: &'static str = "APPROVAL_REQUIRED";
     /// The call ran past its time limit and was stopped.
@@ -389,6 +393,40 @@ impl ToolError {
         };
         ToolError::new(
             ToolError::UNKNOWN_TOOL,
+            ErrorCategory::InvalidArguments,
+            message,
+        )
+    }
+
+    /// `TOOL_NOT_OFFERED`: the model called a tool this turn did not offer
+    /// (see [`Exposure`](crate::Exposure)); the message lists the ones it
+    /// did. Exposure is not authorization: a call of an offered tool still
+    /// meets every policy.
+    ///
+    /// ```
+    /// use tool_contract::ToolError;
+    ///
+    /// let error = ToolError::tool_not_offered("reserve_inventory", ["get_inventory"]);
+    /// assert_eq!(
+    ///     error.model_text(),
+    ///     r#"Error [TOOL_NOT_OFFERED]: The tool "reserve_inventory" is not offered in this turn. Use one of: get_inventory."#
+    /// );
+    /// ```
+    pub fn tool_not_offered<'a>(name: &str, offered: impl IntoIterator<Item = &'a str>) -> Self {
+        let offered: Vec<&str> = offered.into_iter().collect();
+        let name = crate::words::humanize::echo(name);
+        let message = if offered.is_empty() {
+            format!(
+                "The tool {name} is not offered in this turn; no tools are offered in this turn."
+            )
+        } else {
+            format!(
+                "The tool {name} is not offered in this turn. Use one of: {}.",
+                offered.join(", ")
+            )
+        };
+        ToolError::new(
+            ToolError::TOOL_NOT_OFFERED,
             ErrorCategory::InvalidArguments,
             message,
         )

@@ -257,19 +257,21 @@ impl Anchors {
 ///               "description": "...", "presence": "required", "injected": false,
 ///               "unit": null, "constraints": {"minLength": 1}, "idempotency_key": false}],
 ///   "input_schema": {...},
+///   "examples": [{"sku": "SKU-1042"}],
 ///   "output": {"rust_type": "StockLevel", "declared": true, "schema": {...}},
 ///   "errors": [{"code": "...", "meaning": "...", "category": null, "recovery": null}],
 ///   "waivers": [{"rule": "model_identity", "field": "user_id", "reason": "..."}]
 /// }
 /// ```
 ///
-/// `deprecation` is written only for a deprecated version. `idempotency.kind`
+/// `deprecation` is written only for a deprecated version, `examples` only
+/// for a tool that declares some. `idempotency.kind`
 /// is `unspecified`, `idempotent`, `not_idempotent` or `keyed` (with
 /// `field`). Keys keep this order; schemas are as generated.
 impl Serialize for ToolContract {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let output = OutputJson(self);
-        let mut s = serializer.serialize_struct("ToolContract", 12)?;
+        let mut s = serializer.serialize_struct("ToolContract", 13)?;
         s.serialize_field("name", self.name())?;
         s.serialize_field("rust_name", self.rust_name())?;
         s.serialize_field("version", &self.version())?;
@@ -284,6 +286,12 @@ impl Serialize for ToolContract {
         s.serialize_field("policy", &policy_json(self.policy()))?;
         s.serialize_field("fields", self.fields())?;
         s.serialize_field("input_schema", self.input_schema())?;
+        let examples = self.example_values();
+        if examples.is_empty() {
+            s.skip_field("examples")?;
+        } else {
+            s.serialize_field("examples", &examples)?;
+        }
         s.serialize_field("output", &output)?;
         s.serialize_field("errors", self.errors())?;
         s.serialize_field("waivers", self.waivers())?;

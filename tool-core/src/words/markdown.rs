@@ -15,7 +15,8 @@ impl ToolContract {
     /// description; for a deprecated version its sunset and note; effect, idempotency, approval, timeout, data class and
     /// whether it reaches the open world; a table of the inputs (type as the
     /// model sees it, whether it is required, constraints, description) and
-    /// of the values the session injects instead; the output schema; the
+    /// of the values the session injects instead; the example arguments,
+    /// each a JSON block, when it declares some; the output schema; the
     /// declared error codes; and the waived rules with their reasons.
     ///
     /// The page starts with a level-1 heading (`# name`); a
@@ -36,6 +37,14 @@ pub(crate) fn render(contract: &ToolContract, level: usize) -> String {
     let _ = writeln!(out, "\n{sub} Inputs\n");
     render_inputs(contract, &mut out);
     render_input_types(contract, level + 2, &mut out);
+    let examples = contract.example_values();
+    if !examples.is_empty() {
+        let _ = writeln!(out, "\n{sub} Examples\n");
+        for example in &examples {
+            let text = serde_json::to_string_pretty(example).unwrap_or_default();
+            let _ = writeln!(out, "```json\n{text}\n```");
+        }
+    }
     let _ = writeln!(out, "\n{sub} Output\n");
     render_output(contract, &mut out);
     let _ = writeln!(out, "\n{sub} Errors\n");

@@ -13,4 +13,6 @@ pub use catalog::{CATALOG_FORMAT, Catalog};
 pub use humanize::{MAX_ECHO_CHARS, echo};
 pub use markdown::cell;
 pub use tool_words::judge;
-pub use tool_words::{Keyword, Words, code, described, followed_by, integer_range, string_format};
+pub use tool_words::{
+    Keyword, Words, code, described, examples_paragraph, followed_by, integer_range, string_format,
+};
