@@ -69,6 +69,44 @@ fn a_recursive_untagged_enum_is_read_at_any_depth_it_takes() {
     );
 }
 
+#[test]
+fn a_recursive_untagged_enum_is_refused_in_bounded_time_for_a_leaf_beyond_its_type() {
+    // The schema's `maximum: 255` beside `format: uint8` was left to
+    // serde (it enforces the type's range), so the check passed 300 at
+    // every level for both list shapes and serde's untagged enum tried
+    // them all: 18 levels took a second, each level twice the one below.
+    let path = format!("$.tree{}", "[0]".repeat(100));
+    assert_eq!(
+        agreed::<StoreTree>(&nested(100, "300")),
+        refusal(
+            &path,
+            "expected an integer from 0 to 255, got the integer 300"
+        )
+    );
+    assert_eq!(
+        agreed::<StoreTree>(&nested(100, "-1")),
+        refusal(
+            &path,
+            "expected an integer from 0 to 255, got the integer -1"
+        )
+    );
+    assert_eq!(
+        agreed::<StoreTree>(&nested(3, "255")),
+        Ok("StoreTree { tree: Many([Many([Many([Leaf(255)])])]) }".into())
+    );
+    // A label's count is an `i32` of at least 0: the range is checked in
+    // the choice too, with the declared bound.
+    assert_eq!(
+        agreed::<DrawShape>(
+            r#"{"shape": {"kind": "circle", "radius": 1}, "label": {"n": 2147483648}}"#
+        ),
+        refusal(
+            "$.label.n",
+            "expected an integer from 0 to 2147483647, got the integer 2147483648"
+        )
+    );
+}
+
 /// A shape, tagged by its kind.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
