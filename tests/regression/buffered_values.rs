@@ -666,3 +666,41 @@ fn a_tuple_with_too_many_items_is_named_inside_an_untagged_enum() {
         )
     );
 }
+
+/// An expression: a number, or the negation or absolute value of one.
+/// The variants that wrap an expression have the expression's own schema.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Expr {
+    /// A number.
+    Lit(u8),
+    /// Its negation.
+    Neg(Box<Expr>),
+    /// Its absolute value.
+    Abs(Box<Expr>),
+}
+
+/// Evaluate an arithmetic expression and return its value.
+#[derive(Debug, Tool)]
+#[tool(effect = "read")]
+pub struct EvaluateExpression {
+    /// The expression, e.g. 5.
+    pub expression: Expr,
+}
+
+#[test]
+fn a_choice_that_refers_to_itself_is_refused_without_overflowing_the_stack() {
+    assert_eq!(
+        agreed::<EvaluateExpression>(r#"{"expression": 5}"#),
+        Ok("EvaluateExpression { expression: Lit(5) }".into())
+    );
+    // The check judged the same value against the same choice without end
+    // and overflowed the stack: the process aborted.
+    assert_eq!(
+        agreed::<EvaluateExpression>(r#"{"expression": "x"}"#),
+        refusal(
+            "$.expression",
+            "the string \"x\" matches none of the 3 allowed shapes described in the schema"
+        )
+    );
+}

@@ -682,6 +682,16 @@ impl CompiledSchema {
         if let Some(verdict) = verdicts.0.get(&key) {
             return verdict.clone();
         }
+        // A choice that refers to itself (an untagged enum's variant that
+        // wraps the enum) meets the same part again before its verdict is
+        // known: there it holds no more than the other branches make it.
+        verdicts.0.insert(
+            key,
+            Err(at(
+                path,
+                format!("{} refers to itself without end", got(value)),
+            )),
+        );
         let verdict = self.validate_node(node, value, path, verdicts);
         verdicts.0.insert(key, verdict.clone());
         verdict
