@@ -69,6 +69,44 @@ fn a_recursive_untagged_enum_is_read_at_any_depth_it_takes() {
     );
 }
 
+#[test]
+fn a_recursive_untagged_enum_is_refused_in_bounded_time_for_a_leaf_beyond_its_type() {
+    // The schema's `maximum: 255` beside `format: uint8` was left to
+    // serde (it enforces the type's range), so the check passed 300 at
+    // every level for both list shapes and serde's untagged enum tried
+    // them all: 18 levels took a second, each level twice the one below.
+    let path = format!("$.tree{}", "[0]".repeat(100));
+    assert_eq!(
+        agreed::<StoreTree>(&nested(100, "300")),
+        refusal(
+            &path,
+            "expected an integer from 0 to 255, got the integer 300"
+        )
+    );
+    assert_eq!(
+        agreed::<StoreTree>(&nested(100, "-1")),
+        refusal(
+            &path,
+            "expected an integer from 0 to 255, got the integer -1"
+        )
+    );
+    assert_eq!(
+        agreed::<StoreTree>(&nested(3, "255")),
+        Ok("StoreTree { tree: Many([Many([Many([Leaf(255)])])]) }".into())
+    );
+    // A label's count is an `i32` of at least 0: the range is checked in
+    // the choice too, with the declared bound.
+    assert_eq!(
+        agreed::<DrawShape>(
+            r#"{"shape": {"kind": "circle", "radius": 1}, "label": {"n": 2147483648}}"#
+        ),
+        refusal(
+            "$.label.n",
+            "expected an integer from 0 to 2147483647, got the integer 2147483648"
+        )
+    );
+}
+
 /// A shape, tagged by its kind.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -740,6 +778,44 @@ fn a_tuple_with_too_many_items_is_named_inside_an_untagged_enum() {
         refusal(
             "$.span",
             "the number 2 matches none of the 2 allowed shapes described in the schema"
+        )
+    );
+}
+
+/// An expression: a number, or the negation or absolute value of one.
+/// The variants that wrap an expression have the expression's own schema.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Expr {
+    /// A number.
+    Lit(u8),
+    /// Its negation.
+    Neg(Box<Expr>),
+    /// Its absolute value.
+    Abs(Box<Expr>),
+}
+
+/// Evaluate an arithmetic expression and return its value.
+#[derive(Debug, Tool)]
+#[tool(effect = "read")]
+pub struct EvaluateExpression {
+    /// The expression, e.g. 5.
+    pub expression: Expr,
+}
+
+#[test]
+fn a_choice_that_refers_to_itself_is_refused_without_overflowing_the_stack() {
+    assert_eq!(
+        agreed::<EvaluateExpression>(r#"{"expression": 5}"#),
+        Ok("EvaluateExpression { expression: Lit(5) }".into())
+    );
+    // The check judged the same value against the same choice without end
+    // and overflowed the stack: the process aborted.
+    assert_eq!(
+        agreed::<EvaluateExpression>(r#"{"expression": "x"}"#),
+        refusal(
+            "$.expression",
+            "the string \"x\" matches none of the 3 allowed shapes described in the schema"
         )
     );
 }

@@ -354,6 +354,11 @@ pub(crate) struct Node {
     /// allow, both ends included, so an integer is judged in two
     /// comparisons.
     pub integer_range: Option<(i128, i128)>,
+    /// The Rust integer type its `format` names (`u8` for `uint8`), whose
+    /// range schemars states beside it: serde enforces that range while
+    /// streaming, so those bounds are not among the node's; a value read
+    /// whole is checked against it (see [`CompiledSchema::validate`]).
+    pub integer_type: Option<&'static str>,
     /// The node's index in its schema.
     pub id: NodeId,
     /// The node is exactly the schema of `Money` (`Some(false)`) or
@@ -460,6 +465,7 @@ impl Default for Node {
             lengths_only: false,
             single: false,
             integer_range: None,
+            integer_type: None,
             id: 0,
             money: None,
         }
@@ -706,6 +712,16 @@ impl CompiledSchema {
         if let Some(verdict) = verdicts.0.get(&key) {
             return verdict.clone();
         }
+        // A choice that refers to itself (an untagged enum's variant that
+        // wraps the enum) meets the same part again before its verdict is
+        // known: there it holds no more than the other branches make it.
+        verdicts.0.insert(
+            key,
+            Err(at(
+                path,
+                format!("{} refers to itself without end", got(value)),
+            )),
+        );
         let verdict = self.validate_node(node, value, path, verdicts);
         verdicts.0.insert(key, verdict.clone());
         verdict
@@ -737,6 +753,21 @@ impl CompiledSchema {
             Value::String(s) => check_string(node, s).map_err(|m| at(path, m))?,
             Value::Number(n) => {
                 check_number(node, Num::of(n)).map_err(|m| at(path, m))?;
+                if let Some(range) = node.integer_type.and_then(integer_type_range)
+                    && (Num::of(n).compare(range.1) == Some(Ordering::Less)
+                        || Num::of(n).compare(range.3) == Some(Ordering::Greater))
+                {
+                    // The type's range, which serde enforces while streaming:
+                    // passed here, serde would refuse the value after the
+                    // check (an untagged enum trying every variant on it).
+                    let expected = bounded_words(node, Some(range))
+                        .unwrap_or_else(|| format!("an integer from {} to {}", range.0, range.2));
+                    let given = match Num::of(n) {
+                        Num::F(_) => format!("the number {n}"),
+                        _ => format!("the integer {n}"),
+                    };
+                    return Err(at(path, format!("expected {expected}, got {given}")));
+                }
                 if let Some(f) = n.as_f64().filter(|_| n.is_f64())
                     && node.types & INT != 0
                     && node.types & NUM == 0
@@ -1888,6 +1919,7 @@ impl Compiler<'_> {
         if let Some(format) = format
             && let Some((min, max)) = integer_range(format)
         {
+            node.integer_type = integer_type_name(format);
             // schemars states the Rust type's range beside its format; serde
             // enforces that range itself, so those bounds need no check.
             if node
@@ -2068,6 +2100,21 @@ fn money_schema(object: &Map<String, Value>) -> Option<bool> {
     } else {
         None
     }
+}
+
+/// The Rust integer type a number `format` names, as serde names it.
+fn integer_type_name(format: &str) -> Option<&'static str> {
+    Some(match format {
+        "uint8" => "u8",
+        "uint16" => "u16",
+        "uint32" => "u32",
+        "uint64" | "uint" => "u64",
+        "int8" => "i8",
+        "int16" => "i16",
+        "int32" => "i32",
+        "int64" | "int" => "i64",
+        _ => return None,
+    })
 }
 
 fn integer_range(format: &str) -> Option<(Num, Num)> {
