@@ -1376,6 +1376,7 @@ pub(crate) struct Located {
     pub address: usize,
     /// serde_json's message, without its place.
     pub message: String,
+    /// What kind of error serde_json says it is.
     pub category: serde_json::error::Category,
 }
 
